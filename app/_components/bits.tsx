@@ -1,0 +1,67 @@
+// Small presentational pieces used across pages (no hooks: server and client components can use them).
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { longDate, relativeTime } from "../_lib/format.ts";
+
+export function Avatar({ name, size = "" }: { name: string; size?: "" | "small" | "large" }) {
+  const initials = name.replace(/[^A-Za-z0-9]/g, "").slice(0, 2) || "?";
+  return (
+    <span className={`avatar ${size ? `avatar--${size}` : ""}`} aria-hidden="true">
+      {initials}
+    </span>
+  );
+}
+
+export function RelTime({ iso }: { iso: string }) {
+  return (
+    <time dateTime={iso} title={longDate(iso)} suppressHydrationWarning>
+      {relativeTime(iso)}
+    </time>
+  );
+}
+
+export function TagList({ tags, label = "Tags" }: { tags: string[]; label?: string }) {
+  if (tags.length === 0) return null;
+  return (
+    <ul className="tag-list" aria-label={label}>
+      {tags.map((tag) => (
+        <li key={tag}>
+          <Link className="tag" href={`/topics/${encodeURIComponent(tag)}`}>
+            #{tag}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function TierBadge({ tier }: { tier: string }) {
+  return <span className="badge">{tier}</span>;
+}
+
+export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="empty-state">
+      <h2>{title}</h2>
+      {children}
+    </div>
+  );
+}
+
+export function AuthorLink({ author }: { author: { username: string; display_name: string } }) {
+  return (
+    <Link href={`/profiles/${encodeURIComponent(author.username)}`} className="comment__author">
+      {author.display_name}
+    </Link>
+  );
+}
+
+export function SkeletonLines({ lines = 3, widths = ["100%", "92%", "60%"] }: { lines?: number; widths?: string[] }) {
+  return (
+    <div aria-hidden="true">
+      {Array.from({ length: lines }, (_, i) => (
+        <div key={i} className="skeleton skeleton-line" style={{ width: widths[i % widths.length] }} />
+      ))}
+    </div>
+  );
+}

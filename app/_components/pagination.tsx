@@ -1,0 +1,52 @@
+// Previous / next links for limit+offset lists; the page's other query parameters are kept.
+import Link from "next/link";
+
+export function Pagination({
+  basePath,
+  params,
+  total,
+  limit,
+  offset,
+  noun = "claims",
+}: {
+  basePath: string;
+  params: Record<string, string | undefined>;
+  total: number;
+  limit: number;
+  offset: number;
+  noun?: string;
+}) {
+  if (total === 0) return null;
+  const href = (nextOffset: number) => {
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(params)) if (value) query.set(key, value);
+    if (nextOffset > 0) query.set("offset", String(nextOffset));
+    const qs = query.toString();
+    return qs ? `${basePath}?${qs}` : basePath;
+  };
+  const first = Math.min(offset + 1, total);
+  const last = Math.min(offset + limit, total);
+  const hasPrevious = offset > 0;
+  const hasNext = offset + limit < total;
+  return (
+    <nav className="pagination" aria-label="Pagination">
+      {hasPrevious ? (
+        <Link className="button button--secondary" href={href(Math.max(0, offset - limit))} rel="prev">
+          ← Previous
+        </Link>
+      ) : (
+        <span />
+      )}
+      <span className="pagination__info">
+        {first}–{last} of {total.toLocaleString("en-US")} {noun}
+      </span>
+      {hasNext ? (
+        <Link className="button button--secondary" href={href(offset + limit)} rel="next">
+          Next →
+        </Link>
+      ) : (
+        <span />
+      )}
+    </nav>
+  );
+}

@@ -1,0 +1,22 @@
+"use client";
+import { signOut } from "next-auth/react";
+import { useState } from "react";
+
+export function SignOutButton() {
+  const [pending, setPending] = useState(false);
+  return (
+    <button
+      type="button"
+      className="button button--ghost button--small"
+      disabled={pending}
+      onClick={async () => {
+        setPending(true);
+        await signOut({ redirect: false });
+        // A full navigation, so every server-rendered part forgets the session.
+        window.location.assign("/");
+      }}
+    >
+      {pending ? "Signing out…" : "Sign out"}
+    </button>
+  );
+}

@@ -1,0 +1,39 @@
+// The platform's numbers, shown above the claim list (stats.platform, cached by the server for 5 minutes).
+import { serverCaller } from "~/server/api/server-caller.ts";
+import { compactNumber } from "../_lib/format.ts";
+
+const FIELDS = [
+  ["total_claims", "Claims"],
+  ["total_votes", "Votes"],
+  ["claims_at_consensus", "At consensus"],
+  ["total_agents", "Agents"],
+  ["active_agents_7d", "Active this week"],
+] as const;
+
+export async function StatsBar() {
+  const caller = await serverCaller();
+  const stats = await caller.stats.platform({});
+  return (
+    <dl className="stats-bar" aria-label="Platform statistics">
+      {FIELDS.map(([key, label]) => (
+        <div className="stat" key={key}>
+          <dt>{label}</dt>
+          <dd>{compactNumber(stats[key])}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function StatsBarSkeleton() {
+  return (
+    <div className="stats-bar" aria-hidden="true">
+      {FIELDS.map(([key]) => (
+        <div className="stat" key={key}>
+          <div className="skeleton skeleton-line" style={{ width: "60%" }} />
+          <div className="skeleton" style={{ width: "40%", height: "1.5rem" }} />
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,136 @@
+"use client";
+// Bookmark and follow toggles (claims.bookmark/unbookmark, claims.follow/unfollow), and the follow's
+// notification flags (claims.updateFollow).
+import { useMutation } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { toApiError } from "../../_lib/api-error.ts";
+import { useTRPC } from "../../_lib/trpc.tsx";
+
+type FlagName = "notify_on_vote" | "notify_on_evidence" | "notify_on_comment";
+const FLAG_LABELS: [FlagName, string][] = [
+  ["notify_on_vote", "Notify me about new votes"],
+  ["notify_on_evidence", "Notify me about new evidence"],
+  ["notify_on_comment", "Notify me about new comments"],
+];
+
+export function ClaimActions({
+  claimId,
+  signedIn,
+  initialBookmarked,
+  initialFollowing,
+}: {
+  claimId: string;
+  signedIn: boolean;
+  initialBookmarked: boolean;
+  initialFollowing: boolean;
+}) {
+  const trpc = useTRPC();
+  const [bookmarked, setBookmarked] = useState(initialBookmarked);
+  const [following, setFollowing] = useState(initialFollowing);
+  const [error, setError] = useState<string | null>(null);
+  const onError = (err: unknown) => setError(toApiError(err).detail);
+
+  const bookmark = useMutation(trpc.claims.bookmark.mutationOptions({ onSuccess: () => setBookmarked(true), onError }));
+  const unbookmark = useMutation(trpc.claims.unbookmark.mutationOptions({ onSuccess: () => setBookmarked(false), onError }));
+  const [flags, setFlags] = useState<Record<FlagName, boolean> | null>(null);
+  const keepFlags = (f: Record<FlagName, boolean>) => setFlags({ notify_on_vote: f.notify_on_vote, notify_on_evidence: f.notify_on_evidence, notify_on_comment: f.notify_on_comment });
+  const follow = useMutation(
+    trpc.claims.follow.mutationOptions({
+      onSuccess: (f) => {
+        setFollowing(true);
+        keepFlags(f);
+      },
+      onError,
+    }),
+  );
+  const updateFollow = useMutation(trpc.claims.updateFollow.mutationOptions({ onSuccess: keepFlags, onError }));
+  const unfollow = useMutation(
+    trpc.claims.unfollow.mutationOptions({
+      onSuccess: () => {
+        setFollowing(false);
+        setFlags(null);
+      },
+      onError,
+    }),
+  );
+
+  if (!signedIn) {
+    return (
+      <div className="row">
+        <Link className="button button--secondary button--small" href={`/signin?redirect_to=${encodeURIComponent(`/claims/${claimId}`)}`}>
+          Sign in to bookmark or follow
+        </Link>
+      </div>
+    );
+  }
+  const bookmarkPending = bookmark.isPending || unbookmark.isPending;
+  const followPending = follow.isPending || unfollow.isPending;
+  return (
+    <div className="row">
+      <button
+        type="button"
+        className={`button button--secondary button--small ${bookmarked ? "is-active" : ""}`}
+        disabled={bookmarkPending}
+        onClick={() => {
+          setError(null);
+          (bookmarked ? unbookmark : bookmark).mutate({ claim_id: claimId });
+        }}
+      >
+        <span aria-hidden="true">{bookmarked ? "★" : "☆"}</span> {bookmarked ? "Remove bookmark" : "Bookmark"}
+      </button>
+      <button
+        type="button"
+        className={`button button--secondary button--small ${following ? "is-active" : ""}`}
+        disabled={followPending}
+        onClick={() => {
+          setError(null);
+          (following ? unfollow : follow).mutate({ claim_id: claimId });
+        }}
+      >
+        <span aria-hidden="true">{following ? "✓" : "+"}</span> {following ? "Unfollow" : "Follow"}
+      </button>
+      {following ? (
+        <details
+          className="follow-settings"
+          onToggle={(e) => {
+            // Following again without flags changes nothing and answers the current flags.
+            if ((e.currentTarget as HTMLDetailsElement).open && !flags) follow.mutate({ claim_id: claimId });
+          }}
+        >
+          <summary>Notification settings</summary>
+          <fieldset disabled={!flags}>
+            <legend className="visually-hidden">Notify me about</legend>
+            {FLAG_LABELS.map(([name, label]) => (
+              <label key={name} className="row">
+                <input
+                  type="checkbox"
+                  checked={flags?.[name] ?? false}
+                  onChange={(e) => {
+                    setError(null);
+                    const previous = flags;
+                    // Shown at once; the server's answer (or an error) settles it.
+                    if (previous) setFlags({ ...previous, [name]: e.target.checked });
+                    updateFollow.mutate(
+                      { claim_id: claimId, [name]: e.target.checked },
+                      { onError: () => setFlags(previous) },
+                    );
+                  }}
+                />{" "}
+                {label}
+              </label>
+            ))}
+          </fieldset>
+        </details>
+      ) : null}
+      <span className="visually-hidden" role="status">
+        {bookmarked ? "Bookmarked." : ""} {following ? "Following." : ""}
+      </span>
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,128 @@
+"use client";
+// The part of the claim page that moves when people vote: the gauge, the vote control and the
+// gradient's history. It reads claims.get (first from the server render) and writes claims.vote /
+// claims.unvote — the same procedures as POST/DELETE /api/v1/claims/{id}/vote.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useId, useState } from "react";
+import type { ClaimDetail } from "~/server/api/schemas/claims.ts";
+import { GradientGauge } from "../../_components/gradient.tsx";
+import { FormError } from "../../_components/form-bits.tsx";
+import { toApiError, type ApiError } from "../../_lib/api-error.ts";
+import { percent } from "../../_lib/format.ts";
+import { useTRPC } from "../../_lib/trpc.tsx";
+import { GradientHistoryChart } from "./gradient-history-chart.tsx";
+
+export type ViewerRole = "anonymous" | "author" | "member";
+
+export function ClaimLive({ initial, role }: { initial: ClaimDetail; role: ViewerRole }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const claimQuery = trpc.claims.get.queryOptions({ claim_id: initial.id }, { initialData: initial });
+  const { data: claim } = useQuery(claimQuery);
+  const [draft, setDraft] = useState<number>(initial.user_vote ?? 0.5);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [status, setStatus] = useState<string>("");
+  const sliderId = useId();
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.claims.get.queryKey({ claim_id: initial.id }) });
+
+  const vote = useMutation(
+    trpc.claims.vote.mutationOptions({
+      onMutate: () => setError(null),
+      onSuccess: (updated) => {
+        queryClient.setQueryData(claimQuery.queryKey, (old) => (old ? { ...old, ...updated } : old));
+        setStatus(`Vote saved: ${percent(updated.user_vote ?? draft)}. The gradient is now ${percent(updated.gradient)}.`);
+        void refresh();
+      },
+      onError: (err) => setError(toApiError(err)),
+    }),
+  );
+  const unvote = useMutation(
+    trpc.claims.unvote.mutationOptions({
+      onMutate: () => setError(null),
+      onSuccess: async () => {
+        await refresh();
+        setStatus("Your vote was removed.");
+      },
+      onError: (err) => setError(toApiError(err)),
+    }),
+  );
+  const pending = vote.isPending || unvote.isPending;
+
+  return (
+    <section className="card" aria-labelledby="gradient-title">
+      <h2 id="gradient-title" className="card__title">
+        Where consensus stands
+      </h2>
+      <div className="claim-live">
+        <div className="claim-live__gauge">
+          <GradientGauge gradient={claim.gradient} voteCount={claim.vote_count} />
+        </div>
+        <div className="claim-live__vote">
+          {role === "anonymous" ? (
+            <p>
+              <Link href={`/signin?redirect_to=${encodeURIComponent(`/claims/${claim.id}`)}`}>Sign in</Link> to vote on how true this
+              claim is.
+            </p>
+          ) : role === "author" ? (
+            <p className="muted">This is your claim. The gradient comes from other people’s votes.</p>
+          ) : (
+            <form
+              onSubmit={(e) => {
+                e.preventDefault();
+                vote.mutate({ claim_id: claim.id, value: draft });
+              }}
+            >
+              <FormError error={error} fields={[]} />
+              <div className="field" style={{ marginBottom: "0.5rem" }}>
+                <label htmlFor={sliderId}>
+                  Your vote: <span className="vote-panel__value">{percent(draft)}</span> true
+                </label>
+                <input
+                  id={sliderId}
+                  className="vote-panel__slider"
+                  type="range"
+                  min={0}
+                  max={1}
+                  step={0.01}
+                  value={draft}
+                  aria-valuetext={`${percent(draft)} true`}
+                  onChange={(e) => setDraft(Number(e.target.value))}
+                />
+                <div className="vote-panel__scale" aria-hidden="true">
+                  <span>0 · false</span>
+                  <span>0.5 · unsure</span>
+                  <span>1 · true</span>
+                </div>
+              </div>
+              <p className="muted small" style={{ minHeight: "1.5em" }}>
+                {claim.user_vote === null ? "You have not voted yet." : `Your current vote: ${percent(claim.user_vote)}.`}
+              </p>
+              <div className="form-actions">
+                <button type="submit" className="button" disabled={pending}>
+                  {vote.isPending ? "Saving…" : claim.user_vote === null ? "Cast vote" : "Update vote"}
+                </button>
+                {claim.user_vote !== null ? (
+                  <button
+                    type="button"
+                    className="button button--secondary"
+                    disabled={pending}
+                    onClick={() => unvote.mutate({ claim_id: claim.id })}
+                  >
+                    Remove vote
+                  </button>
+                ) : null}
+              </div>
+            </form>
+          )}
+          <p className="visually-hidden" role="status">
+            {status}
+          </p>
+        </div>
+      </div>
+      <h3 style={{ marginTop: "1.25rem" }}>Gradient history</h3>
+      <GradientHistoryChart history={claim.gradient_history} />
+    </section>
+  );
+}

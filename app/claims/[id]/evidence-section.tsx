@@ -1,0 +1,292 @@
+"use client";
+// Evidence for and against the claim, grouped by position, with up/down votes and a form to add more
+// (evidence.list / evidence.create / evidence.vote / evidence.unvote — the /api/v1 evidence procedures).
+import { useMutation, useQueries, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useId, useState } from "react";
+import { CONTENT_TYPES, POSITIONS, type Evidence, type EvidenceList } from "~/server/api/schemas/evidence.ts";
+import { AuthorLink, RelTime } from "../../_components/bits.tsx";
+import { FieldError, FormError, invalidProps } from "../../_components/form-bits.tsx";
+import { toApiError, type ApiError } from "../../_lib/api-error.ts";
+import { plural } from "../../_lib/format.ts";
+import { useTRPC } from "../../_lib/trpc.tsx";
+
+const PAGE = 50;
+
+const POSITION_LABELS: Record<(typeof POSITIONS)[number], { title: string; badge: string }> = {
+  supports: { title: "Supports", badge: "badge--true" },
+  opposes: { title: "Opposes", badge: "badge--false" },
+  neutral: { title: "Neutral", badge: "badge--neutral" },
+};
+
+const CONTENT_TYPE_LABELS: Record<(typeof CONTENT_TYPES)[number], string> = {
+  text: "Text",
+  link: "Link",
+  file: "File reference",
+  code: "Code",
+  data: "Data",
+};
+
+export function EvidenceSection({
+  claimId,
+  initial,
+  viewerId,
+}: {
+  claimId: string;
+  initial: EvidenceList;
+  viewerId: string | null;
+}) {
+  const trpc = useTRPC();
+  const [pages, setPages] = useState(1);
+  const results = useQueries({
+    queries: Array.from({ length: pages }, (_, i) =>
+      trpc.evidence.list.queryOptions(
+        { claim_id: claimId, limit: PAGE, offset: i * PAGE },
+        i === 0 ? { initialData: initial } : {},
+      ),
+    ),
+  });
+  const evidence = results.flatMap((r) => r.data?.evidence ?? []);
+  const total = results[0]?.data?.total ?? initial.total;
+  const loadingMore = results.some((r) => r.isFetching && !r.data);
+
+  return (
+    <section className="card" aria-labelledby="evidence-title">
+      <h2 id="evidence-title" className="card__title">
+        Evidence <span className="muted small">{plural(total, "piece", "pieces")}</span>
+      </h2>
+      {total === 0 ? (
+        <p className="muted">No evidence yet. Sources, data and arguments help everyone judge this claim.</p>
+      ) : (
+        <div className="evidence-columns">
+          {POSITIONS.map((position) => {
+            const group = evidence.filter((e) => e.position === position);
+            return (
+              <section key={position} className="evidence-group" aria-labelledby={`evidence-${position}`}>
+                <h3 id={`evidence-${position}`}>
+                  <span className={`badge ${POSITION_LABELS[position].badge}`}>{POSITION_LABELS[position].title}</span>
+                  <span className="muted small">{group.length}</span>
+                </h3>
+                {group.length === 0 ? (
+                  <p className="muted small">Nothing here yet.</p>
+                ) : (
+                  <ul className="evidence-list">
+                    {group.map((item) => (
+                      <li key={item.id}>
+                        <EvidenceItem item={item} claimId={claimId} viewerId={viewerId} />
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </section>
+            );
+          })}
+        </div>
+      )}
+      {evidence.length < total ? (
+        <div className="form-actions" style={{ marginTop: "1rem" }}>
+          <button type="button" className="button button--secondary" disabled={loadingMore} onClick={() => setPages((p) => p + 1)}>
+            {loadingMore ? "Loading…" : `Show more evidence (${total - evidence.length} left)`}
+          </button>
+        </div>
+      ) : null}
+      <hr style={{ border: 0, borderTop: "1px solid var(--border)", margin: "1.25rem 0" }} />
+      {viewerId ? (
+        <AddEvidenceForm claimId={claimId} />
+      ) : (
+        <p>
+          <Link href={`/signin?redirect_to=${encodeURIComponent(`/claims/${claimId}`)}`}>Sign in</Link> to add evidence or vote on it.
+        </p>
+      )}
+    </section>
+  );
+}
+
+function EvidenceContent({ item }: { item: Evidence }) {
+  if (item.content_type === "link") {
+    return (
+      <a href={item.content} rel="nofollow ugc noopener noreferrer" target="_blank">
+        {item.content}
+        <span className="visually-hidden"> (opens in a new tab)</span>
+      </a>
+    );
+  }
+  if (item.content_type === "code" || item.content_type === "data") return <pre>{item.content}</pre>;
+  return <>{item.content}</>;
+}
+
+function EvidenceItem({ item, claimId, viewerId }: { item: Evidence; claimId: string; viewerId: string | null }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.evidence.list.queryKey({ claim_id: claimId }) });
+  const vote = useMutation(trpc.evidence.vote.mutationOptions({ onSuccess: refresh, onError: (e) => setError(toApiError(e).detail) }));
+  const unvote = useMutation(trpc.evidence.unvote.mutationOptions({ onSuccess: refresh, onError: (e) => setError(toApiError(e).detail) }));
+  const pending = vote.isPending || unvote.isPending;
+  const isOwn = viewerId !== null && viewerId === item.author.id;
+
+  const press = (direction: "up" | "down") => {
+    setError(null);
+    if (item.user_vote === direction) unvote.mutate({ evidence_id: item.id });
+    else vote.mutate({ evidence_id: item.id, direction });
+  };
+
+  return (
+    <article className="evidence-item" aria-label={`${CONTENT_TYPE_LABELS[item.content_type]} evidence by ${item.author.display_name}`}>
+      <div className="evidence-item__content">
+        <EvidenceContent item={item} />
+      </div>
+      <div className="evidence-item__footer">
+        <span>
+          <AuthorLink author={item.author} /> · <RelTime iso={item.created_at} />
+          {item.content_type !== "text" && item.content_type !== "link" ? ` · ${CONTENT_TYPE_LABELS[item.content_type]}` : ""}
+        </span>
+        <span className="vote-buttons" role="group" aria-label="Evidence votes">
+          {viewerId && !isOwn ? (
+            <button
+              type="button"
+              className="button button--ghost button--small"
+              aria-pressed={item.user_vote === "up"}
+              aria-label={`Helpful (${item.upvotes} up)`}
+              disabled={pending}
+              onClick={() => press("up")}
+            >
+              ▲ {item.upvotes}
+            </button>
+          ) : (
+            <span title="Up votes">▲ {item.upvotes}</span>
+          )}
+          <span className="vote-buttons__score" aria-label={`Score ${item.vote_score}`} data-testid="evidence-score">
+            {item.vote_score}
+          </span>
+          {viewerId && !isOwn ? (
+            <button
+              type="button"
+              className="button button--ghost button--small"
+              aria-pressed={item.user_vote === "down"}
+              aria-label={`Not helpful (${item.downvotes} down)`}
+              disabled={pending}
+              onClick={() => press("down")}
+            >
+              ▼ {item.downvotes}
+            </button>
+          ) : (
+            <span title="Down votes">▼ {item.downvotes}</span>
+          )}
+        </span>
+      </div>
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </article>
+  );
+}
+
+const EVIDENCE_FIELDS = ["position", "content_type", "content"] as const;
+
+function AddEvidenceForm({ claimId }: { claimId: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const id = useId();
+  const [position, setPosition] = useState<(typeof POSITIONS)[number]>("supports");
+  const [contentType, setContentType] = useState<(typeof CONTENT_TYPES)[number]>("text");
+  const [content, setContent] = useState("");
+  const [error, setError] = useState<ApiError | null>(null);
+  const [status, setStatus] = useState("");
+
+  const create = useMutation(
+    trpc.evidence.create.mutationOptions({
+      onMutate: () => {
+        setError(null);
+        setStatus("");
+      },
+      onSuccess: async () => {
+        setContent("");
+        setStatus("Evidence added. Thank you!");
+        await Promise.all([
+          queryClient.invalidateQueries({ queryKey: trpc.evidence.list.queryKey({ claim_id: claimId }) }),
+          queryClient.invalidateQueries({ queryKey: trpc.claims.get.queryKey({ claim_id: claimId }) }),
+        ]);
+      },
+      onError: (err) => setError(toApiError(err)),
+    }),
+  );
+
+  return (
+    <form
+      aria-labelledby={`${id}-title`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        create.mutate({ claim_id: claimId, position, content_type: contentType, content });
+      }}
+      noValidate
+    >
+      <h3 id={`${id}-title`}>Add evidence</h3>
+      <FormError error={error} fields={EVIDENCE_FIELDS} />
+      <fieldset className="field">
+        <legend>Position</legend>
+        <div className="row" style={{ gap: "1rem" }}>
+          {POSITIONS.map((p) => (
+            <label key={p} className="row" style={{ gap: "0.35rem", fontWeight: 500 }}>
+              <input type="radio" name={`${id}-position`} value={p} checked={position === p} onChange={() => setPosition(p)} />
+              {POSITION_LABELS[p].title}
+            </label>
+          ))}
+        </div>
+        <FieldError error={error} field="position" id={`${id}-position`} />
+      </fieldset>
+      <div className="field">
+        <label htmlFor={`${id}-type`}>Kind of evidence</label>
+        <select
+          id={`${id}-type`}
+          className="select"
+          value={contentType}
+          onChange={(e) => setContentType(e.target.value as (typeof CONTENT_TYPES)[number])}
+          {...invalidProps(error, "content_type", `${id}-type`)}
+        >
+          {CONTENT_TYPES.map((t) => (
+            <option key={t} value={t}>
+              {CONTENT_TYPE_LABELS[t]}
+            </option>
+          ))}
+        </select>
+        <FieldError error={error} field="content_type" id={`${id}-type`} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-content`}>{contentType === "link" ? "Link (http or https)" : "Evidence"}</label>
+        {contentType === "link" ? (
+          <input
+            id={`${id}-content`}
+            className="input"
+            type="url"
+            inputMode="url"
+            placeholder="https://example.org/study"
+            value={content}
+            onChange={(e) => setContent(e.target.value)}
+            {...invalidProps(error, "content", `${id}-content`)}
+          />
+        ) : (
+          <textarea
+            id={`${id}-content`}
+            className="textarea"
+            value={content}
+            onChange={(e) => setContent(e.target.value)}
+            placeholder="A source, a measurement, an argument…"
+            {...invalidProps(error, "content", `${id}-content`)}
+          />
+        )}
+        <FieldError error={error} field="content" id={`${id}-content`} />
+      </div>
+      <div className="form-actions">
+        <button type="submit" className="button" disabled={create.isPending}>
+          {create.isPending ? "Adding…" : "Add evidence"}
+        </button>
+        <span className="form-success" role="status">
+          {status}
+        </span>
+      </div>
+    </form>
+  );
+}

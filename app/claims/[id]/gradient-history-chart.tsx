@@ -1,0 +1,69 @@
+"use client";
+// The gradient over time (gradient_history, oldest first) as a step line between 0 (false) and 1 (true).
+import { format, parseISO } from "date-fns";
+import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { CONSENSUS_HIGH, CONSENSUS_LOW } from "~/server/domain/gradient.ts";
+import { percent } from "../../_lib/format.ts";
+
+export interface GradientPoint {
+  gradient: number;
+  vote_count: number;
+  recorded_at: string;
+}
+
+export function GradientHistoryChart({ history }: { history: GradientPoint[] }) {
+  if (history.length === 0) {
+    return (
+      <div className="chart-box chart-box--small">
+        <div className="chart-empty">No votes yet: the history starts with the first vote.</div>
+      </div>
+    );
+  }
+  const data = history.map((p) => ({ t: parseISO(p.recorded_at).getTime(), gradient: p.gradient, votes: p.vote_count }));
+  const firstPoint = history[0];
+  const lastPoint = history[history.length - 1];
+  const spanDays = (data[data.length - 1].t - data[0].t) / 86_400_000;
+  const tickFormat = spanDays > 2 ? "d MMM" : "HH:mm";
+  return (
+    <figure style={{ margin: 0 }}>
+      <div className="chart-box chart-box--small" data-testid="gradient-history-chart">
+        <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 520, height: 200 }}>
+          <LineChart data={data} margin={{ top: 8, right: 12, bottom: 0, left: -16 }}>
+            <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" vertical={false} />
+            <XAxis
+              dataKey="t"
+              type="number"
+              scale="time"
+              domain={["dataMin", "dataMax"]}
+              tickFormatter={(t: number) => format(t, tickFormat)}
+              tick={{ fill: "var(--text-muted)", fontSize: 12 }}
+              stroke="var(--border-strong)"
+              minTickGap={24}
+            />
+            <YAxis domain={[0, 1]} ticks={[0, 0.2, 0.5, 0.8, 1]} tick={{ fill: "var(--text-muted)", fontSize: 12 }} stroke="var(--border-strong)" />
+            <ReferenceLine y={CONSENSUS_HIGH} stroke="var(--true)" strokeDasharray="4 4" />
+            <ReferenceLine y={CONSENSUS_LOW} stroke="var(--false)" strokeDasharray="4 4" />
+            <Tooltip
+              labelFormatter={(t) => format(Number(t), "d MMM yyyy, HH:mm")}
+              formatter={(value) => [percent(Number(value)), "Gradient"]}
+              contentStyle={{ background: "var(--surface)", border: "1px solid var(--border)", borderRadius: 6, color: "var(--text)" }}
+            />
+            <Line
+              type="stepAfter"
+              dataKey="gradient"
+              stroke="var(--accent)"
+              strokeWidth={2.5}
+              dot={data.length < 20}
+              isAnimationActive={false}
+            />
+          </LineChart>
+        </ResponsiveContainer>
+      </div>
+      <figcaption className="muted small">
+        {history.length === 1
+          ? `${percent(lastPoint.gradient)} after the first vote.`
+          : `From ${percent(firstPoint.gradient)} to ${percent(lastPoint.gradient)} over ${history.length} changes. Dashed lines mark consensus (above ${percent(CONSENSUS_HIGH)} or below ${percent(CONSENSUS_LOW)}).`}
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,223 @@
+"use client";
+// The claim form: statement, complexity, tags and up to five parent claims (found by search).
+// The server validates everything; its messages appear next to the fields they name.
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useDeferredValue, useId, useState } from "react";
+import { parseTagQuery } from "~/server/domain/tags.ts";
+import { changedField, FieldError, FormError, invalidProps } from "../../_components/form-bits.tsx";
+import { toApiError, withoutField, type ApiError } from "../../_lib/api-error.ts";
+import { useTRPC } from "../../_lib/trpc.tsx";
+
+export interface ParentOption {
+  id: string;
+  statement: string;
+}
+
+type Tier = "simple" | "moderate" | "complex" | "contested";
+
+const TIER_HINTS: Record<Tier, string> = {
+  simple: "Simple — one fact that is easy to check",
+  moderate: "Moderate — needs some expertise or data",
+  complex: "Complex — many factors, hard to settle",
+  contested: "Contested — people strongly disagree",
+};
+
+const FIELDS = ["statement", "complexity_tier", "tags", "parent_ids"] as const;
+
+export function NewClaimForm({
+  initialParents,
+  tiers,
+  limits,
+}: {
+  initialParents: ParentOption[];
+  tiers: Tier[];
+  limits: { statementMin: number; statementMax: number; maxTags: number; maxParents: number };
+}) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const id = useId();
+  const [statement, setStatement] = useState("");
+  const [tier, setTier] = useState<Tier>("simple");
+  const [tags, setTags] = useState("");
+  const [parents, setParents] = useState<ParentOption[]>(initialParents);
+  const [error, setError] = useState<ApiError | null>(null);
+
+  const create = useMutation(
+    trpc.claims.create.mutationOptions({
+      onMutate: () => setError(null),
+      onSuccess: (claim) => router.push(`/claims/${claim.id}`),
+      onError: (err) => setError(toApiError(err)),
+    }),
+  );
+  const length = statement.trim().length;
+
+  return (
+    <form
+      className="card"
+      noValidate
+      onChange={(e) => setError((err) => withoutField(err, changedField(e)))}
+      onSubmit={(e) => {
+        e.preventDefault();
+        create.mutate({
+          statement,
+          complexity_tier: tier,
+          tags: parseTagQuery(tags),
+          parent_ids: parents.map((p) => p.id),
+        });
+      }}
+    >
+      <FormError error={error} fields={FIELDS} />
+      <div className="field">
+        <label htmlFor={`${id}-statement`}>Statement</label>
+        <textarea
+          id={`${id}-statement`}
+          name="statement"
+          className="textarea"
+          value={statement}
+          onChange={(e) => setStatement(e.target.value)}
+          placeholder="e.g. Drinking coffee improves short-term concentration."
+          aria-describedby={`${id}-statement-hint${error?.fields.statement ? ` ${id}-statement-error` : ""}`}
+          aria-invalid={error?.fields.statement ? true : undefined}
+        />
+        <span id={`${id}-statement-hint`} className="hint">
+          {limits.statementMin}–{limits.statementMax} characters · {length} so far
+        </span>
+        <FieldError error={error} field="statement" id={`${id}-statement`} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-tier`}>Complexity</label>
+        <select
+          id={`${id}-tier`}
+          name="complexity_tier"
+          className="select"
+          value={tier}
+          onChange={(e) => setTier(e.target.value as Tier)}
+          {...invalidProps(error, "complexity_tier", `${id}-tier`)}
+        >
+          {tiers.map((t) => (
+            <option key={t} value={t}>
+              {TIER_HINTS[t]}
+            </option>
+          ))}
+        </select>
+        <FieldError error={error} field="complexity_tier" id={`${id}-tier`} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-tags`}>Tags</label>
+        <input
+          id={`${id}-tags`}
+          name="tags"
+          className="input"
+          value={tags}
+          onChange={(e) => setTags(e.target.value)}
+          placeholder="health, nutrition"
+          aria-describedby={`${id}-tags-hint${error?.fields.tags ? ` ${id}-tags-error` : ""}`}
+          aria-invalid={error?.fields.tags ? true : undefined}
+        />
+        <span id={`${id}-tags-hint`} className="hint">
+          Comma-separated, up to {limits.maxTags}: letters, digits, “-” and “_”.
+        </span>
+        <FieldError error={error} field="tags" id={`${id}-tags`} />
+      </div>
+      <ParentPicker parents={parents} setParents={setParents} maxParents={limits.maxParents} error={error} />
+      <div className="form-actions">
+        <button type="submit" className="button" disabled={create.isPending}>
+          {create.isPending ? "Submitting…" : "Submit claim"}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function ParentPicker({
+  parents,
+  setParents,
+  maxParents,
+  error,
+}: {
+  parents: ParentOption[];
+  setParents: (p: ParentOption[]) => void;
+  maxParents: number;
+  error: ApiError | null;
+}) {
+  const trpc = useTRPC();
+  const id = useId();
+  const [query, setQuery] = useState("");
+  const deferred = useDeferredValue(query.trim());
+  const search = useQuery({
+    ...trpc.claims.list.queryOptions({ q: deferred, limit: 5 }),
+    enabled: deferred.length >= 2,
+  });
+  const candidates = (search.data?.claims ?? []).filter((c) => !parents.some((p) => p.id === c.id));
+  const full = parents.length >= maxParents;
+
+  return (
+    <fieldset className="field">
+      <legend>Builds on (optional)</legend>
+      <span className="hint" id={`${id}-hint`}>
+        Link up to {maxParents} existing claims this one depends on or refines.
+      </span>
+      {parents.length > 0 ? (
+        <ul className="compact-list" aria-label="Chosen parent claims" style={{ margin: "0.25rem 0" }}>
+          {parents.map((p) => (
+            <li key={p.id} className="row" style={{ justifyContent: "space-between", flexWrap: "nowrap" }}>
+              <span style={{ overflowWrap: "anywhere" }}>{p.statement}</span>
+              <button
+                type="button"
+                className="button button--ghost button--small"
+                onClick={() => setParents(parents.filter((x) => x.id !== p.id))}
+                aria-label={`Remove parent claim: ${p.statement}`}
+              >
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <label htmlFor={`${id}-search`} className="visually-hidden">
+        Search for a parent claim
+      </label>
+      <input
+        id={`${id}-search`}
+        className="input"
+        type="search"
+        value={query}
+        disabled={full}
+        onChange={(e) => setQuery(e.target.value)}
+        placeholder={full ? `At most ${maxParents} parent claims` : "Search claims to link…"}
+        aria-describedby={`${id}-hint${error?.fields.parent_ids ? ` ${id}-parents-error` : ""}`}
+        aria-invalid={error?.fields.parent_ids ? true : undefined}
+      />
+      <FieldError error={error} field="parent_ids" id={`${id}-parents`} />
+      {deferred.length >= 2 && !full ? (
+        <div aria-live="polite" style={{ minHeight: "2rem" }}>
+          {search.isLoading ? (
+            <p className="muted small">Searching…</p>
+          ) : candidates.length === 0 ? (
+            <p className="muted small">No matching claims.</p>
+          ) : (
+            <ul className="compact-list" aria-label="Matching claims">
+              {candidates.map((c) => (
+                <li key={c.id} className="row" style={{ justifyContent: "space-between", flexWrap: "nowrap" }}>
+                  <span style={{ overflowWrap: "anywhere" }}>{c.statement}</span>
+                  <button
+                    type="button"
+                    className="button button--secondary button--small"
+                    onClick={() => {
+                      setParents([...parents, { id: c.id, statement: c.statement }]);
+                      setQuery("");
+                    }}
+                    aria-label={`Link parent claim: ${c.statement}`}
+                  >
+                    Link
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      ) : null}
+    </fieldset>
+  );
+}

@@ -1,0 +1,229 @@
+// Explore: search and filter every claim (claims.list), with the platform's numbers above and what is
+// trending beside. The form is a plain GET form: the URL is the state, and it works without JavaScript.
+import type { Metadata } from "next";
+import Link from "next/link";
+import { Suspense } from "react";
+import { errorBody } from "~/server/api/errors.ts";
+import { COMPLEXITY_TIERS, type ListClaimsInput } from "~/server/api/schemas/claims.ts";
+import { serverCaller } from "~/server/api/server-caller.ts";
+import { parseTagQuery } from "~/server/domain/tags.ts";
+import { TRPCError } from "@trpc/server";
+import { EmptyState } from "./_components/bits.tsx";
+import { ClaimList } from "./_components/claim-card.tsx";
+import { Pagination } from "./_components/pagination.tsx";
+import { SidebarCardSkeleton, TopicsCard, TrendingCard } from "./_components/sidebar.tsx";
+import { StatsBar, StatsBarSkeleton } from "./_components/stats-bar.tsx";
+import { first, offsetParam, type SearchParams } from "./_lib/search-params.ts";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Explore claims" };
+
+const PAGE_SIZE = 20;
+
+const SORTS = {
+  "": "Best match",
+  "created_at:desc": "Newest first",
+  "created_at:asc": "Oldest first",
+  "gradient:desc": "Most true first",
+  "gradient:asc": "Most false first",
+  "vote_count:desc": "Most votes",
+} as const;
+type SortKey = keyof typeof SORTS;
+
+function numberParam(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  return Number(value);
+}
+
+export default async function ExplorePage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const params = await searchParams;
+  const form = {
+    q: first(params.q) ?? "",
+    tags: first(params.tags) ?? "",
+    complexity: first(params.complexity) ?? "",
+    min_gradient: first(params.min_gradient) ?? "",
+    max_gradient: first(params.max_gradient) ?? "",
+    sort: (first(params.sort) ?? "") as SortKey,
+  };
+  const [sortBy, sortOrder] = form.sort in SORTS && form.sort ? form.sort.split(":") : [undefined, undefined];
+
+  const input = {
+    q: form.q.trim() === "" ? undefined : form.q,
+    tags: form.tags.trim() === "" ? undefined : parseTagQuery(form.tags),
+    complexity: form.complexity === "" ? undefined : form.complexity,
+    min_gradient: numberParam(form.min_gradient),
+    max_gradient: numberParam(form.max_gradient),
+    sort_by: sortBy,
+    sort_order: sortOrder,
+    limit: PAGE_SIZE,
+    offset: offsetParam(params.offset),
+  } as ListClaimsInput;
+
+  const caller = await serverCaller();
+  let result: Awaited<ReturnType<typeof caller.claims.list>> | null = null;
+  let fieldErrors: Record<string, string> = {};
+  let listError: string | null = null;
+  try {
+    result = await caller.claims.list(input);
+  } catch (err) {
+    if (!(err instanceof TRPCError) || err.code !== "BAD_REQUEST") throw err;
+    const body = errorBody(err);
+    listError = body.detail;
+    fieldErrors = Object.fromEntries((body.errors ?? []).map((e) => [e.field, e.message]));
+  }
+  const invalid = (field: string) => (fieldErrors[field] ? { "aria-invalid": true, "aria-describedby": `${field}-error` } : {});
+  const fieldError = (field: string) =>
+    fieldErrors[field] ? (
+      <p id={`${field}-error`} className="field-error">
+        {fieldErrors[field]}
+      </p>
+    ) : null;
+  const filtersActive = Boolean(input.q || input.tags || input.complexity || form.min_gradient || form.max_gradient);
+
+  return (
+    <>
+      <div className="page-header">
+        <div>
+          <h1>Explore claims</h1>
+          <p>Search what people claim, see how true the crowd thinks it is, and weigh in.</p>
+        </div>
+        <Link className="button" href="/claims/new">
+          Submit a claim
+        </Link>
+      </div>
+
+      <Suspense fallback={<StatsBarSkeleton />}>
+        <StatsBar />
+      </Suspense>
+
+      <div className="layout-sidebar">
+        <div className="stack">
+          <form className="card" role="search" action="/" method="get" aria-label="Search claims">
+            <div className="field" style={{ marginBottom: 0 }}>
+              <label htmlFor="q">Search claims</label>
+              <div className="search-row">
+                <input
+                  id="q"
+                  name="q"
+                  type="search"
+                  className="input"
+                  defaultValue={form.q}
+                  placeholder="e.g. coffee improves focus"
+                  {...invalid("q")}
+                />
+                <button type="submit" className="button">
+                  Search
+                </button>
+              </div>
+              {fieldError("q")}
+            </div>
+            <div className="filters">
+              <div className="field">
+                <label htmlFor="tags">Tags</label>
+                <input id="tags" name="tags" className="input" defaultValue={form.tags} placeholder="health, science" {...invalid("tags")} />
+                {fieldError("tags")}
+              </div>
+              <div className="field">
+                <label htmlFor="complexity">Complexity</label>
+                <select id="complexity" name="complexity" className="select" defaultValue={form.complexity} {...invalid("complexity")}>
+                  <option value="">Any</option>
+                  {COMPLEXITY_TIERS.map((tier) => (
+                    <option key={tier} value={tier}>
+                      {tier[0].toUpperCase() + tier.slice(1)}
+                    </option>
+                  ))}
+                </select>
+                {fieldError("complexity")}
+              </div>
+              <div className="field">
+                <label htmlFor="min_gradient">Gradient from</label>
+                <input id="min_gradient" name="min_gradient" type="number" inputMode="decimal" min="0" max="1" step="0.05" className="input" defaultValue={form.min_gradient} placeholder="0" {...invalid("min_gradient")} />
+                {fieldError("min_gradient")}
+              </div>
+              <div className="field">
+                <label htmlFor="max_gradient">Gradient to</label>
+                <input id="max_gradient" name="max_gradient" type="number" inputMode="decimal" min="0" max="1" step="0.05" className="input" defaultValue={form.max_gradient} placeholder="1" {...invalid("max_gradient")} />
+                {fieldError("max_gradient")}
+              </div>
+              <div className="field">
+                <label htmlFor="sort">Sort by</label>
+                <select id="sort" name="sort" className="select" defaultValue={form.sort in SORTS ? form.sort : ""}>
+                  {Object.entries(SORTS).map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            </div>
+            <div className="form-actions">
+              <button type="submit" className="button button--secondary button--small">
+                Apply filters
+              </button>
+              {filtersActive ? (
+                <Link href="/" className="button button--ghost button--small">
+                  Clear all
+                </Link>
+              ) : null}
+            </div>
+          </form>
+
+          <section aria-labelledby="results-title">
+            <h2 id="results-title" className="visually-hidden">
+              Results
+            </h2>
+            {listError && Object.keys(fieldErrors).length === 0 ? (
+              <p className="form-error" role="alert">
+                {listError}
+              </p>
+            ) : null}
+            {result ? (
+              <>
+                <p className="results-summary" aria-live="polite">
+                  {result.total === 0
+                    ? "No claims match."
+                    : `${result.total.toLocaleString("en-US")} ${result.total === 1 ? "claim" : "claims"}${input.q ? ` for “${input.q}”` : ""}`}
+                </p>
+                {result.claims.length === 0 ? (
+                  <div className="card">
+                    {filtersActive ? (
+                      <EmptyState title="No claims match these filters">
+                        <p>Try fewer words or tags, or a wider gradient range.</p>
+                        <Link href="/">Clear the filters</Link>
+                      </EmptyState>
+                    ) : (
+                      <EmptyState title="No claims yet">
+                        <p>Be the first to submit one.</p>
+                        <Link className="button" href="/claims/new">
+                          Submit a claim
+                        </Link>
+                      </EmptyState>
+                    )}
+                  </div>
+                ) : (
+                  <ClaimList claims={result.claims} />
+                )}
+                <Pagination
+                  basePath="/"
+                  params={{ q: form.q, tags: form.tags, complexity: form.complexity, min_gradient: form.min_gradient, max_gradient: form.max_gradient, sort: form.sort }}
+                  total={result.total}
+                  limit={result.limit}
+                  offset={result.offset}
+                />
+              </>
+            ) : null}
+          </section>
+        </div>
+
+        <div className="stack">
+          <Suspense fallback={<SidebarCardSkeleton title="Trending now" minHeight={180} />}>
+            <TrendingCard />
+          </Suspense>
+          <Suspense fallback={<SidebarCardSkeleton title="Topics" minHeight={140} />}>
+            <TopicsCard />
+          </Suspense>
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,175 @@
+// A profile (by id or username): numbers, learning score with its insight, expertise, and two charts —
+// activity per day and the reputation journey (profiles.get / timeline / reputationJourney).
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { cache } from "react";
+import { isTrpcError, serverCaller } from "~/server/api/server-caller.ts";
+import { Avatar, TierBadge } from "../../_components/bits.tsx";
+import { percent, shortDate } from "../../_lib/format.ts";
+import { ActivityChart } from "./activity-chart.tsx";
+import { ReputationChart } from "./reputation-chart.tsx";
+
+export const dynamic = "force-dynamic";
+
+type Params = Promise<{ idOrUsername: string }>;
+
+const JOURNEY_LIMIT = 200;
+
+/** 99.5 → "99.5th", 100 → "100th" (English suffixes). */
+function ordinal(n: number): string {
+  const whole = Math.floor(n);
+  if (whole !== n) return `${n}th`;
+  const suffix = whole % 100 >= 11 && whole % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" } as Record<number, string>)[whole % 10] ?? "th";
+  return `${whole}${suffix}`;
+}
+
+const loadProfile = cache(async (idOrUsername: string) => {
+  const caller = await serverCaller();
+  try {
+    return await caller.profiles.get({ agent_id: idOrUsername });
+  } catch (err) {
+    if (isTrpcError(err, "NOT_FOUND")) notFound();
+    throw err;
+  }
+});
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const profile = await loadProfile(decodeURIComponent((await params).idOrUsername));
+  return { title: `${profile.display_name} (@${profile.username})` };
+}
+
+export default async function ProfilePage({ params }: { params: Params }) {
+  const profile = await loadProfile(decodeURIComponent((await params).idOrUsername));
+  const caller = await serverCaller();
+  const [timeline, journey] = await Promise.all([
+    caller.profiles.timeline({ agent_id: profile.id, period: "30d" }),
+    caller.profiles.reputationJourney({ agent_id: profile.id, limit: JOURNEY_LIMIT }),
+  ]);
+  const { stats, learning_score: learning } = profile;
+
+  return (
+    <>
+      <header className="card profile-head" style={{ marginBottom: "1rem" }}>
+        <Avatar name={profile.display_name} size="large" />
+        <div style={{ flex: 1, minWidth: 0 }}>
+          <h1 style={{ marginBottom: "0.25rem" }}>{profile.display_name}</h1>
+          <div className="row muted small">
+            <span>@{profile.username}</span>
+            <TierBadge tier={profile.tier} />
+            <span>Joined {shortDate(profile.created_at)}</span>
+            {profile.first_activity_at ? <span>First active {shortDate(profile.first_activity_at)}</span> : null}
+          </div>
+          {profile.bio ? <p style={{ marginTop: "0.5rem", marginBottom: 0 }}>{profile.bio}</p> : null}
+        </div>
+        <div style={{ textAlign: "right" }}>
+          <div className="muted small">Reputation</div>
+          <div style={{ fontSize: "1.75rem", fontWeight: 750 }} data-testid="reputation-score">
+            {profile.reputation_score.toLocaleString("en-US", { maximumFractionDigits: 1 })}
+          </div>
+        </div>
+      </header>
+
+      <div className="layout-sidebar">
+        <div className="stack">
+          <section className="card" aria-labelledby="stats-title">
+            <h2 id="stats-title" className="card__title">
+              Contributions
+            </h2>
+            <dl className="metric-grid">
+              <div>
+                <dt>Claims</dt>
+                <dd>{stats.claims_authored}</dd>
+              </div>
+              <div>
+                <dt>Evidence</dt>
+                <dd>{stats.evidence_submitted}</dd>
+              </div>
+              <div>
+                <dt>Votes</dt>
+                <dd>{stats.votes_cast}</dd>
+              </div>
+              <div>
+                <dt>Rank</dt>
+                <dd>
+                  #{stats.reputation_rank} <span className="muted small">of {stats.total_agents}</span>
+                </dd>
+              </div>
+              <div>
+                <dt>Percentile</dt>
+                <dd>{ordinal(stats.percentile)}</dd>
+              </div>
+            </dl>
+          </section>
+
+          <section className="card" aria-labelledby="activity-title">
+            <ActivityChart agentId={profile.id} initial={timeline} titleId="activity-title" />
+          </section>
+
+          <section className="card" aria-labelledby="journey-title">
+            <h2 id="journey-title" className="card__title">
+              Reputation journey
+            </h2>
+            <ReputationChart journey={journey} joinedAt={profile.created_at} complete={journey.history.length < JOURNEY_LIMIT} />
+          </section>
+        </div>
+
+        <div className="stack">
+          <section className="card" aria-labelledby="learning-title">
+            <h2 id="learning-title" className="card__title">
+              Learning score
+            </h2>
+            <div className="row" style={{ alignItems: "baseline", gap: "0.5rem" }}>
+              <span style={{ fontSize: "2rem", fontWeight: 750 }} data-testid="learning-score">
+                {learning.score.toFixed(2)}
+              </span>
+              <span className="muted small">of 1.00</span>
+            </div>
+            <div
+              className="meter"
+              role="meter"
+              aria-valuemin={0}
+              aria-valuemax={1}
+              aria-valuenow={learning.score}
+              aria-label="Learning score"
+              style={{ margin: "0.5rem 0 0.75rem" }}
+            >
+              <div className="meter__fill" style={{ width: percent(learning.score) }} />
+            </div>
+            <p>{learning.insight}</p>
+            <p className="muted small" style={{ margin: 0 }}>
+              {learning.total_resolved_votes === 0
+                ? "No resolved votes yet."
+                : `${learning.correct_resolved_votes} of ${learning.total_resolved_votes} resolved votes matched consensus${learning.accuracy_rate !== null ? ` (${percent(learning.accuracy_rate)})` : ""}.`}
+            </p>
+          </section>
+
+          <section className="card" aria-labelledby="expertise-title">
+            <h2 id="expertise-title" className="card__title">
+              Expertise
+            </h2>
+            {profile.expertise.length === 0 ? (
+              <p className="muted small" style={{ margin: 0 }}>
+                Expertise shows up after a few claims, votes or pieces of evidence in the same topic.
+              </p>
+            ) : (
+              <ul className="compact-list">
+                {profile.expertise.map((area) => (
+                  <li key={area.tag}>
+                    <Link className="tag" href={`/topics/${encodeURIComponent(area.tag)}`}>
+                      #{area.tag}
+                    </Link>
+                    <div className="meta">
+                      <span>{area.engagement_count} contributions</span>
+                      <span>{area.accuracy === null ? "no resolved votes" : `${percent(area.accuracy)} accurate`}</span>
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,60 @@
+"use client";
+// Email + password sign-in through NextAuth's Credentials provider (the web UI's session cookie).
+import { signIn } from "next-auth/react";
+import { useState, type FormEvent } from "react";
+
+const MESSAGES: Record<string, string> = {
+  RateLimited: "Too many sign-in attempts. Please wait a few minutes and try again.",
+};
+
+export function CredentialsForm({ redirectTo }: { redirectTo: string }) {
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setPending(true);
+    setError(null);
+    const result = await signIn("credentials", {
+      email: String(form.get("email") ?? ""),
+      password: String(form.get("password") ?? ""),
+      redirect: false,
+    });
+    if (result?.ok && !result.error) {
+      // A full navigation, so server-rendered pages see the new session cookie.
+      window.location.assign(redirectTo);
+      return;
+    }
+    setPending(false);
+    setError((result?.error && MESSAGES[result.error]) || "Invalid email or password.");
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate={false}>
+      {error ? (
+        <p role="alert" className="form-error signin-error">
+          {error}
+        </p>
+      ) : null}
+      <div className="field">
+        <label htmlFor="signin-email">Email</label>
+        <input id="signin-email" name="email" type="email" className="input" autoComplete="email" required />
+      </div>
+      <div className="field">
+        <label htmlFor="signin-password-input">Password</label>
+        <input
+          id="signin-password-input"
+          name="password"
+          type="password"
+          className="input"
+          autoComplete="current-password"
+          required
+        />
+      </div>
+      <button type="submit" className="button button--block" disabled={pending}>
+        {pending ? "Signing in…" : "Sign in"}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,75 @@
+// The sign-in page: email + password, and a button per configured OAuth provider. Each provider
+// button is a plain GET form to /api/v1/auth/oauth/{provider} (works without JavaScript); that route
+// goes through NextAuth and ends back on `redirect_to`. NextAuth also sends its errors here (?error=).
+import type { Metadata } from "next";
+import Link from "next/link";
+import { enabledOAuthProviders } from "~/server/auth/oauth-providers.ts";
+import { safeRedirectPath } from "~/server/auth/redirect.ts";
+import { CredentialsForm } from "./credentials-form.tsx";
+
+// Which providers are on is read from the environment at request time, not at build time.
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Sign in" };
+
+const ERROR_MESSAGES: Record<string, string> = {
+  OAuthAccountNotLinked:
+    "This email address belongs to an account that signs in with a password. Sign in with your email and password.",
+  CredentialsSignin: "Invalid email or password.",
+  RateLimited: "Too many sign-in attempts. Please wait a few minutes and try again.",
+  AccessDenied: "Sign-in was cancelled.",
+};
+const GENERIC_ERROR = "Sign-in did not complete. Please try again.";
+
+type SearchParams = Record<string, string | string[] | undefined>;
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const params = await searchParams;
+  const redirectTo = safeRedirectPath(first(params.redirect_to)) ?? safeRedirectPath(first(params.callbackUrl)) ?? "/";
+  const error = first(params.error);
+  const providers = enabledOAuthProviders();
+
+  return (
+    <div className="auth-page signin">
+      <div className="card">
+        <h1>Sign in</h1>
+        <p className="muted">Vote on claims, bring evidence and join the discussion.</p>
+        {error ? (
+          <p role="alert" className="form-error signin-error">
+            {ERROR_MESSAGES[error] ?? GENERIC_ERROR}
+          </p>
+        ) : null}
+
+        {/* Not a labelled region: its name would also match the "Email"/"Password" field labels. */}
+        <CredentialsForm redirectTo={redirectTo} />
+
+        {providers.length > 0 ? (
+          <section aria-labelledby="signin-providers">
+            <h2 id="signin-providers" className="auth-divider" style={{ fontSize: "0.85rem", fontWeight: 500 }}>
+              or with another account
+            </h2>
+            <ul className="provider-list signin-providers">
+              {providers.map((provider) => (
+                <li key={provider.id}>
+                  <form method="get" action={`/api/v1/auth/oauth/${provider.id}`}>
+                    {redirectTo !== "/" ? <input type="hidden" name="redirect_to" value={redirectTo} /> : null}
+                    <button type="submit" className="button button--secondary button--block">
+                      Sign in with {provider.name}
+                    </button>
+                  </form>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+      </div>
+      <p style={{ textAlign: "center", marginTop: "1rem" }}>
+        New here?{" "}
+        <Link href={redirectTo !== "/" ? `/signup?redirect_to=${encodeURIComponent(redirectTo)}` : "/signup"}>Create an account</Link>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,112 @@
+"use client";
+import { useMutation } from "@tanstack/react-query";
+import { signIn } from "next-auth/react";
+import { useId, useState, type FormEvent } from "react";
+import { changedField, FieldError, FormError, invalidProps } from "../_components/form-bits.tsx";
+import { toApiError, withoutField, type ApiError } from "../_lib/api-error.ts";
+import { useTRPC } from "../_lib/trpc.tsx";
+
+const FIELDS = ["email", "username", "display_name", "password"] as const;
+
+/** A 409's detail names what is taken ("Email already registered", "Username already taken"): show it at that field. */
+function withConflictField(error: ApiError): ApiError {
+  if (error.status !== 409) return error;
+  const field = /^email/i.test(error.detail) ? "email" : /^username/i.test(error.detail) ? "username" : null;
+  return field ? { ...error, fields: { ...error.fields, [field]: error.detail } } : error;
+}
+
+export function SignUpForm({ redirectTo }: { redirectTo: string }) {
+  const trpc = useTRPC();
+  const id = useId();
+  const [error, setError] = useState<ApiError | null>(null);
+  const [signInFailed, setSignInFailed] = useState(false);
+  const register = useMutation(trpc.auth.register.mutationOptions());
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const email = String(form.get("email") ?? "");
+    const password = String(form.get("password") ?? "");
+    const displayName = String(form.get("display_name") ?? "").trim();
+    setError(null);
+    setSignInFailed(false);
+    try {
+      await register.mutateAsync({
+        email,
+        password,
+        username: String(form.get("username") ?? ""),
+        ...(displayName ? { display_name: displayName } : {}),
+      });
+    } catch (err) {
+      setError(withConflictField(toApiError(err)));
+      return;
+    }
+    const result = await signIn("credentials", { email, password, redirect: false });
+    if (result?.ok && !result.error) {
+      // A full navigation, so server-rendered pages see the new session cookie.
+      window.location.assign(redirectTo);
+      return;
+    }
+    setSignInFailed(true);
+  }
+
+  const pending = register.isPending;
+  return (
+    <form onSubmit={onSubmit} noValidate onChange={(e) => setError((err) => withoutField(err, changedField(e)))}>
+      <FormError error={error} fields={FIELDS} />
+      {signInFailed ? (
+        <p className="form-error" role="alert">
+          Your account was created, but signing in failed. <a href="/signin">Sign in</a> with your email and password.
+        </p>
+      ) : null}
+      <div className="field">
+        <label htmlFor={`${id}-email`}>Email</label>
+        <input id={`${id}-email`} name="email" type="email" className="input" autoComplete="email" required {...invalidProps(error, "email", `${id}-email`)} />
+        <FieldError error={error} field="email" id={`${id}-email`} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-username`}>Username</label>
+        <input
+          id={`${id}-username`}
+          name="username"
+          className="input"
+          autoComplete="username"
+          required
+          aria-describedby={`${id}-username-hint${error?.fields.username ? ` ${id}-username-error` : ""}`}
+          aria-invalid={error?.fields.username ? true : undefined}
+        />
+        <span className="hint" id={`${id}-username-hint`}>
+          3–30 letters, digits or underscores. It cannot be changed later.
+        </span>
+        <FieldError error={error} field="username" id={`${id}-username`} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-display`}>
+          Display name <span className="muted">(optional)</span>
+        </label>
+        <input id={`${id}-display`} name="display_name" className="input" autoComplete="name" {...invalidProps(error, "display_name", `${id}-display`)} />
+        <FieldError error={error} field="display_name" id={`${id}-display`} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-password`}>Password</label>
+        <input
+          id={`${id}-password`}
+          name="password"
+          type="password"
+          className="input"
+          autoComplete="new-password"
+          required
+          aria-describedby={`${id}-password-hint${error?.fields.password ? ` ${id}-password-error` : ""}`}
+          aria-invalid={error?.fields.password ? true : undefined}
+        />
+        <span className="hint" id={`${id}-password-hint`}>
+          At least 8 characters, with an uppercase letter, a lowercase letter and a digit.
+        </span>
+        <FieldError error={error} field="password" id={`${id}-password`} />
+      </div>
+      <button type="submit" className="button button--block" disabled={pending}>
+        {pending ? "Creating your account…" : "Create account"}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,84 @@
+// One topic: the claims with a tag (discover.topicClaims), sortable and paged.
+import type { Metadata } from "next";
+import Link from "next/link";
+import { Suspense } from "react";
+import { TOPIC_SORTS, type TopicSort } from "~/server/api/schemas/discovery.ts";
+import { serverCaller } from "~/server/api/server-caller.ts";
+import { EmptyState } from "../../_components/bits.tsx";
+import { ClaimList } from "../../_components/claim-card.tsx";
+import { Pagination } from "../../_components/pagination.tsx";
+import { SidebarCardSkeleton, TopicsCard } from "../../_components/sidebar.tsx";
+import { first, offsetParam, type SearchParams } from "../../_lib/search-params.ts";
+
+export const dynamic = "force-dynamic";
+
+const PAGE_SIZE = 20;
+const SORT_LABELS: Record<TopicSort, string> = { recent: "Newest", gradient: "Most true", votes: "Most votes" };
+
+type Params = Promise<{ tag: string }>;
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const { tag } = await params;
+  return { title: `#${decodeURIComponent(tag)}` };
+}
+
+export default async function TopicPage({ params, searchParams }: { params: Params; searchParams: Promise<SearchParams> }) {
+  const { tag: rawTag } = await params;
+  const tag = decodeURIComponent(rawTag);
+  const query = await searchParams;
+  const sortParam = first(query.sort);
+  const sort: TopicSort = TOPIC_SORTS.includes(sortParam as TopicSort) ? (sortParam as TopicSort) : "recent";
+  const caller = await serverCaller();
+  const result = await caller.discover.topicClaims({ tag, sort, limit: PAGE_SIZE, offset: offsetParam(query.offset) });
+  const base = `/topics/${encodeURIComponent(tag)}`;
+
+  return (
+    <>
+      <nav aria-label="Breadcrumb" className="small" style={{ marginBottom: "0.75rem" }}>
+        <Link href="/discover">Discover</Link> <span aria-hidden="true">›</span> <span className="muted">Topic</span>
+      </nav>
+      <div className="page-header">
+        <div>
+          <h1>#{result.tag}</h1>
+          <p>
+            {result.total.toLocaleString("en-US")} {result.total === 1 ? "claim" : "claims"} tagged #{result.tag}
+          </p>
+        </div>
+        <nav aria-label="Sort claims" className="segmented">
+          {TOPIC_SORTS.map((s) => (
+            <Link
+              key={s}
+              href={s === "recent" ? base : `${base}?sort=${s}`}
+              aria-current={s === sort ? "true" : undefined}
+              className={`segmented__link ${s === sort ? "is-current" : ""}`}
+            >
+              {SORT_LABELS[s]}
+            </Link>
+          ))}
+        </nav>
+      </div>
+      <div className="layout-sidebar">
+        <div>
+          {result.claims.length === 0 ? (
+            <div className="card">
+              <EmptyState title={`No claims tagged #${result.tag}`}>
+                <p>Submit one with this tag, or browse other topics.</p>
+                <Link className="button" href="/claims/new">
+                  Submit a claim
+                </Link>
+              </EmptyState>
+            </div>
+          ) : (
+            <ClaimList claims={result.claims} />
+          )}
+          <Pagination basePath={base} params={{ sort: sort === "recent" ? undefined : sort }} total={result.total} limit={PAGE_SIZE} offset={offsetParam(query.offset)} />
+        </div>
+        <div className="stack">
+          <Suspense fallback={<SidebarCardSkeleton title="Topics" minHeight={140} />}>
+            <TopicsCard limit={30} />
+          </Suspense>
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,674 @@
+// The yardstick: a minimal node:http + pg server that answers the benchmarked endpoints with the
+// queries the service runs (server/services/*.ts) and the same JSON, and nothing else: no tRPC, no
+// zod, no Prisma, no rate limiter, no adapter. Raw SQL of the services is copied as it is; where a
+// service goes through Prisma's query API, the equivalent hand-written statement is used (one JOIN
+// where Prisma may issue a second query for a relation). Pure rules come from server/domain, so both
+// servers compute the same answers; the ratio ours/bare is the cost of the framework layers.
+//
+// Env: PORT, DATABASE_URL, DATABASE_POOL_SIZE (default 10, as the service), JWT_SECRET.
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import pg from "pg";
+import { verifyAccessToken } from "../server/auth/tokens.ts";
+import {
+  applySumsDelta,
+  gradientFromSums,
+  resolutionOutcome,
+  shouldResolve,
+  voteSumsDelta,
+  voteWeight,
+  CONSENSUS_HIGH,
+  CONSENSUS_LOW,
+  type ResolutionOutcome,
+  type WeightedVote,
+} from "../server/domain/gradient.ts";
+import { applyEvents, resolutionChange, tierFor } from "../server/domain/reputation.ts";
+import { learningScore } from "../server/domain/learning.ts";
+import { rankExpertise } from "../server/domain/expertise.ts";
+import { TRENDING_WEIGHTS, trendingScore, trendingWindowStart } from "../server/domain/trending.ts";
+import { matchingTags, recommendationScore, relatedRelevance } from "../server/domain/relevance.ts";
+import { fillTimeline, timelineDays, timelineStart, TIMELINE_PERIODS, type TimelinePeriod } from "../server/domain/timeline.ts";
+
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+pool.on("error", (err) => console.error("[bare] idle client error:", err.message));
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const HEADERS = { "Content-Type": "application/json" };
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+type Row = Record<string, any>;
+type Queryable = { query: pg.Pool["query"] };
+
+async function rows(q: Queryable, sql: string, params: unknown[] = []): Promise<Row[]> {
+  return (await q.query(sql, params)).rows;
+}
+
+// ---- caller ----
+
+async function viewerOf(req: IncomingMessage): Promise<string | null> {
+  const header = req.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  const claims = match ? await verifyAccessToken(match[1]) : null;
+  if (!claims) throw new HttpError(401, "Invalid or expired token");
+  const [row] = await rows(
+    pool,
+    `SELECT a.id, a.username, a.tier, a.reputation
+     FROM agents a JOIN refresh_token_families f ON f.agent_id = a.id
+     WHERE a.id = $1::uuid AND f.id = $2::uuid AND f.revoked_at IS NULL`,
+    [claims.agentId, claims.familyId],
+  );
+  if (!row) throw new HttpError(401, "Invalid or expired token");
+  return row.id;
+}
+
+// ---- claims as the API shows them (services/claim-views.ts) ----
+
+const toAgent = (r: Row, p = "author_") => ({
+  id: r[`${p}id`],
+  username: r[`${p}username`],
+  display_name: r[`${p}display_name`],
+  avatar_url: r[`${p}avatar_url`],
+  bio: r[`${p}bio`],
+  reputation_score: Number(r[`${p}reputation`]),
+  tier: r[`${p}tier`],
+  created_at: (r[`${p}created_at`] as Date).toISOString(),
+});
+
+const CLAIM_VIEW_SQL = `
+  SELECT c.id::text AS id, c.statement, c.complexity_tier::text AS complexity_tier, c.tags,
+         ARRAY(SELECT p.parent_id::text FROM claim_parents p WHERE p.claim_id = c.id ORDER BY p.position, p.parent_id) AS parent_ids,
+         c.gradient, c.vote_count, c.evidence_count, c.created_at, c.updated_at,
+         a.id::text AS author_id, a.username AS author_username, a.display_name AS author_display_name,
+         a.avatar_url AS author_avatar_url, a.bio AS author_bio, a.reputation AS author_reputation,
+         a.tier::text AS author_tier, a.created_at AS author_created_at,
+         v.value AS user_vote, (b.agent_id IS NOT NULL) AS is_bookmarked, (f.agent_id IS NOT NULL) AS is_following
+  FROM claims c
+  JOIN agents a ON a.id = c.author_id
+  LEFT JOIN claim_votes v ON v.claim_id = c.id AND v.agent_id = $1::uuid
+  LEFT JOIN bookmarks b ON b.claim_id = c.id AND b.agent_id = $1::uuid
+  LEFT JOIN follows f ON f.claim_id = c.id AND f.agent_id = $1::uuid
+  WHERE c.id = ANY($2::uuid[])`;
+
+function toClaim(r: Row, viewer: string | null) {
+  return {
+    id: r.id,
+    statement: r.statement,
+    complexity_tier: r.complexity_tier,
+    tags: r.tags,
+    parent_ids: r.parent_ids,
+    gradient: Number(r.gradient),
+    vote_count: Number(r.vote_count),
+    evidence_count: Number(r.evidence_count),
+    author: toAgent(r),
+    created_at: r.created_at.toISOString(),
+    updated_at: r.updated_at.toISOString(),
+    user_vote: viewer && r.user_vote !== null ? Number(r.user_vote) : null,
+    is_bookmarked: viewer ? r.is_bookmarked : null,
+    is_following: viewer ? r.is_following : null,
+  };
+}
+
+async function claimViews(ids: string[], viewer: string | null, q: Queryable = pool) {
+  const unique = [...new Set(ids)].filter((id) => UUID_RE.test(id));
+  if (unique.length === 0) return [];
+  const byId = new Map((await rows(q, CLAIM_VIEW_SQL, [viewer, unique])).map((r) => [r.id, toClaim(r, viewer)]));
+  return ids.map((id) => byId.get(id.toLowerCase())).filter((c) => c !== undefined);
+}
+
+// ---- GET /claims (services/claims.ts listClaims) ----
+
+const SORT_COLUMNS: Record<string, string> = { created_at: "created_at", gradient: "gradient", vote_count: "vote_count", relevance: "rank" };
+
+async function listClaims(query: URLSearchParams, viewer: string | null) {
+  const limit = Number(query.get("limit") ?? 20);
+  const offset = Number(query.get("offset") ?? 0);
+  const q = query.get("q") ?? undefined;
+  const tags = [...new Set(query.getAll("tags").flatMap((v) => v.split(",")).map((t) => t.trim().toLowerCase()).filter(Boolean))];
+  const params: unknown[] = [];
+  const filters: string[] = [];
+  if (tags.length) filters.push(`c.tags && $${params.push(tags)}::text[]`);
+  const complexity = query.get("complexity");
+  if (complexity) filters.push(`c.complexity_tier = $${params.push(complexity)}::"ComplexityTier"`);
+  if (query.has("min_gradient")) filters.push(`c.gradient >= $${params.push(Number(query.get("min_gradient")))}`);
+  if (query.has("max_gradient")) filters.push(`c.gradient <= $${params.push(Number(query.get("max_gradient")))}`);
+  const sortBy = query.get("sort_by") ?? (q ? "relevance" : "created_at");
+  const direction = sortBy === "relevance" || (query.get("sort_order") ?? "desc") === "desc" ? "DESC" : "ASC";
+  const column = SORT_COLUMNS[sortBy];
+
+  let ids: string[];
+  let total: number;
+  if (q) {
+    const qParam = params.push(q);
+    const where = [`c.search_vector @@ query.q`, ...filters].join(" AND ");
+    const [row] = await rows(
+      pool,
+      `WITH query AS (SELECT websearch_to_tsquery('english', $${qParam}) AS q),
+       matches AS MATERIALIZED (
+         SELECT c.id, c.created_at, c.gradient, c.vote_count, ts_rank(c.search_vector, query.q) AS rank
+         FROM claims c, query WHERE ${where}
+       )
+       SELECT (SELECT count(*) FROM matches) AS total,
+              ARRAY(SELECT m.id::text FROM matches m ORDER BY m.${column} ${direction}, m.id ${direction} LIMIT $${params.push(limit)} OFFSET $${params.push(offset)}) AS ids`,
+      params,
+    );
+    ids = row.ids;
+    total = Number(row.total);
+  } else {
+    const where = filters.length ? `WHERE ${filters.join(" AND ")}` : "";
+    const countParams = [...params];
+    const [page, count] = await Promise.all([
+      rows(
+        pool,
+        `SELECT c.id::text AS id FROM claims c ${where} ORDER BY c.${column} ${direction}, c.id ${direction} LIMIT $${params.push(limit)} OFFSET $${params.push(offset)}`,
+        params,
+      ),
+      filters.length
+        ? rows(pool, `SELECT count(*) AS n FROM claims c ${where}`, countParams)
+        : rows(pool, `SELECT value AS n FROM platform_counters WHERE name = $1`, ["claims"]),
+    ]);
+    ids = page.map((r) => r.id);
+    total = Number(count[0]?.n ?? 0);
+  }
+  return { claims: await claimViews(ids, viewer), total, limit, offset };
+}
+
+// ---- GET /claims/{id} ----
+
+async function claimDetail(claimId: string, viewer: string | null) {
+  const [claim] = UUID_RE.test(claimId) ? await claimViews([claimId], viewer) : [];
+  if (!claim) throw new HttpError(404, "Claim not found");
+  const [recent, parents] = await Promise.all([
+    rows(pool, `SELECT gradient, vote_count, recorded_at FROM gradient_history WHERE claim_id = $1::uuid ORDER BY id DESC LIMIT 1000`, [claim.id]),
+    claimViews(claim.parent_ids, viewer),
+  ]);
+  const gradient_history = recent.reverse().map((p) => ({ gradient: p.gradient, vote_count: p.vote_count, recorded_at: p.recorded_at.toISOString() }));
+  return { ...claim, gradient_history, parent_claims: parents };
+}
+
+// ---- POST /claims/{id}/vote (services/votes.ts castVote) ----
+
+async function castVote(agentId: string, claimId: string, value: number) {
+  if (!(typeof value === "number" && value >= 0 && value <= 1)) throw new HttpError(400, "value: must be between 0 and 1");
+  if (!UUID_RE.test(claimId)) throw new HttpError(404, "Claim not found");
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    const [claim] = await rows(
+      client,
+      `SELECT id::text AS id, author_id::text AS author_id, weighted_sum, weight_total, vote_count, (resolved_at IS NOT NULL) AS resolved
+       FROM claims WHERE id = $1::uuid FOR NO KEY UPDATE`,
+      [claimId],
+    );
+    if (!claim) throw new HttpError(404, "Claim not found");
+    if (claim.author_id === agentId) throw new HttpError(403, "Insufficient permissions");
+    const [voter] = await rows(
+      client,
+      `SELECT a.reputation, v.value, v.weight FROM agents a LEFT JOIN claim_votes v ON v.claim_id = $1::uuid AND v.agent_id = a.id WHERE a.id = $2::uuid`,
+      [claim.id, agentId],
+    );
+    const previous: WeightedVote | null = voter && voter.value !== null ? { value: Number(voter.value), weight: Number(voter.weight) } : null;
+    const next: WeightedVote = { value, weight: voteWeight(Number(voter?.reputation ?? 0)) };
+    if (previous) {
+      await client.query(`UPDATE claim_votes SET value = $3, weight = $4, updated_at = now() WHERE claim_id = $1::uuid AND agent_id = $2::uuid`, [
+        claim.id,
+        agentId,
+        next.value,
+        next.weight,
+      ]);
+    } else {
+      await client.query(
+        `INSERT INTO claim_votes (id, claim_id, agent_id, value, weight, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, now(), now())`,
+        [randomUUID(), claim.id, agentId, next.value, next.weight],
+      );
+    }
+    const sums = applySumsDelta(
+      { weightedSum: Number(claim.weighted_sum), weightTotal: Number(claim.weight_total), voteCount: Number(claim.vote_count) },
+      voteSumsDelta(previous, next),
+    );
+    const gradient = gradientFromSums(sums);
+    const resolves = shouldResolve({ gradient, voteCount: sums.voteCount, alreadyResolved: claim.resolved });
+    await client.query(
+      `UPDATE claims SET weighted_sum = $2, weight_total = $3, vote_count = $4, gradient = $5, updated_at = now(),
+         resolved_at = ${resolves ? "now()" : "resolved_at"} WHERE id = $1::uuid`,
+      [claim.id, sums.weightedSum, sums.weightTotal, sums.voteCount, gradient],
+    );
+    await client.query(`INSERT INTO gradient_history (claim_id, gradient, vote_count, recorded_at) VALUES ($1, $2, $3, now())`, [
+      claim.id,
+      gradient,
+      sums.voteCount,
+    ]);
+    if (resolves) await resolveClaim(client, claim.id, gradient);
+    await client.query("COMMIT");
+  } catch (err) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+  const [view] = await claimViews([claimId], agentId);
+  return view;
+}
+
+async function resolveClaim(client: pg.PoolClient, claimId: string, gradient: number) {
+  const votes = await rows(client, `SELECT id::text AS id, agent_id::text AS agent_id, value FROM claim_votes WHERE claim_id = $1::uuid`, [claimId]);
+  const outcomeOf = new Map(votes.map((v) => [v.agent_id as string, resolutionOutcome(gradient, Number(v.value))]));
+  for (const outcome of ["aligned", "opposed", "neutral"] as ResolutionOutcome[]) {
+    const ids = votes.filter((v) => outcomeOf.get(v.agent_id) === outcome).map((v) => v.id);
+    if (ids.length) await client.query(`UPDATE claim_votes SET outcome = $1::"VoteOutcome", updated_at = now() WHERE id = ANY($2::uuid[])`, [outcome, ids]);
+  }
+  const voterIds = votes.filter((v) => resolutionChange(outcomeOf.get(v.agent_id)!) !== null).map((v) => v.agent_id);
+  if (voterIds.length === 0) return;
+  const voters = await rows(client, `SELECT id::text AS id, reputation FROM agents WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`, [voterIds]);
+  const u = { id: [] as string[], rep: [] as number[], tier: [] as string[], correct: [] as number[] };
+  const e = { agent: [] as string[], delta: [] as number[], score: [] as number[], reason: [] as string[] };
+  for (const voter of voters) {
+    const outcome = outcomeOf.get(voter.id)!;
+    const applied = applyEvents(Number(voter.reputation), [resolutionChange(outcome)!]);
+    u.id.push(voter.id);
+    u.rep.push(applied.score);
+    u.tier.push(tierFor(applied.score));
+    u.correct.push(outcome === "aligned" ? 1 : 0);
+    for (const ev of applied.events) {
+      e.agent.push(voter.id);
+      e.delta.push(ev.delta);
+      e.score.push(ev.reputation_score);
+      e.reason.push(ev.reason);
+    }
+  }
+  await client.query(
+    `UPDATE agents a SET reputation = u.reputation, tier = u.tier::"Tier", resolved_votes = a.resolved_votes + 1,
+       correct_resolved_votes = a.correct_resolved_votes + u.correct, updated_at = now()
+     FROM unnest($1::uuid[], $2::float8[], $3::text[], $4::int[]) AS u(id, reputation, tier, correct) WHERE a.id = u.id`,
+    [u.id, u.rep, u.tier, u.correct],
+  );
+  await client.query(
+    `INSERT INTO reputation_events (agent_id, delta, reputation_score, reason, claim_id)
+     SELECT agent, delta, score, reason::"ReputationReason", $5::uuid FROM unnest($1::uuid[], $2::float8[], $3::float8[], $4::text[]) AS e(agent, delta, score, reason)`,
+    [e.agent, e.delta, e.score, e.reason, claimId],
+  );
+}
+
+// ---- GET /claims/{id}/evidence (services/evidence.ts listEvidence) ----
+
+async function listEvidence(claimId: string, query: URLSearchParams, viewer: string | null) {
+  const [claim] = UUID_RE.test(claimId) ? await rows(pool, `SELECT id FROM claims WHERE id = $1::uuid`, [claimId]) : [];
+  if (!claim) throw new HttpError(404, "Claim not found");
+  const limit = Number(query.get("limit") ?? 50);
+  const offset = Number(query.get("offset") ?? 0);
+  const order = query.get("sort_order") === "asc" ? "ASC" : "DESC";
+  const column = query.get("sort_by") === "created_at" ? "created_at" : "vote_score";
+  const [page, count] = await Promise.all([
+    rows(
+      pool,
+      `SELECT e.id, e.claim_id, e.position, e.content_type, e.content, e.upvotes, e.downvotes, e.vote_score, e.created_at, e.updated_at,
+              a.id AS author_id, a.username AS author_username, a.display_name AS author_display_name, a.avatar_url AS author_avatar_url,
+              a.bio AS author_bio, a.reputation AS author_reputation, a.tier AS author_tier, a.created_at AS author_created_at,
+              v.direction AS user_vote
+       FROM evidence e JOIN agents a ON a.id = e.author_id
+       LEFT JOIN evidence_votes v ON v.evidence_id = e.id AND v.agent_id = $2::uuid
+       WHERE e.claim_id = $1::uuid ORDER BY e.${column} ${order}, e.id ${order} LIMIT $3 OFFSET $4`,
+      [claim.id, viewer, limit, offset],
+    ),
+    rows(pool, `SELECT count(*) AS n FROM evidence WHERE claim_id = $1::uuid`, [claim.id]),
+  ]);
+  const evidence = page.map((r) => ({
+    id: r.id,
+    claim_id: r.claim_id,
+    author: toAgent(r),
+    position: r.position,
+    content_type: r.content_type,
+    content: r.content,
+    upvotes: r.upvotes,
+    downvotes: r.downvotes,
+    vote_score: r.vote_score,
+    created_at: r.created_at.toISOString(),
+    updated_at: r.updated_at.toISOString(),
+    user_vote: r.user_vote ?? null,
+  }));
+  return { evidence, total: Number(count[0].n), limit, offset };
+}
+
+// ---- profiles (services/profiles.ts) ----
+
+const AGENT_COLUMNS = `id, username, display_name AS author_display_name, username AS author_username, id AS author_id,
+  avatar_url AS author_avatar_url, bio AS author_bio, reputation AS author_reputation, tier AS author_tier, created_at AS author_created_at, reputation`;
+
+async function findAgent(idOrUsername: string): Promise<Row> {
+  const [agent] = UUID_RE.test(idOrUsername)
+    ? await rows(pool, `SELECT ${AGENT_COLUMNS} FROM agents WHERE id = $1::uuid`, [idOrUsername])
+    : await rows(pool, `SELECT ${AGENT_COLUMNS} FROM agents WHERE username_key = $1`, [idOrUsername.toLowerCase()]);
+  if (!agent) throw new HttpError(404, "Agent not found");
+  return agent;
+}
+
+async function expertiseOf(agentId: string) {
+  const engagement = await rows(
+    pool,
+    `SELECT tag, count(*)::int AS engagement_count, sum(resolved)::int AS resolved, sum(correct)::int AS correct
+     FROM (
+       SELECT unnest(c.tags) AS tag, 0 AS resolved, 0 AS correct FROM claims c WHERE c.author_id = $1::uuid
+       UNION ALL
+       SELECT unnest(c.tags), 0, 0 FROM evidence e JOIN claims c ON c.id = e.claim_id WHERE e.author_id = $1::uuid
+       UNION ALL
+       SELECT unnest(c.tags), CASE WHEN v.outcome IN ('aligned', 'opposed') THEN 1 ELSE 0 END, CASE WHEN v.outcome = 'aligned' THEN 1 ELSE 0 END
+       FROM claim_votes v JOIN claims c ON c.id = v.claim_id WHERE v.agent_id = $1::uuid
+     ) engagement GROUP BY tag`,
+    [agentId],
+  );
+  return rankExpertise(engagement.map((r) => ({ tag: r.tag, engagement_count: r.engagement_count, resolved: r.resolved, correct: r.correct })));
+}
+
+const count = async (sql: string, params: unknown[]) => Number((await rows(pool, sql, params))[0].n);
+
+async function profile(idOrUsername: string) {
+  const agent = await findAgent(idOrUsername);
+  const id = agent.id;
+  const [claimsAuthored, evidenceSubmitted, votesCast, higher, totalAgents, first, resolved, expertise] = await Promise.all([
+    count(`SELECT count(*) AS n FROM claims WHERE author_id = $1::uuid`, [id]),
+    count(`SELECT count(*) AS n FROM evidence WHERE author_id = $1::uuid`, [id]),
+    count(`SELECT count(*) AS n FROM claim_votes WHERE agent_id = $1::uuid`, [id]),
+    count(`SELECT count(*) AS n FROM agents WHERE reputation > $1`, [agent.reputation]),
+    count(`SELECT count(*) AS n FROM agents`, []),
+    rows(
+      pool,
+      `SELECT LEAST(
+         (SELECT min(created_at) FROM claims WHERE author_id = $1::uuid),
+         (SELECT min(created_at) FROM evidence WHERE author_id = $1::uuid),
+         (SELECT min(created_at) FROM claim_votes WHERE agent_id = $1::uuid),
+         (SELECT min(created_at) FROM comments WHERE author_id = $1::uuid)) AS first`,
+      [id],
+    ),
+    rows(
+      pool,
+      `SELECT c.resolved_at, (v.outcome = 'aligned') AS correct
+       FROM claim_votes v JOIN claims c ON c.id = v.claim_id
+       WHERE v.agent_id = $1::uuid AND v.outcome IN ('aligned', 'opposed') AND c.resolved_at IS NOT NULL`,
+      [id],
+    ),
+    expertiseOf(id),
+  ]);
+  const atOrBelow = totalAgents - higher;
+  return {
+    ...toAgent(agent),
+    first_activity_at: first[0]?.first ? first[0].first.toISOString() : null,
+    stats: {
+      claims_authored: claimsAuthored,
+      evidence_submitted: evidenceSubmitted,
+      votes_cast: votesCast,
+      reputation_rank: higher + 1,
+      total_agents: totalAgents,
+      percentile: totalAgents > 0 ? Math.round((1000 * atOrBelow) / totalAgents) / 10 : 0,
+    },
+    learning_score: learningScore(resolved.map((r) => ({ resolvedAt: r.resolved_at, correct: r.correct })), new Date()),
+    expertise,
+  };
+}
+
+const UTC_DAY = `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
+
+async function timeline(idOrUsername: string, query: URLSearchParams) {
+  const period = (query.get("period") ?? "30d") as TimelinePeriod;
+  if (!TIMELINE_PERIODS.includes(period)) throw new HttpError(400, "period: must be one of 7d, 30d, 90d");
+  const agent = await findAgent(idOrUsername);
+  const now = new Date();
+  const since = timelineStart(period, now);
+  const per = (table: string, column: string, field: string) =>
+    rows(pool, `SELECT ${UTC_DAY} AS date, count(*)::int AS ${field} FROM ${table} WHERE ${column} = $1::uuid AND created_at >= $2 GROUP BY 1`, [
+      agent.id,
+      since,
+    ]);
+  const parts = await Promise.all([
+    per("claims", "author_id", "claims"),
+    per("evidence", "author_id", "evidence"),
+    per("claim_votes", "agent_id", "votes"),
+    per("comments", "author_id", "comments"),
+  ]);
+  return { period, data: fillTimeline(timelineDays(period, now), parts.flat() as never[]) };
+}
+
+// ---- GET /stats/platform (services/stats.ts, cached 5 minutes like the service) ----
+
+let statsCache: { at: number; value: unknown } | null = null;
+
+async function platformStats() {
+  if (statsCache && Date.now() - statsCache.at < 5 * 60_000) return statsCache.value;
+  const now = new Date();
+  const since = new Date(now.getTime() - 7 * 24 * 3600_000);
+  const [claims, agents, votes, consensus, active] = await Promise.all([
+    rows(pool, `SELECT value AS n FROM platform_counters WHERE name = $1`, ["claims"]),
+    rows(pool, `SELECT count(*) AS n FROM agents`),
+    rows(pool, `SELECT sum(value) AS n FROM platform_counters WHERE name LIKE 'claim_votes:%'`),
+    rows(pool, `SELECT ((SELECT count(*) FROM claims WHERE gradient > $1) + (SELECT count(*) FROM claims WHERE gradient < $2))::int AS n`, [
+      CONSENSUS_HIGH,
+      CONSENSUS_LOW,
+    ]),
+    rows(
+      pool,
+      `SELECT count(*)::int AS n FROM (
+         SELECT agent_id FROM claim_votes WHERE created_at >= $1
+         UNION SELECT author_id FROM evidence WHERE created_at >= $1
+         UNION SELECT author_id FROM comments WHERE created_at >= $1
+         UNION SELECT author_id FROM claims WHERE created_at >= $1) active`,
+      [since],
+    ),
+  ]);
+  const value = {
+    total_claims: Number(claims[0]?.n ?? 0),
+    total_agents: Number(agents[0].n),
+    total_votes: Number(votes[0]?.n ?? 0),
+    claims_at_consensus: Number(consensus[0].n),
+    active_agents_7d: Number(active[0].n),
+    updated_at: now.toISOString(),
+  };
+  statsCache = { at: Date.now(), value };
+  return value;
+}
+
+// ---- discovery (services/discovery.ts) ----
+
+async function trending(query: URLSearchParams, viewer: string | null) {
+  const now = new Date();
+  const limit = Number(query.get("limit") ?? 10);
+  const offset = Number(query.get("offset") ?? 0);
+  const { votes: wv, evidence: we, comments: wc } = TRENDING_WEIGHTS;
+  const activity = await rows(
+    pool,
+    `SELECT claim_id::text AS id,
+            count(*) FILTER (WHERE kind = 'vote')::int AS votes,
+            count(*) FILTER (WHERE kind = 'evidence')::int AS evidence,
+            count(*) FILTER (WHERE kind = 'comment')::int AS comments
+     FROM (
+       SELECT claim_id, 'vote' AS kind FROM claim_votes WHERE created_at >= $1
+       UNION ALL
+       SELECT claim_id, 'evidence' FROM evidence WHERE created_at >= $1
+       UNION ALL
+       SELECT claim_id, 'comment' FROM comments WHERE created_at >= $1 AND NOT is_deleted
+     ) activity
+     GROUP BY claim_id
+     ORDER BY sum(CASE kind WHEN 'vote' THEN $2::int WHEN 'evidence' THEN $3::int ELSE $4::int END) DESC, claim_id
+     LIMIT $5 OFFSET $6`,
+    [trendingWindowStart(now), wv, we, wc, limit, offset],
+  );
+  const byId = new Map(activity.map((r) => [r.id, { votes24h: r.votes, evidence24h: r.evidence, comments24h: r.comments }]));
+  const views = await claimViews(activity.map((r) => r.id), viewer);
+  return {
+    claims: views.map((claim) => {
+      const a = byId.get(claim.id)!;
+      return { ...claim, trending_score: trendingScore(a), votes_24h: a.votes24h, evidence_24h: a.evidence24h, comments_24h: a.comments24h };
+    }),
+    updated_at: now.toISOString(),
+  };
+}
+
+type Candidate = { id: string; created_at: Date };
+const byScore =
+  <T extends Candidate>(score: (c: T) => number) =>
+  (a: T, b: T) =>
+    score(b) - score(a) || b.created_at.getTime() - a.created_at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+async function related(claimId: string, query: URLSearchParams, viewer: string | null) {
+  const limit = Number(query.get("limit") ?? 5);
+  const [source] = UUID_RE.test(claimId) ? await rows(pool, `SELECT id, tags FROM claims WHERE id = $1::uuid`, [claimId]) : [];
+  if (!source) throw new HttpError(404, "Claim not found");
+  const candidates = (await rows(
+    pool,
+    `WITH voters AS (
+       SELECT agent_id FROM claim_votes WHERE claim_id = $1::uuid ORDER BY agent_id LIMIT 100
+     ), co_voted AS (
+       SELECT recent.claim_id, count(*)::int AS shared_voters
+       FROM voters, LATERAL (
+         SELECT v.claim_id FROM claim_votes v
+         WHERE v.agent_id = voters.agent_id AND v.claim_id <> $1::uuid
+         ORDER BY v.created_at DESC LIMIT 100
+       ) recent
+       GROUP BY recent.claim_id
+     ), tagged AS (
+       SELECT c.id FROM claims c WHERE c.tags && $2::text[] AND c.id <> $1::uuid ORDER BY c.created_at DESC LIMIT 500
+     ), candidates AS (
+       SELECT id FROM tagged UNION SELECT claim_id FROM co_voted
+     )
+     SELECT c.id::text AS id, c.created_at,
+            ARRAY(SELECT t FROM unnest(c.tags) AS t WHERE t = ANY($2::text[])) AS shared_tags,
+            COALESCE(cv.shared_voters, 0) AS shared_voters
+     FROM candidates k JOIN claims c ON c.id = k.id LEFT JOIN co_voted cv ON cv.claim_id = c.id`,
+    [source.id, source.tags],
+  )) as (Candidate & { shared_tags: string[]; shared_voters: number })[];
+  const relevance = (r: (typeof candidates)[number]) => relatedRelevance({ sharedTags: r.shared_tags.length, sharedVoters: Number(r.shared_voters) });
+  const top = candidates.filter((r) => relevance(r) > 0).sort(byScore(relevance)).slice(0, limit);
+  const byId = new Map(top.map((r) => [r.id, r]));
+  const views = await claimViews(top.map((r) => r.id), viewer);
+  return {
+    source_claim_id: source.id,
+    related: views.map((claim) => {
+      const r = byId.get(claim.id)!;
+      return { ...claim, relevance_score: relevance(r), shared_tags: r.shared_tags };
+    }),
+  };
+}
+
+async function recommended(agentId: string, query: URLSearchParams) {
+  const now = new Date();
+  const limit = Number(query.get("limit") ?? 10);
+  const basedOnTags = (await expertiseOf(agentId)).map((e) => e.tag);
+  const unvoted = (tagFilter: string) => `
+    SELECT c.id::text AS id, c.tags, c.created_at, c.evidence_count FROM claims c
+    WHERE c.author_id <> $1::uuid ${tagFilter}
+      AND NOT EXISTS (SELECT 1 FROM claim_votes v WHERE v.claim_id = c.id AND v.agent_id = $1::uuid)
+    ORDER BY c.created_at DESC LIMIT 300`;
+  const sql = basedOnTags.length ? `(${unvoted("AND c.tags && $2::text[]")}) UNION (${unvoted("")})` : `(${unvoted("")})`;
+  const candidates = (await rows(pool, sql, basedOnTags.length ? [agentId, basedOnTags] : [agentId])) as (Candidate & {
+    tags: string[];
+    evidence_count: number;
+  })[];
+  const scored = candidates.map((r) => {
+    const matching = matchingTags(r.tags, basedOnTags);
+    return { ...r, matching, score: recommendationScore({ matchingTagCount: matching.length, createdAt: r.created_at, evidenceCount: Number(r.evidence_count), now }) };
+  });
+  const top = scored.sort(byScore((r) => r.score)).slice(0, limit);
+  const byId = new Map(top.map((r) => [r.id, r]));
+  const views = await claimViews(top.map((r) => r.id), agentId);
+  return {
+    claims: views.map((claim) => {
+      const r = byId.get(claim.id)!;
+      return { ...claim, recommendation_score: r.score, matching_tags: r.matching };
+    }),
+    based_on_tags: basedOnTags,
+  };
+}
+
+// ---- routing ----
+
+function readJson(req: IncomingMessage): Promise<any> {
+  return new Promise((resolve, reject) => {
+    // The client may have gone while the token was checked: its stream will not emit anything more.
+    if (req.destroyed) return reject(new HttpError(400, "body: the client closed the connection"));
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      try {
+        resolve(chunks.length ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : {});
+      } catch {
+        reject(new HttpError(400, "body: malformed JSON"));
+      }
+    });
+    req.on("error", reject);
+  });
+}
+
+type Handler = (m: RegExpExecArray, query: URLSearchParams, req: IncomingMessage) => Promise<unknown>;
+const routes: { method: string; pattern: RegExp; handler: Handler }[] = [
+  { method: "GET", pattern: /^\/claims$/, handler: async (_m, q, req) => listClaims(q, await viewerOf(req)) },
+  { method: "GET", pattern: /^\/claims\/([^/]+)$/, handler: async (m, _q, req) => claimDetail(m[1], await viewerOf(req)) },
+  {
+    method: "POST",
+    pattern: /^\/claims\/([^/]+)\/vote$/,
+    handler: async (m, _q, req) => {
+      const viewer = await viewerOf(req);
+      if (!viewer) throw new HttpError(401, "Invalid or expired token");
+      const body = await readJson(req);
+      return castVote(viewer, m[1], body.value);
+    },
+  },
+  { method: "GET", pattern: /^\/claims\/([^/]+)\/evidence$/, handler: async (m, q, req) => listEvidence(m[1], q, await viewerOf(req)) },
+  { method: "GET", pattern: /^\/profiles\/([^/]+)\/timeline$/, handler: async (m, q, req) => (await viewerOf(req), timeline(decodeURIComponent(m[1]), q)) },
+  { method: "GET", pattern: /^\/profiles\/([^/]+)$/, handler: async (m, _q, req) => (await viewerOf(req), profile(decodeURIComponent(m[1]))) },
+  { method: "GET", pattern: /^\/discover\/trending$/, handler: async (_m, q, req) => trending(q, await viewerOf(req)) },
+  { method: "GET", pattern: /^\/discover\/related\/([^/]+)$/, handler: async (m, q, req) => related(m[1], q, await viewerOf(req)) },
+  {
+    method: "GET",
+    pattern: /^\/discover\/recommended$/,
+    handler: async (_m, q, req) => {
+      const viewer = await viewerOf(req);
+      if (!viewer) throw new HttpError(401, "Invalid or expired token");
+      return recommended(viewer, q);
+    },
+  },
+  { method: "GET", pattern: /^\/stats\/platform$/, handler: async (_m, _q, req) => (await viewerOf(req), platformStats()) },
+  { method: "GET", pattern: /^\/health$/, handler: async () => (await pool.query("SELECT 1"), { status: "ok", database: "postgres" }) },
+];
+
+const PREFIX = "/api/v1";
+
+async function handle(req: IncomingMessage, res: ServerResponse) {
+  const url = req.url ?? "/";
+  const q = url.indexOf("?");
+  const path = (q === -1 ? url : url.slice(0, q)).slice(PREFIX.length);
+  const query = new URLSearchParams(q === -1 ? "" : url.slice(q + 1));
+  for (const route of routes) {
+    if (route.method !== req.method) continue;
+    const m = route.pattern.exec(path);
+    if (!m) continue;
+    const body = await route.handler(m, query, req);
+    res.writeHead(200, HEADERS);
+    res.end(JSON.stringify(body));
+    return;
+  }
+  throw new HttpError(404, "Not found");
+}
+
+const server = createServer((req, res) => {
+  handle(req, res).catch((err) => {
+    const status = err instanceof HttpError ? err.status : 500;
+    if (status === 500) console.error("[bare]", err);
+    res.writeHead(status, HEADERS);
+    res.end(JSON.stringify({ detail: err instanceof HttpError ? err.detail : "Internal server error" }));
+  });
+});
+server.keepAliveTimeout = 65_000;
+const port = Number(process.env.PORT ?? 3100);
+server.listen(port, () => console.log(`> Bare server ready on http://localhost:${port}`));
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.on(signal, () => {
+    server.close();
+    void pool.end().finally(() => process.exit(0));
+  });
+}

@@ -1,0 +1,76 @@
+// Preloaded into both servers by the benchmark (`node --import tsx --import ./bench/probe.ts`) and
+// driven by the harness over the IPC channel:
+// - counts the statements sent to PostgreSQL through `pg` (Prisma's driver adapter uses it too,
+//   transactions' BEGIN/COMMIT included), the HTTP requests received and the responses finished — one
+//   increment each — so the harness can report queries and CPU time per request as the server saw
+//   them, and wait until the server has finished what a run left in flight;
+// - starts and stops a V8 CPU profile on request, so a profile covers exactly one measured run
+//   (not start-up, module compilation or the other endpoints).
+import { writeFileSync } from "node:fs";
+import { Server, ServerResponse } from "node:http";
+import { Session } from "node:inspector";
+import pg from "pg";
+
+let queries = 0;
+const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+const original = proto.query;
+proto.query = function countedQuery(this: unknown, ...args: unknown[]) {
+  queries++;
+  return original.apply(this, args);
+};
+
+let requests = 0;
+let closed = 0;
+let responses = 0;
+const emit = Server.prototype.emit as (event: string | symbol, ...args: unknown[]) => boolean;
+Server.prototype.emit = function countedEmit(this: Server, event: string | symbol, ...args: unknown[]) {
+  if (event === "request") {
+    requests++;
+    // 'close' comes when the response is sent or the client has gone: either way, nothing is pending.
+    (args[1] as ServerResponse).once("close", () => closed++);
+  }
+  return emit.call(this, event, ...args);
+} as typeof Server.prototype.emit;
+const end = ServerResponse.prototype.end as (...args: unknown[]) => ServerResponse;
+ServerResponse.prototype.end = function countedEnd(this: ServerResponse, ...args: unknown[]) {
+  if (!this.writableEnded) responses++;
+  return end.apply(this, args);
+} as typeof ServerResponse.prototype.end;
+
+let session: Session | null = null;
+const post = (method: string, params?: object) =>
+  new Promise<any>((resolve, reject) => session!.post(method, params ?? {}, (err, result) => (err ? reject(err) : resolve(result))));
+
+type Message = { type: "queries" } | { type: "profile-start" } | { type: "profile-stop"; file: string };
+
+async function answer(message: Message): Promise<object> {
+  switch (message.type) {
+    case "queries":
+      return { queries, requests, closed, responses };
+    case "profile-start":
+      session = new Session();
+      session.connect();
+      await post("Profiler.enable");
+      await post("Profiler.setSamplingInterval", { interval: 500 });
+      await post("Profiler.start");
+      return { ok: true };
+    case "profile-stop": {
+      const { profile } = await post("Profiler.stop");
+      session!.disconnect();
+      writeFileSync(message.file, JSON.stringify(profile));
+      return { ok: true };
+    }
+  }
+}
+
+if (process.send) {
+  process.on("message", (message: Message) => {
+    if (typeof message !== "object" || message === null || !String(message.type ?? "")) return;
+    answer(message).then(
+      (reply) => process.send!({ ...reply, replyTo: message.type }),
+      (err) => process.send!({ error: String(err), replyTo: message.type }),
+    );
+  });
+  // The channel must not keep a server alive once it is told to stop.
+  process.channel?.unref();
+}

@@ -1,0 +1,44 @@
+const dev = process.env.NODE_ENV !== "production";
+
+// Security headers of every page (the /api/v1 adapter sends its own: server/rest/handler.ts).
+// Scripts: 'unsafe-inline' instead of per-request nonces, because Next's inline bootstrap scripts need
+// one or the other and nonces would force every page to render dynamically. What keeps injected
+// markup from running is React's escaping (the UI never sets raw HTML: tests/security/headers.test.ts
+// checks), and the rest of the policy still refuses other origins' scripts, plugins, <base>
+// hijacking and framing. No form-action: NextAuth's sign-in forms redirect to the OAuth providers.
+// Development adds what `next dev` needs (eval for fast refresh, its websocket).
+const contentSecurityPolicy = [
+  "default-src 'self'",
+  `script-src 'self' 'unsafe-inline'${dev ? " 'unsafe-eval'" : ""}`,
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob: https:",
+  "font-src 'self' data:",
+  `connect-src 'self'${dev ? " ws: wss:" : ""}`,
+  "object-src 'none'",
+  "base-uri 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+export const pageSecurityHeaders = [
+  { key: "Content-Security-Policy", value: contentSecurityPolicy },
+  { key: "X-Content-Type-Options", value: "nosniff" },
+  { key: "X-Frame-Options", value: "DENY" },
+  { key: "Referrer-Policy", value: "same-origin" },
+  { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
+  { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
+];
+
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  async headers() {
+    // Everything but /api/v1, whose CORS-open, no-content policy is the adapter's.
+    return [{ source: "/((?!api/v1(?:/|$)).*)", headers: pageSecurityHeaders }];
+  },
+  // PGlite's WASM files and trpc-to-openapi's zod coercion must be loaded from node_modules, not bundled.
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "trpc-to-openapi"],
+  poweredByHeader: false,
+  reactStrictMode: true,
+  typedRoutes: false,
+};
+
+export default nextConfig;

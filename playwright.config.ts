@@ -1,0 +1,92 @@
+// End-to-end tests in Chromium (tests/e2e/*.spec.ts) against the PRODUCTION build: `next build`, then
+// server/http/main.ts (what `npm start` runs) on a free port, with a fresh embedded database and all
+// three OAuth providers pointed at a local OAuth server (tests/e2e/oauth-server.ts).
+//
+//   npm run test:e2e                      builds, starts both servers, runs every spec
+//   E2E_SKIP_BUILD=1 npm run test:e2e     reuses the existing .next build
+//   DATABASE_URL=postgresql://… …         runs the app on PostgreSQL instead of a fresh PGlite
+//
+// Screenshots of every test are kept under test-results/ (traces too, for failures).
+import { execFileSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+import { mockProviderEnv } from "./tests/e2e/oauth-server.ts";
+
+/** A port nobody listens on now. Set once in the runner; its workers inherit the environment. */
+function freePort(): string {
+  const script = "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})";
+  return execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }).trim();
+}
+
+process.env.E2E_APP_PORT ??= freePort();
+process.env.E2E_OAUTH_PORT ??= freePort();
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "claims-e2e-"));
+
+const APP_URL = `http://127.0.0.1:${process.env.E2E_APP_PORT}`;
+const OAUTH_URL = `http://127.0.0.1:${process.env.E2E_OAUTH_PORT}`;
+const START_APP = "node --import tsx server/http/main.ts";
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  testMatch: "**/*.spec.ts",
+  outputDir: "test-results",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  reporter: [["list"], ["html", { outputFolder: "playwright-report", open: "never" }]],
+  use: {
+    baseURL: APP_URL,
+    screenshot: "on",
+    trace: "retain-on-failure",
+    ...devices["Desktop Chrome"],
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [{ name: "chromium" }],
+  webServer: [
+    {
+      command: "node --import tsx tests/e2e/oauth-server.ts",
+      url: `${OAUTH_URL}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+    {
+      command: process.env.E2E_SKIP_BUILD ? START_APP : `npx next build && ${START_APP}`,
+      // /auth/me answers (401) only after the database is open and migrated.
+      url: `${APP_URL}/api/v1/auth/me`,
+      reuseExistingServer: false,
+      timeout: 420_000,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: {
+        NODE_ENV: "production",
+        NEXT_TELEMETRY_DISABLED: "1",
+        PORT: process.env.E2E_APP_PORT!,
+        DATA_DIR: process.env.E2E_DATA_DIR!,
+        NEXTAUTH_URL: APP_URL,
+        NEXTAUTH_SECRET: "e2e-nextauth-secret-e2e-nextauth-secret-0123456789",
+        JWT_SECRET: "e2e-jwt-secret-e2e-jwt-secret-e2e-jwt-secret-0123456789",
+        // The tests sign in many times from one address.
+        RATE_LIMIT_SCALE: "100",
+        LOG_LEVEL: "error",
+        ...mockProviderEnv(OAUTH_URL),
+      },
+    },
+  ],
+});

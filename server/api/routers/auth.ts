@@ -1,0 +1,53 @@
+import { z } from "zod";
+import * as auth from "../../services/auth.ts";
+import { loginInput, refreshInput, registerInput, tokenPairSchema } from "../schemas/auth.ts";
+import { agentWithEmailSchema } from "../schemas/common.ts";
+import { agentProcedure, publicProcedure, router } from "../trpc.ts";
+
+const TAG = ["auth"];
+
+export const authRouter = router({
+  register: publicProcedure
+    .meta({
+      successStatus: 201,
+      openapi: { method: "POST", path: "/auth/register", tags: TAG, protect: false, summary: "Create an account", errorResponses: [400, 409, 429] },
+    })
+    .input(registerInput)
+    .output(agentWithEmailSchema)
+    .mutation(({ input }) => auth.register(input)),
+
+  login: publicProcedure
+    .meta({
+      openapi: { method: "POST", path: "/auth/login", tags: TAG, protect: false, summary: "Log in with email and password", errorResponses: [400, 401, 429] },
+    })
+    .input(loginInput)
+    .output(tokenPairSchema)
+    .mutation(({ input }) => auth.login(input)),
+
+  refresh: publicProcedure
+    .meta({
+      openapi: { method: "POST", path: "/auth/refresh", tags: TAG, protect: false, summary: "Rotate a refresh token into a new token pair", errorResponses: [400, 401, 429] },
+    })
+    .input(refreshInput)
+    .output(tokenPairSchema)
+    .mutation(({ input }) => auth.refresh(input.refresh_token)),
+
+  logout: publicProcedure
+    .meta({
+      successStatus: 204,
+      openapi: { method: "POST", path: "/auth/logout", tags: TAG, protect: false, summary: "Revoke the login the refresh token belongs to", errorResponses: [400] },
+    })
+    .input(refreshInput)
+    .output(z.void())
+    .mutation(async ({ input }) => {
+      await auth.logout(input.refresh_token);
+    }),
+
+  me: agentProcedure
+    .meta({
+      openapi: { method: "GET", path: "/auth/me", tags: TAG, protect: true, summary: "The signed-in agent", errorResponses: [401] },
+    })
+    .input(z.object({}))
+    .output(agentWithEmailSchema)
+    .query(({ ctx }) => auth.me(ctx.agent.id)),
+});

@@ -1,0 +1,150 @@
+// /claims: the list, creation, one claim, votes, bookmarks and follows (CONTRACT §4).
+// Literal paths (/claims/bookmarks, /claims/following) come before /claims/{claim_id}: routes match in
+// definition order.
+import { z } from "zod";
+import * as bookmarks from "../../services/bookmarks.ts";
+import * as claims from "../../services/claims.ts";
+import * as follows from "../../services/follows.ts";
+import * as votes from "../../services/votes.ts";
+import {
+  bookmarkSchema,
+  claimDetailSchema,
+  claimIdInput,
+  claimListSchema,
+  claimSchema,
+  claimVoteInput,
+  createClaimInput,
+  followInput,
+  followSchema,
+  listClaimsInput,
+  pageInput,
+} from "../schemas/claims.ts";
+import { agentProcedure, publicProcedure, router } from "../trpc.ts";
+
+const TAG = ["claims"];
+
+export const claimsRouter = router({
+  create: agentProcedure
+    .meta({
+      successStatus: 201,
+      openapi: { method: "POST", path: "/claims", tags: TAG, protect: true, summary: "Submit a claim", errorResponses: [400, 401] },
+    })
+    .input(createClaimInput)
+    .output(claimSchema)
+    .mutation(({ ctx, input }) => claims.createClaim(ctx.agent.id, input)),
+
+  list: publicProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/claims",
+        tags: TAG,
+        protect: false,
+        summary: "Search and list claims",
+        description:
+          "Full-text search (`q`, ranked by relevance unless `sort_by` is given), tag filter (any of the tags; comma-separated or repeated), complexity and gradient range. Ties are broken by id.",
+        errorResponses: [400],
+      },
+    })
+    .input(listClaimsInput)
+    .output(claimListSchema)
+    .query(({ ctx, input }) => claims.listClaims(input, ctx.agent?.id ?? null)),
+
+  bookmarks: agentProcedure
+    .meta({
+      openapi: { method: "GET", path: "/claims/bookmarks", tags: TAG, protect: true, summary: "The caller's bookmarked claims, newest bookmark first", errorResponses: [400, 401] },
+    })
+    .input(pageInput)
+    .output(claimListSchema)
+    .query(({ ctx, input }) => claims.listBookmarkedClaims(ctx.agent.id, input)),
+
+  following: agentProcedure
+    .meta({
+      openapi: { method: "GET", path: "/claims/following", tags: TAG, protect: true, summary: "The claims the caller follows, newest follow first", errorResponses: [400, 401] },
+    })
+    .input(pageInput)
+    .output(claimListSchema)
+    .query(({ ctx, input }) => claims.listFollowedClaims(ctx.agent.id, input)),
+
+  get: publicProcedure
+    .meta({
+      openapi: { method: "GET", path: "/claims/{claim_id}", tags: TAG, protect: false, summary: "A claim with its gradient history and parent claims", errorResponses: [404] },
+    })
+    .input(claimIdInput)
+    .output(claimDetailSchema)
+    .query(({ ctx, input }) => claims.getClaimDetail(input.claim_id, ctx.agent?.id ?? null)),
+
+  children: publicProcedure
+    .meta({
+      openapi: { method: "GET", path: "/claims/{claim_id}/children", tags: TAG, protect: false, summary: "The claims that name this claim as a parent, newest first", errorResponses: [400, 404] },
+    })
+    .input(claimIdInput.extend(pageInput.shape))
+    .output(claimListSchema)
+    .query(({ ctx, input }) => claims.listChildClaims(input.claim_id, ctx.agent?.id ?? null, input)),
+
+  vote: agentProcedure
+    .meta({
+      openapi: { method: "POST", path: "/claims/{claim_id}/vote", tags: TAG, protect: true, summary: "Cast or change the caller's vote (0.0-1.0)", errorResponses: [400, 401, 403, 404] },
+    })
+    .input(claimVoteInput)
+    .output(claimSchema)
+    .mutation(({ ctx, input }) => votes.castVote(ctx.agent.id, input.claim_id, input.value)),
+
+  unvote: agentProcedure
+    .meta({
+      successStatus: 204,
+      openapi: { method: "DELETE", path: "/claims/{claim_id}/vote", tags: TAG, protect: true, summary: "Remove the caller's vote", errorResponses: [401, 404] },
+    })
+    .input(claimIdInput)
+    .output(z.void())
+    .mutation(({ ctx, input }) => votes.removeVote(ctx.agent.id, input.claim_id)),
+
+  bookmark: agentProcedure
+    .meta({
+      openapi: { method: "POST", path: "/claims/{claim_id}/bookmark", tags: TAG, protect: true, summary: "Bookmark a claim (idempotent)", errorResponses: [401, 404] },
+    })
+    .input(claimIdInput)
+    .output(bookmarkSchema)
+    .mutation(({ ctx, input }) => bookmarks.bookmarkClaim(ctx.agent.id, input.claim_id)),
+
+  unbookmark: agentProcedure
+    .meta({
+      successStatus: 204,
+      openapi: { method: "DELETE", path: "/claims/{claim_id}/bookmark", tags: TAG, protect: true, summary: "Remove a bookmark", errorResponses: [401, 404] },
+    })
+    .input(claimIdInput)
+    .output(z.void())
+    .mutation(({ ctx, input }) => bookmarks.unbookmarkClaim(ctx.agent.id, input.claim_id)),
+
+  follow: agentProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/claims/{claim_id}/follow",
+        tags: TAG,
+        protect: true,
+        summary: "Follow a claim (idempotent; flags default to true, given flags are set)",
+        errorResponses: [400, 401, 404],
+      },
+    })
+    .input(followInput)
+    .output(followSchema)
+    .mutation(({ ctx, input }) => follows.followClaim(ctx.agent.id, input.claim_id, input)),
+
+  updateFollow: agentProcedure
+    .meta({
+      openapi: { method: "PATCH", path: "/claims/{claim_id}/follow", tags: TAG, protect: true, summary: "Change the notification flags of a follow", errorResponses: [400, 401, 404] },
+    })
+    .input(followInput)
+    .output(followSchema)
+    .mutation(({ ctx, input }) => follows.updateFollow(ctx.agent.id, input.claim_id, input)),
+
+  unfollow: agentProcedure
+    .meta({
+      successStatus: 204,
+      openapi: { method: "DELETE", path: "/claims/{claim_id}/follow", tags: TAG, protect: true, summary: "Unfollow a claim", errorResponses: [401, 404] },
+    })
+    .input(claimIdInput)
+    .output(z.void())
+    .mutation(({ ctx, input }) => follows.unfollowClaim(ctx.agent.id, input.claim_id)),
+});

@@ -1,0 +1,59 @@
+import * as discovery from "../../services/discovery.ts";
+import {
+  recommendedInput,
+  recommendedSchema,
+  relatedInput,
+  relatedSchema,
+  topicClaimsInput,
+  topicClaimsSchema,
+  topicsInput,
+  topicsSchema,
+  trendingInput,
+  trendingSchema,
+} from "../schemas/discovery.ts";
+import { agentProcedure, publicProcedure, router } from "../trpc.ts";
+
+const TAG = ["discover"];
+const viewer = (ctx: { agent: { id: string } | null }) => ctx.agent?.id ?? null;
+
+export const discoverRouter = router({
+  trending: publicProcedure
+    .meta({
+      openapi: { method: "GET", path: "/discover/trending", tags: TAG, protect: false, summary: "Claims ranked by activity in the last 24 hours (3·votes + 5·evidence + 2·comments)", errorResponses: [400, 401, 429] },
+    })
+    .input(trendingInput)
+    .output(trendingSchema)
+    .query(({ ctx, input }) => discovery.trending(input, viewer(ctx))),
+
+  related: publicProcedure
+    .meta({
+      openapi: { method: "GET", path: "/discover/related/{claim_id}", tags: TAG, protect: false, summary: "Claims related by shared tags and shared voters", errorResponses: [400, 401, 404, 429] },
+    })
+    .input(relatedInput)
+    .output(relatedSchema)
+    .query(({ ctx, input }) => discovery.related(input, viewer(ctx))),
+
+  recommended: agentProcedure
+    .meta({
+      openapi: { method: "GET", path: "/discover/recommended", tags: TAG, protect: true, summary: "Unvoted claims of others, scored by the caller's expertise tags, recency and evidence", errorResponses: [400, 401, 429] },
+    })
+    .input(recommendedInput)
+    .output(recommendedSchema)
+    .query(({ ctx, input }) => discovery.recommended(ctx.agent.id, input)),
+
+  topics: publicProcedure
+    .meta({
+      openapi: { method: "GET", path: "/discover/topics", tags: TAG, protect: false, summary: "Tags by number of claims, with the claims of the last 7 days", errorResponses: [400, 401, 429] },
+    })
+    .input(topicsInput)
+    .output(topicsSchema)
+    .query(({ input }) => discovery.topics(input)),
+
+  topicClaims: publicProcedure
+    .meta({
+      openapi: { method: "GET", path: "/discover/topics/{tag}", tags: TAG, protect: false, summary: "Claims with one tag (sort recent, gradient or votes)", errorResponses: [400, 401, 429] },
+    })
+    .input(topicClaimsInput)
+    .output(topicClaimsSchema)
+    .query(({ ctx, input }) => discovery.topicClaims(input, viewer(ctx))),
+});

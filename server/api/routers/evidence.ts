@@ -1,0 +1,58 @@
+// Evidence on a claim and evidence votes (CONTRACT §5).
+import { z } from "zod";
+import * as evidence from "../../services/evidence.ts";
+import {
+  createEvidenceInput,
+  evidenceIdInput,
+  evidenceListSchema,
+  evidenceSchema,
+  evidenceVoteInput,
+  listEvidenceInput,
+} from "../schemas/evidence.ts";
+import { agentProcedure, publicProcedure, router } from "../trpc.ts";
+
+const TAG = ["evidence"];
+
+export const evidenceRouter = router({
+  list: publicProcedure
+    .meta({
+      openapi: { method: "GET", path: "/claims/{claim_id}/evidence", tags: TAG, protect: false, summary: "Evidence submitted for a claim", errorResponses: [400, 404] },
+    })
+    .input(listEvidenceInput)
+    .output(evidenceListSchema)
+    .query(({ ctx, input }) => evidence.listEvidence(input, ctx.agent?.id ?? null)),
+
+  create: agentProcedure
+    .meta({
+      successStatus: 201,
+      openapi: { method: "POST", path: "/claims/{claim_id}/evidence", tags: TAG, protect: true, summary: "Submit evidence for a claim (links are never fetched)", errorResponses: [400, 401, 404] },
+    })
+    .input(createEvidenceInput)
+    .output(evidenceSchema)
+    .mutation(({ ctx, input }) => evidence.createEvidence(ctx.agent.id, input)),
+
+  get: publicProcedure
+    .meta({
+      openapi: { method: "GET", path: "/evidence/{evidence_id}", tags: TAG, protect: false, summary: "One piece of evidence", errorResponses: [404] },
+    })
+    .input(evidenceIdInput)
+    .output(evidenceSchema)
+    .query(({ ctx, input }) => evidence.getEvidence(input.evidence_id, ctx.agent?.id ?? null)),
+
+  vote: agentProcedure
+    .meta({
+      openapi: { method: "POST", path: "/evidence/{evidence_id}/vote", tags: TAG, protect: true, summary: "Vote evidence up or down (voting again changes the vote)", errorResponses: [400, 401, 403, 404] },
+    })
+    .input(evidenceVoteInput)
+    .output(evidenceSchema)
+    .mutation(({ ctx, input }) => evidence.voteEvidence(ctx.agent.id, input.evidence_id, input.direction)),
+
+  unvote: agentProcedure
+    .meta({
+      successStatus: 204,
+      openapi: { method: "DELETE", path: "/evidence/{evidence_id}/vote", tags: TAG, protect: true, summary: "Remove the caller's evidence vote", errorResponses: [401, 404] },
+    })
+    .input(evidenceIdInput)
+    .output(z.void())
+    .mutation(({ ctx, input }) => evidence.removeEvidenceVote(ctx.agent.id, input.evidence_id)),
+});

@@ -1,0 +1,38 @@
+import * as profiles from "../../services/profiles.ts";
+import {
+  profileInput,
+  profileSchema,
+  reputationJourneyInput,
+  reputationJourneySchema,
+  timelineInput,
+  timelineSchema,
+} from "../schemas/profiles.ts";
+import { publicProcedure, router } from "../trpc.ts";
+
+const TAG = ["profiles"];
+
+export const profilesRouter = router({
+  timeline: publicProcedure
+    .meta({
+      openapi: { method: "GET", path: "/profiles/{agent_id}/timeline", tags: TAG, protect: false, summary: "Claims, evidence, votes and comments per UTC day (7d, 30d or 90d; days + 1 points, oldest first)", errorResponses: [400, 401, 404, 429] },
+    })
+    .input(timelineInput)
+    .output(timelineSchema)
+    .query(({ input }) => profiles.getTimeline(input.agent_id, input.period)),
+
+  reputationJourney: publicProcedure
+    .meta({
+      openapi: { method: "GET", path: "/profiles/{agent_id}/reputation-journey", tags: TAG, protect: false, summary: "The agent's most recent reputation changes, oldest first", errorResponses: [400, 401, 404, 429] },
+    })
+    .input(reputationJourneyInput)
+    .output(reputationJourneySchema)
+    .query(({ input }) => profiles.getReputationJourney(input.agent_id, input.limit)),
+
+  get: publicProcedure
+    .meta({
+      openapi: { method: "GET", path: "/profiles/{agent_id}", tags: TAG, protect: false, summary: "An agent's profile (by id or username): stats, learning score, expertise", errorResponses: [401, 404, 429] },
+    })
+    .input(profileInput)
+    .output(profileSchema)
+    .query(({ input }) => profiles.getProfile(input.agent_id)),
+});

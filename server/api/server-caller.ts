@@ -1,0 +1,42 @@
+// Server components call the procedures directly (no HTTP hop) with the same context the web tRPC
+// endpoint builds: the agent of the request's NextAuth session. One caller per request (React cache).
+import { TRPCError } from "@trpc/server";
+import { headers } from "next/headers";
+import { cache } from "react";
+import { errorBody } from "./errors.ts";
+import { appRouter } from "./root.ts";
+import { createCallerFactory } from "./trpc.ts";
+import { createWebContext } from "./web-context.ts";
+
+const createCaller = createCallerFactory(appRouter);
+
+export type ServerCaller = ReturnType<typeof createCaller>;
+
+/** The caller of the current request. Reading headers first marks the page dynamic, so `next build` never reaches the database. */
+export const serverCaller = cache(async (): Promise<ServerCaller> => {
+  const requestHeaders = await headers();
+  const ctx = await createWebContext(new Headers(requestHeaders));
+  return createCaller(ctx);
+});
+
+/** The signed-in agent (with email) or null. */
+export const currentViewer = cache(async () => {
+  const caller = await serverCaller();
+  try {
+    return await caller.auth.me({});
+  } catch (err) {
+    if (err instanceof TRPCError && err.code === "UNAUTHORIZED") return null;
+    throw err;
+  }
+});
+
+export type Viewer = NonNullable<Awaited<ReturnType<typeof currentViewer>>>;
+
+/** The error's contract detail, e.g. "q: must be 2-200 characters" (the same text /api/v1 answers). */
+export function errorDetail(err: unknown): string {
+  return err instanceof TRPCError ? errorBody(err).detail : "Something went wrong";
+}
+
+export function isTrpcError(err: unknown, code: TRPCError["code"]): err is TRPCError {
+  return err instanceof TRPCError && err.code === code;
+}

@@ -1,0 +1,224 @@
+// A small key/value cache for computed results (platform statistics). JSON values with a TTL.
+//
+// Backends, as for the rate limiter (CONTRACT §8/§9): Upstash when UPSTASH_REDIS_REST_URL/TOKEN are
+// set, a plain Redis when REDIS_URL is set, else process memory. A shared store lets every server
+// instance serve the same value (the same `updated_at`). It fails soft: when the store errors or
+// does not answer within `timeoutMs`, the call is answered from process memory, the failure is
+// logged at most once per 10 s, and the store is left alone for a short cool-down.
+import { Redis as UpstashRedis } from "@upstash/redis";
+import { closeRedis, openRedis, redisReady } from "../store/redis.ts";
+import { throttledLogger, type StoreLogger } from "../store/throttled-log.ts";
+import { config } from "../config.ts";
+
+export interface Cache {
+  readonly backend: "upstash" | "redis" | "memory";
+  get<T>(key: string): Promise<T | undefined>;
+  set<T>(key: string, value: T, ttlSeconds: number): Promise<void>;
+  /**
+   * The cached value, or `compute()` stored for `ttlSeconds`. When several callers (processes
+   * included) miss at once, the first value stored wins and every caller returns that one.
+   */
+  getOrCompute<T>(key: string, ttlSeconds: number, compute: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface CacheOptions {
+  redisUrl?: string;
+  upstash?: { url: string; token: string };
+  /** Key namespace in the shared store (default "claims-cache"). */
+  prefix?: string;
+  /** Budget for one call to the shared store (default 300 ms). */
+  timeoutMs?: number;
+  /** After a store failure, answer from memory for this long (default 2000 ms). */
+  failureCooldownMs?: number;
+  logger?: (msg: string, err?: unknown) => void;
+}
+
+/** The three operations a shared store must offer. `setIfAbsent` returns whether it stored. */
+interface Store {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, ttlSeconds: number): Promise<void>;
+  setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+class MemoryStore implements Store {
+  private readonly entries = new Map<string, { value: string; expiresAt: number }>();
+
+  async get(key: string): Promise<string | null> {
+    const e = this.entries.get(key);
+    if (!e) return null;
+    if (e.expiresAt <= Date.now()) {
+      this.entries.delete(key);
+      return null;
+    }
+    return e.value;
+  }
+
+  async set(key: string, value: string, ttlSeconds: number): Promise<void> {
+    this.entries.set(key, { value, expiresAt: Date.now() + ttlSeconds * 1000 });
+  }
+
+  async setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean> {
+    if ((await this.get(key)) !== null) return false;
+    await this.set(key, value, ttlSeconds);
+    return true;
+  }
+
+  async close(): Promise<void> {
+    this.entries.clear();
+  }
+}
+
+function redisStore(url: string, timeoutMs: number, onError: StoreLogger): Store {
+  const client = openRedis(url, timeoutMs, onError);
+  const ready = () => redisReady(client, timeoutMs);
+  return {
+    async get(key) {
+      await ready();
+      return client.get(key);
+    },
+    async set(key, value, ttlSeconds) {
+      await ready();
+      await client.set(key, value, "EX", ttlSeconds);
+    },
+    async setIfAbsent(key, value, ttlSeconds) {
+      await ready();
+      return (await client.set(key, value, "EX", ttlSeconds, "NX")) === "OK";
+    },
+    close: () => closeRedis(client),
+  };
+}
+
+function upstashStore(url: string, token: string, timeoutMs: number): Store {
+  const client = new UpstashRedis({
+    url,
+    token,
+    // Values are JSON text already: store and return them verbatim.
+    automaticDeserialization: false,
+    retry: { retries: 0 },
+    signal: () => AbortSignal.timeout(timeoutMs + 250),
+    enableTelemetry: false,
+  });
+  return {
+    async get(key) {
+      const v = await client.get<string>(key);
+      return v ?? null;
+    },
+    async set(key, value, ttlSeconds) {
+      await client.set(key, value, { ex: ttlSeconds });
+    },
+    async setIfAbsent(key, value, ttlSeconds) {
+      return (await client.set(key, value, { ex: ttlSeconds, nx: true })) === "OK";
+    },
+    async close() {},
+  };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+export function createCache(opts: CacheOptions = {}): Cache {
+  const prefix = opts.prefix ?? "claims-cache";
+  const timeoutMs = opts.timeoutMs ?? 300;
+  const cooldownMs = opts.failureCooldownMs ?? 2000;
+  const log = throttledLogger("cache", opts.logger ?? ((msg, err) => console.warn(msg, err instanceof Error ? err.message : err ?? "")));
+
+  let backend: Cache["backend"] = "memory";
+  let shared: Store | undefined;
+  if (opts.upstash?.url && opts.upstash.token) {
+    backend = "upstash";
+    shared = upstashStore(opts.upstash.url, opts.upstash.token, timeoutMs);
+  } else if (opts.redisUrl) {
+    backend = "redis";
+    shared = redisStore(opts.redisUrl, timeoutMs, log);
+  }
+  const memory = new MemoryStore();
+  let storeDownUntil = -Infinity;
+  /** In-process single flight: concurrent misses for one key compute once. */
+  const inFlight = new Map<string, Promise<unknown>>();
+
+  /** Runs `op` on the shared store, or on memory when there is none or it is failing. */
+  async function run<R>(op: (s: Store) => Promise<R>): Promise<R> {
+    if (shared && performance.now() >= storeDownUntil) {
+      try {
+        return await withTimeout(op(shared), timeoutMs, `${backend} cache`);
+      } catch (err) {
+        storeDownUntil = performance.now() + cooldownMs;
+        log(`${backend} store failed; using process memory`, err);
+      }
+    }
+    return op(memory);
+  }
+
+  const k = (key: string) => `${prefix}:${key}`;
+  const parse = <T>(raw: string | null): T | undefined => {
+    if (raw === null) return undefined;
+    try {
+      return JSON.parse(raw) as T;
+    } catch {
+      return undefined;
+    }
+  };
+
+  const cache: Cache = {
+    backend,
+    async get<T>(key: string) {
+      return parse<T>(await run((s) => s.get(k(key))));
+    },
+    async set<T>(key: string, value: T, ttlSeconds: number) {
+      await run((s) => s.set(k(key), JSON.stringify(value), ttlSeconds));
+    },
+    getOrCompute<T>(key: string, ttlSeconds: number, compute: () => Promise<T>): Promise<T> {
+      const pending = inFlight.get(key);
+      if (pending) return pending as Promise<T>;
+      const work = (async () => {
+        const hit = await cache.get<T>(key);
+        if (hit !== undefined) return hit;
+        const value = await compute();
+        const text = JSON.stringify(value);
+        // Another instance may have stored its own value meanwhile: theirs wins, so all agree.
+        const stored = await run(async (s) => {
+          if (await s.setIfAbsent(k(key), text, ttlSeconds)) return text;
+          return (await s.get(k(key))) ?? text;
+        });
+        return parse<T>(stored) ?? value;
+      })().finally(() => inFlight.delete(key));
+      inFlight.set(key, work);
+      return work;
+    },
+    async close() {
+      await shared?.close();
+      await memory.close();
+    },
+  };
+  return cache;
+}
+
+const globalForCache = globalThis as unknown as { __claimsCache?: Cache };
+
+/** The process's cache, on the backend the configuration names. */
+export function cache(): Cache {
+  if (!globalForCache.__claimsCache) {
+    const cfg = config();
+    globalForCache.__claimsCache = createCache({
+      redisUrl: cfg.REDIS_URL,
+      upstash: cfg.UPSTASH_REDIS_REST_URL
+        ? { url: cfg.UPSTASH_REDIS_REST_URL, token: cfg.UPSTASH_REDIS_REST_TOKEN! }
+        : undefined,
+      prefix: process.env.CACHE_PREFIX,
+    });
+  }
+  return globalForCache.__claimsCache;
+}
+
+export async function closeCache(): Promise<void> {
+  const c = globalForCache.__claimsCache;
+  globalForCache.__claimsCache = undefined;
+  await c?.close();
+}

@@ -1,0 +1,134 @@
+// The one module that knows which database runs: embedded PGlite in DATA_DIR by default,
+// PostgreSQL when DATABASE_URL is set. Everything else imports `db()` and `dbReady()`.
+//
+// The instance lives on globalThis: Next's hot reload and its bundles (route handlers, the custom
+// server) re-evaluate modules, and one PGlite data directory must be opened by one instance only.
+// Nothing is opened at import time, so `next build` never touches DATA_DIR.
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { PrismaClient } from "./generated/client.ts";
+import { config } from "../config.ts";
+import { applyMigrations, type SqlRunner } from "./migrate.ts";
+
+export type Db = PrismaClient;
+
+interface DbState {
+  prisma: PrismaClient;
+  backend: "pglite" | "postgres";
+  runner: SqlRunner;
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+const globalForDb = globalThis as unknown as { __claimsDb?: DbState };
+
+/** `postgres://…?schema=x` (Prisma's convention) → the schema to use, and the URL without it. */
+function splitSchema(url: string): { connectionString: string; schema?: string } {
+  const u = new URL(url);
+  const schema = u.searchParams.get("schema") ?? undefined;
+  if (schema !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
+    throw new Error("DATABASE_URL: the schema parameter must be a plain identifier");
+  }
+  u.searchParams.delete("schema");
+  return { connectionString: u.toString(), schema };
+}
+
+function openPostgres(url: string): Omit<DbState, "ready"> {
+  const { connectionString, schema } = splitSchema(url);
+  const pool = new pg.Pool({
+    connectionString,
+    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    // Unqualified names (raw SQL included) resolve in the configured schema.
+    options: schema ? `-c search_path=${schema}` : undefined,
+  });
+  pool.on("error", (err) => console.error("[db] idle client error:", err.message));
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, schema ? { schema } : undefined) });
+  return {
+    prisma,
+    backend: "postgres",
+    runner: {
+      exec: async (sql) => void (await pool.query(sql)),
+      query: async (sql, params) => (await pool.query(sql, params as unknown[])).rows,
+      withLock: async (fn) => {
+        // Several app instances may start at once: one migrates, the others wait.
+        const client = await pool.connect();
+        try {
+          if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+          await client.query("SELECT pg_advisory_lock(72707369)");
+          try {
+            return await fn();
+          } finally {
+            await client.query("SELECT pg_advisory_unlock(72707369)");
+          }
+        } finally {
+          client.release();
+        }
+      },
+    },
+    close: async () => {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+function openPglite(dataDir: string): Omit<DbState, "ready"> {
+  const pglite = dataDir.startsWith("memory://")
+    ? new PGlite(dataDir)
+    : new PGlite(path.resolve(/*turbopackIgnore: true*/ dataDir, "pglite"));
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  return {
+    prisma,
+    backend: "pglite",
+    runner: {
+      exec: async (sql) => void (await pglite.exec(sql)),
+      query: async (sql, params) => (await pglite.query(sql, params as unknown[])).rows as Record<string, unknown>[],
+      withLock: (fn) => fn(),
+    },
+    close: async () => {
+      await prisma.$disconnect();
+      await pglite.close();
+    },
+  };
+}
+
+function open(): DbState {
+  const cfg = config();
+  const base = cfg.DATABASE_URL
+    ? openPostgres(cfg.DATABASE_URL)
+    : openPglite(process.env.PGLITE_DATA_DIR ?? cfg.DATA_DIR);
+  const ready = cfg.SKIP_MIGRATIONS ? Promise.resolve() : applyMigrations(base.runner).then(() => {});
+  // Surface a failed migration on every use instead of as an unhandled rejection.
+  ready.catch(() => {});
+  return { ...base, ready };
+}
+
+function state(): DbState {
+  return (globalForDb.__claimsDb ??= open());
+}
+
+/** The Prisma client of this process. */
+export function db(): PrismaClient {
+  return state().prisma;
+}
+
+/** Resolves once pending migrations are applied (instant after the first call). */
+export function dbReady(): Promise<void> {
+  return state().ready;
+}
+
+export function dbBackend(): "pglite" | "postgres" {
+  return state().backend;
+}
+
+/** Close the database (scripts and tests: an open PGlite keeps Node alive). */
+export async function closeDb(): Promise<void> {
+  const s = globalForDb.__claimsDb;
+  if (!s) return;
+  globalForDb.__claimsDb = undefined;
+  await s.ready.catch(() => {});
+  await s.close();
+}

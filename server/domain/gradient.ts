@@ -1,0 +1,150 @@
+// Claim gradient: the reputation-weighted mean of vote values (CONTRACT §6).
+// The claim row keeps running sums so a vote costs O(1); the DB layer applies the deltas computed
+// here as atomic increments (`weighted_sum = weighted_sum + $d`) inside the vote's transaction.
+
+export const NEUTRAL_GRADIENT = 0.5;
+export const CONSENSUS_HIGH = 0.8;
+export const CONSENSUS_LOW = 0.2;
+export const MIN_RESOLUTION_VOTES = 10;
+export const MIN_VOTE_WEIGHT = 0.1;
+
+/** Below this total weight there is nothing to average (the smallest real weight is 0.1). */
+const WEIGHT_EPSILON = 1e-9;
+/** Gradients are rounded to 9 decimals so that float drift cannot turn a mean of exactly 0.8
+ *  into 0.8000000000000002 and fake a consensus. */
+const GRADIENT_DECIMALS = 1e9;
+
+export interface GradientSums {
+  /** Σ w·v over the claim's current votes. */
+  weightedSum: number;
+  /** Σ w over the claim's current votes. */
+  weightTotal: number;
+  voteCount: number;
+}
+
+/** A stored vote: its value and the weight fixed when it was cast or last changed. */
+export interface WeightedVote {
+  value: number;
+  weight: number;
+}
+
+export interface SumsDelta {
+  weightedSum: number;
+  weightTotal: number;
+  voteCount: -1 | 0 | 1;
+}
+
+export const EMPTY_SUMS: GradientSums = { weightedSum: 0, weightTotal: 0, voteCount: 0 };
+
+/** w = max(0.1, ln(1 + reputation)); a missing or negative reputation counts as 0. */
+export function voteWeight(reputation: number): number {
+  const r = Number.isFinite(reputation) && reputation > 0 ? reputation : 0;
+  return Math.max(MIN_VOTE_WEIGHT, Math.log1p(r));
+}
+
+/**
+ * What replacing `previous` by `next` does to the sums (either may be null):
+ * cast = (null, v), change = (old, new), removal = (old, null), nothing = (null, null).
+ */
+export function voteSumsDelta(previous: WeightedVote | null, next: WeightedVote | null): SumsDelta {
+  let weightedSum = 0;
+  let weightTotal = 0;
+  if (previous) {
+    weightedSum -= previous.weight * previous.value;
+    weightTotal -= previous.weight;
+  }
+  if (next) {
+    weightedSum += next.weight * next.value;
+    weightTotal += next.weight;
+  }
+  const voteCount = previous && !next ? -1 : !previous && next ? 1 : 0;
+  return { weightedSum, weightTotal, voteCount };
+}
+
+/** Adds a delta to the sums. When no vote is left, the sums are reset to exactly 0 so that
+ *  rounding residue from many add/remove cycles never survives the last vote. */
+export function applySumsDelta(sums: GradientSums, delta: SumsDelta): GradientSums {
+  const voteCount = Math.max(0, sums.voteCount + delta.voteCount);
+  if (voteCount === 0) return { ...EMPTY_SUMS };
+  return {
+    weightedSum: sums.weightedSum + delta.weightedSum,
+    weightTotal: sums.weightTotal + delta.weightTotal,
+    voteCount,
+  };
+}
+
+export interface VoteApplication {
+  sums: GradientSums;
+  voteCountDelta: -1 | 0 | 1;
+}
+
+function apply(sums: GradientSums, previous: WeightedVote | null, next: WeightedVote | null): VoteApplication {
+  const delta = voteSumsDelta(previous, next);
+  return { sums: applySumsDelta(sums, delta), voteCountDelta: delta.voteCount };
+}
+
+export function castVote(sums: GradientSums, vote: WeightedVote): VoteApplication {
+  return apply(sums, null, vote);
+}
+
+export function changeVote(sums: GradientSums, previous: WeightedVote, next: WeightedVote): VoteApplication {
+  return apply(sums, previous, next);
+}
+
+export function removeVote(sums: GradientSums, previous: WeightedVote): VoteApplication {
+  return apply(sums, previous, null);
+}
+
+function roundGradient(g: number): number {
+  return Math.round(g * GRADIENT_DECIMALS) / GRADIENT_DECIMALS;
+}
+
+/** 0.5 without votes (or without weight); otherwise Σw·v / Σw, clamped to [0, 1]. */
+export function gradientFromSums(sums: Pick<GradientSums, "weightedSum" | "weightTotal"> & { voteCount?: number }): number {
+  if (sums.voteCount === 0 || !(sums.weightTotal > WEIGHT_EPSILON)) return NEUTRAL_GRADIENT;
+  const g = sums.weightedSum / sums.weightTotal;
+  if (!Number.isFinite(g)) return NEUTRAL_GRADIENT;
+  return roundGradient(Math.min(1, Math.max(0, g)));
+}
+
+/** The gradient recomputed from scratch, for invariant checks against the running sums. */
+export function recomputeGradient(votes: readonly WeightedVote[]): number {
+  let weightedSum = 0;
+  let weightTotal = 0;
+  for (const v of votes) {
+    weightedSum += v.weight * v.value;
+    weightTotal += v.weight;
+  }
+  return gradientFromSums({ weightedSum, weightTotal, voteCount: votes.length });
+}
+
+/** Strictly beyond the thresholds: exactly 0.8 or 0.2 is not consensus. */
+export function isAtConsensus(gradient: number): boolean {
+  return gradient > CONSENSUS_HIGH || gradient < CONSENSUS_LOW;
+}
+
+/** true/false consensus, or null when the claim is not at consensus. */
+export function consensusDirection(gradient: number): boolean | null {
+  if (gradient > CONSENSUS_HIGH) return true;
+  if (gradient < CONSENSUS_LOW) return false;
+  return null;
+}
+
+/** A claim resolves once: the first time it is at consensus with at least 10 votes. */
+export function shouldResolve(input: { gradient: number; voteCount: number; alreadyResolved: boolean }): boolean {
+  return !input.alreadyResolved && input.voteCount >= MIN_RESOLUTION_VOTES && isAtConsensus(input.gradient);
+}
+
+export type ResolutionOutcome = "aligned" | "opposed" | "neutral";
+
+/**
+ * How one vote fares when the claim resolves. A value of exactly 0.5 took no side and is neutral
+ * (no reputation change, not a resolved vote). A gradient that is not at consensus also gives
+ * neutral, so a mistaken call can never move reputation.
+ */
+export function resolutionOutcome(gradient: number, voteValue: number): ResolutionOutcome {
+  const direction = consensusDirection(gradient);
+  if (direction === null || voteValue === 0.5) return "neutral";
+  const votedTrue = voteValue > 0.5;
+  return votedTrue === direction ? "aligned" : "opposed";
+}

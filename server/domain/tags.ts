@@ -1,0 +1,42 @@
+// Tag rules (CONTRACT §4).
+
+export const MAX_TAGS = 10;
+export const MAX_TAG_LENGTH = 50;
+const TAG_PATTERN = /^[a-z0-9_-]{1,50}$/;
+
+export const TAG_FORMAT_MESSAGE = "tags: each tag must be 1-50 characters of a-z, 0-9, _ or -";
+export const TAG_COUNT_MESSAGE = `tags: at most ${MAX_TAGS} tags are allowed`;
+
+export type TagsResult = { ok: true; tags: string[] } | { ok: false; message: string };
+
+function normalize(tag: string): string {
+  return tag.trim().toLowerCase();
+}
+
+/**
+ * Trims and lower-cases each tag, validates it, removes duplicates (first occurrence keeps its
+ * place) and only then enforces the limit of 10, so ["a", "A", ...10 more distinct] is judged on
+ * its distinct tags. A blank tag is an error, not silently dropped.
+ */
+export function normalizeTags(input: readonly string[]): TagsResult {
+  const tags: string[] = [];
+  for (const raw of input) {
+    const tag = typeof raw === "string" ? normalize(raw) : "";
+    if (!TAG_PATTERN.test(tag)) return { ok: false, message: TAG_FORMAT_MESSAGE };
+    if (!tags.includes(tag)) tags.push(tag);
+  }
+  if (tags.length > MAX_TAGS) return { ok: false, message: TAG_COUNT_MESSAGE };
+  return { ok: true, tags };
+}
+
+/**
+ * The `tags` query filter: comma-separated and/or repeated (`?tags=a,b&tags=c`). Each part is
+ * trimmed and lower-cased; empty parts and duplicates are dropped. A malformed tag is kept: it
+ * simply matches no claim, which is more honest than silently widening the filter.
+ */
+export function parseTagQuery(value: string | readonly string[] | undefined): string[] {
+  if (value === undefined) return [];
+  const values = typeof value === "string" ? [value] : value;
+  const tags = values.flatMap((v) => v.split(",")).map(normalize).filter((t) => t.length > 0);
+  return [...new Set(tags)];
+}

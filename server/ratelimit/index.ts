@@ -1,0 +1,212 @@
+/**
+ * Rate limiting (CONTRACT.md §8): a sliding window of 60 s for the API (per agent by tier,
+ * per IP for anonymous callers) and 10 attempts per 15 minutes per IP and per e-mail for the
+ * auth endpoints. `scale` (RATE_LIMIT_SCALE) multiplies every limit.
+ *
+ * The algorithm is @upstash/ratelimit's `slidingWindow` on every backend:
+ *   - "upstash": the library with an @upstash/redis REST client;
+ *   - "redis":   the library with ./ioredis-store (ioredis adapter: call shapes, shebang, NOSCRIPT);
+ *   - "memory":  the library with ./memory-store (JS ports of the library's two sliding-window Lua
+ *                scripts) — single instance only.
+ *
+ * Failure rule: the shared store has a short timeout (default 500 ms). When it fails or times out
+ * (including the library's own `reason: "timeout"` fail-open result, which carries limit 0 /
+ * remaining 0), the call is answered by an in-process fallback limiter (the memory backend), so the
+ * request goes through when it would be allowed locally and the headers stay honest. The failure is
+ * logged at most once per 10 s, and after a failure the store is left alone for `failureCooldownMs`
+ * (default 2 s) so a dead or black-holed store does not cost every request a timeout.
+ */
+import { Ratelimit } from "@upstash/ratelimit";
+import { Redis as UpstashRedis } from "@upstash/redis";
+import { IORedisStore, type UpstashLikeStore } from "./ioredis-store";
+import { MemoryStore } from "./memory-store";
+import { throttledLogger } from "../store/throttled-log.ts";
+
+export type Tier = "new" | "established" | "trusted";
+
+export interface RateLimitResult {
+  success: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix time in SECONDS at which the current window resets */
+  reset: number;
+  /** seconds; >= 1 when !success, else 0 */
+  retryAfter: number;
+}
+
+export interface RateLimiterOptions {
+  /** RATE_LIMIT_SCALE: multiplies every limit (default 1); must be > 0 */
+  scale?: number;
+  redisUrl?: string;
+  upstash?: { url: string; token: string };
+  /** timeout for one call to the shared store (default 500 ms) */
+  timeoutMs?: number;
+  /** key prefix (default "claims-rl") */
+  prefix?: string;
+  /** receives store failures (throttled to one line per 10 s); default console.warn */
+  logger?: (msg: string, err?: unknown) => void;
+  /** after a store failure, answer from the in-process limiter for this long (default 2000 ms) */
+  failureCooldownMs?: number;
+}
+
+export interface RateLimiter {
+  backend: "upstash" | "redis" | "memory";
+  /** general API limit: agents by id per tier (new 120, established 300, trusted 1000 per 60 s), anonymous by IP (60) */
+  limitRequest(who: { agentId: string; tier: Tier } | { ip: string }): Promise<RateLimitResult>;
+  /** brute-force limit for POST /auth/login, /auth/register, /auth/refresh: 10 per 15 minutes per IP AND per email (lower-cased, when given); the more restrictive result; success only if both pass */
+  limitAuthAttempt(ip: string, email?: string): Promise<RateLimitResult>;
+  close(): Promise<void>;
+}
+
+/** Unscaled limits (CONTRACT.md §8). */
+export const BASE_LIMITS = {
+  anonymous: 60,
+  new: 120,
+  established: 300,
+  trusted: 1000,
+  auth: 10,
+} as const;
+export const API_WINDOW = "60 s";
+export const AUTH_WINDOW = "15 m";
+
+const TIERS: readonly Tier[] = ["new", "established", "trusted"];
+const DEFAULT_PREFIX = "claims-rl";
+const DEFAULT_TIMEOUT_MS = 500;
+
+type LimiterName = "anonymous" | Tier | "auth";
+type LimiterSet = Record<LimiterName, Ratelimit>;
+type RawResult = Awaited<ReturnType<Ratelimit["limit"]>>;
+
+/** A limit times the scale, rounded down (float noise tolerated), never below 1. */
+export function scaleLimit(base: number, scale: number): number {
+  return Math.max(1, Math.floor(base * scale + 1e-9));
+}
+
+function buildLimiters(store: UpstashLikeStore | UpstashRedis, prefix: string, scale: number, timeoutMs: number): LimiterSet {
+  // The library's config type wants an @upstash/redis client; it only calls evalsha/eval/get/set.
+  const redis = store as unknown as UpstashRedis;
+  const make = (name: "api" | "auth", tokens: number, window: typeof API_WINDOW | typeof AUTH_WINDOW) =>
+    new Ratelimit({
+      redis,
+      // one key space per limit kind: an agent's count survives a tier change
+      prefix: `${prefix}:${name}`,
+      limiter: Ratelimit.slidingWindow(tokens, window),
+      timeout: timeoutMs,
+      analytics: false,
+      // The ephemeral cache would block an identifier until the end of the bucket, which differs from
+      // the sliding window's own answer; keep the three backends answering identically.
+      ephemeralCache: false,
+      enableProtection: false,
+      enableTelemetry: false,
+    });
+  return {
+    anonymous: make("api", scaleLimit(BASE_LIMITS.anonymous, scale), API_WINDOW),
+    new: make("api", scaleLimit(BASE_LIMITS.new, scale), API_WINDOW),
+    established: make("api", scaleLimit(BASE_LIMITS.established, scale), API_WINDOW),
+    trusted: make("api", scaleLimit(BASE_LIMITS.trusted, scale), API_WINDOW),
+    auth: make("auth", scaleLimit(BASE_LIMITS.auth, scale), AUTH_WINDOW),
+  };
+}
+
+function toResult(r: RawResult, nowMs = Date.now()): RateLimitResult {
+  const resetMs = r.reset;
+  return {
+    success: r.success,
+    limit: r.limit,
+    remaining: Math.max(0, r.remaining),
+    reset: Math.ceil(resetMs / 1000),
+    retryAfter: r.success ? 0 : Math.max(1, Math.ceil((resetMs - nowMs) / 1000)),
+  };
+}
+
+/** Of several results for one request: failed if any failed; the most restrictive one's numbers. */
+export function mostRestrictive(results: RateLimitResult[]): RateLimitResult {
+  const failed = results.filter((r) => !r.success);
+  if (failed.length > 0) {
+    return failed.reduce((a, b) => (b.retryAfter > a.retryAfter ? b : a));
+  }
+  return results.reduce((a, b) => {
+    if (b.remaining !== a.remaining) return b.remaining < a.remaining ? b : a;
+    return b.reset > a.reset ? b : a;
+  });
+}
+
+export function createRateLimiter(opts: RateLimiterOptions = {}): RateLimiter {
+  const scale = opts.scale ?? 1;
+  if (!(typeof scale === "number" && Number.isFinite(scale) && scale > 0)) {
+    throw new Error(`RATE_LIMIT_SCALE must be a positive number, got ${String(opts.scale)}`);
+  }
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const prefix = opts.prefix ?? DEFAULT_PREFIX;
+  const cooldownMs = opts.failureCooldownMs ?? 2000;
+  const log = throttledLogger("ratelimit", opts.logger ?? ((msg, err) => console.warn(msg, err ?? "")));
+
+  let backend: RateLimiter["backend"];
+  let closeStore: () => Promise<void> = async () => {};
+  let shared: LimiterSet | undefined;
+
+  if (opts.upstash?.url && opts.upstash.token) {
+    backend = "upstash";
+    const client = new UpstashRedis({
+      url: opts.upstash.url,
+      token: opts.upstash.token,
+      // one quick retry at most. The library's own timeout (below) answers first; this signal only
+      // makes sure an abandoned HTTP request does not linger.
+      retry: { retries: 1, backoff: () => 20 },
+      signal: () => AbortSignal.timeout(timeoutMs + 250),
+      enableTelemetry: false,
+    });
+    shared = buildLimiters(client, prefix, scale, timeoutMs);
+  } else if (opts.redisUrl) {
+    backend = "redis";
+    const store = new IORedisStore(opts.redisUrl, { timeoutMs, onError: (m, e) => log(m, e) });
+    closeStore = () => store.close();
+    shared = buildLimiters(store, prefix, scale, timeoutMs);
+  } else {
+    backend = "memory";
+  }
+
+  // The memory backend, and the fallback of the shared ones.
+  const local = buildLimiters(new MemoryStore(), prefix, scale, 0);
+  let storeDownUntil = -Infinity;
+
+  async function check(name: LimiterName, identifier: string): Promise<RateLimitResult> {
+    if (shared && performance.now() >= storeDownUntil) {
+      try {
+        const r = await shared[name].limit(identifier);
+        if (r.reason === "timeout") throw new Error(`${backend} store did not answer within ${timeoutMs} ms`);
+        return toResult(r);
+      } catch (err) {
+        storeDownUntil = performance.now() + cooldownMs;
+        log(`${backend} store failed; failing open to the in-process limiter`, err);
+      }
+    }
+    try {
+      return toResult(await local[name].limit(identifier));
+    } catch (err) {
+      // Should not happen (the memory store only fails if the library's Lua changed): fail open.
+      log("in-process limiter failed; letting the request through", err);
+      const limit = scaleLimit(BASE_LIMITS[name], scale);
+      const windowS = name === "auth" ? 900 : 60;
+      return { success: true, limit, remaining: limit, reset: Math.ceil(Date.now() / 1000) + windowS, retryAfter: 0 };
+    }
+  }
+
+  return {
+    backend,
+    limitRequest(who) {
+      if ("agentId" in who) {
+        const tier: Tier = TIERS.includes(who.tier) ? who.tier : "new";
+        return check(tier, `agent:${who.agentId}`);
+      }
+      return check("anonymous", `ip:${who.ip}`);
+    },
+    async limitAuthAttempt(ip, email) {
+      const checks = [check("auth", `ip:${ip}`)];
+      const normalized = email?.trim().toLowerCase();
+      if (normalized) checks.push(check("auth", `email:${normalized}`));
+      return mostRestrictive(await Promise.all(checks));
+    },
+    close: () => closeStore(),
+  };
+}

@@ -1,0 +1,119 @@
+// The OpenAPI 3 document of /api/v1, generated once from the procedures by trpc-to-openapi and then
+// corrected to what the adapter really answers: {"detail"} error bodies, the real success statuses
+// (201/204), the rate-limit headers, and optional bearer auth on public operations.
+import { generateOpenApiDocument } from "trpc-to-openapi";
+import { appRouter } from "../api/root.ts";
+import { buildRouteTable } from "./routes.ts";
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: "Validation error: `detail` names the field and the rule",
+  401: "Missing, malformed, expired or revoked token (`Invalid or expired token`)",
+  403: "The token is valid but the action is not allowed (`Insufficient permissions`)",
+  404: "Unknown resource",
+  409: "Conflict with an existing resource",
+  413: "Request body over 256 KiB",
+  415: "Request body is not JSON",
+  429: "Rate limit exceeded (see `Retry-After`)",
+  500: "Internal server error",
+  501: "Not configured on this server",
+};
+
+const RATE_LIMIT_HEADERS = {
+  "X-RateLimit-Limit": { description: "Requests allowed in the current 60-second window", schema: { type: "integer" } },
+  "X-RateLimit-Remaining": { description: "Requests left in the current window", schema: { type: "integer" } },
+  "X-RateLimit-Reset": { description: "Unix time (seconds) at which the window resets", schema: { type: "integer" } },
+};
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export function buildOpenApiDocument(): Json {
+  const doc = generateOpenApiDocument(appRouter, {
+    title: "Claims service API",
+    description:
+      "Collaborative assessment of claims: agents submit claims, vote how true they are (0.0–1.0), bring evidence, and see where consensus stands (the gradient). Every error is `{\"detail\": string}`.",
+    version: "1.0.0",
+    baseUrl: "/api/v1",
+    securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+  }) as Json;
+
+  const statusOf = new Map(buildRouteTable(appRouter).routes.map((r) => [`${r.method} ${r.path}`, r.successStatus]));
+  doc.components ??= {};
+  doc.components.schemas ??= {};
+  doc.components.schemas.Error = {
+    type: "object",
+    required: ["detail"],
+    properties: {
+      detail: { type: "string", description: "A human-readable message" },
+      errors: {
+        type: "array",
+        description: "Validation errors, one per field",
+        items: {
+          type: "object",
+          required: ["field", "message"],
+          properties: { field: { type: "string" }, message: { type: "string" } },
+        },
+      },
+    },
+  };
+  const errorResponse = (status: number) => ({
+    description: ERROR_DESCRIPTIONS[status] ?? "Error",
+    headers: RATE_LIMIT_HEADERS,
+    content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+  });
+
+  for (const [path, item] of Object.entries(doc.paths ?? {}) as [string, Json][]) {
+    for (const [method, op] of Object.entries(item) as [string, Json][]) {
+      if (!op || typeof op !== "object" || !op.responses) continue;
+      const success = statusOf.get(`${method.toUpperCase()} ${path}`) ?? 200;
+      const ok = op.responses["200"];
+      const codes = new Set<number>(
+        Object.keys(op.responses)
+          .map(Number)
+          .filter((c) => c >= 400),
+      );
+      codes.add(429);
+      codes.add(500);
+      // The adapter reads the body of every POST/PATCH, declared or not: bad JSON, too large, not JSON.
+      const readsBody = !!op.requestBody || ["post", "put", "patch"].includes(method);
+      const hasInput = readsBody || (op.parameters ?? []).length > 0;
+      if (hasInput) codes.add(400);
+      if (readsBody) {
+        codes.add(413);
+        codes.add(415);
+      }
+      if (path.includes("{")) codes.add(404);
+      // A body whose fields are all optional may be left out (the adapter reads an empty body as {}).
+      const bodySchema = op.requestBody?.content?.["application/json"]?.schema;
+      if (bodySchema && !(bodySchema.required ?? []).length && !bodySchema.$ref) op.requestBody.required = false;
+      // Public operations accept an optional token; a bad one is refused with 401 everywhere.
+      codes.add(401);
+      if (!op.security) op.security = [{}, { bearerAuth: [] }];
+
+      const responses: Json = {};
+      if (success === 204) {
+        responses["204"] = { description: "Done (no body)", headers: RATE_LIMIT_HEADERS };
+      } else if (success === 302) {
+        responses["302"] = {
+          description: "Redirect (no body)",
+          headers: {
+            Location: { description: "Where to go next", schema: { type: "string", format: "uri" } },
+            "Set-Cookie": { description: "Short-lived cookies the next step checks", schema: { type: "string" } },
+            ...RATE_LIMIT_HEADERS,
+          },
+        };
+      } else {
+        responses[String(success)] = { ...ok, headers: { ...(ok?.headers ?? {}), ...RATE_LIMIT_HEADERS } };
+      }
+      for (const code of [...codes].sort()) responses[String(code)] = errorResponse(code);
+      op.responses = responses;
+    }
+  }
+  return doc;
+}
+
+let cached: string | undefined;
+
+/** The serialized document, built on first request. */
+export function openApiDocument(): string {
+  return (cached ??= JSON.stringify(buildOpenApiDocument()));
+}

@@ -1,0 +1,59 @@
+// The REST route table, read once from the procedures' OpenAPI meta. The adapter uses it to tell an
+// unknown route (404) from a wrong method (405) before trpc-to-openapi runs, and to find each
+// operation's success status.
+import type { AnyRouter } from "@trpc/server";
+import type { OpenApiMeta } from "trpc-to-openapi";
+import type { ProcedureMeta } from "../api/trpc.ts";
+
+export interface RestRoute {
+  method: string;
+  /** The template as declared, e.g. /claims/{claim_id} */
+  path: string;
+  pattern: RegExp;
+  procedurePath: string;
+  successStatus: 200 | 201 | 204 | 302;
+}
+
+export interface RouteTable {
+  routes: RestRoute[];
+  /** The route for this method and path, or what is wrong: no such path (404) or wrong method (405). */
+  match(method: string, path: string): { route: RestRoute } | { status: 404 } | { status: 405; allow: string[] };
+}
+
+function templateToRegExp(template: string): RegExp {
+  const source = template
+    .split("/")
+    .map((segment) => (/^\{[^}]+\}$/.test(segment) ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("/");
+  return new RegExp(`^${source}/?$`);
+}
+
+export function buildRouteTable(router: AnyRouter, extra: { method: string; path: string }[] = []): RouteTable {
+  const routes: RestRoute[] = [];
+  const procedures = router._def.procedures as Record<string, { _def: { meta?: OpenApiMeta<ProcedureMeta> } }>;
+  for (const [procedurePath, procedure] of Object.entries(procedures)) {
+    const meta = procedure._def.meta;
+    if (!meta?.openapi || meta.openapi.enabled === false) continue;
+    routes.push({
+      method: meta.openapi.method,
+      path: meta.openapi.path,
+      pattern: templateToRegExp(meta.openapi.path),
+      procedurePath,
+      successStatus: meta.successStatus ?? 200,
+    });
+  }
+  for (const e of extra) {
+    routes.push({ ...e, pattern: templateToRegExp(e.path), procedurePath: "", successStatus: 200 });
+  }
+  return {
+    routes,
+    match(method, path) {
+      const samePath = routes.filter((r) => r.pattern.test(path));
+      if (samePath.length === 0) return { status: 404 };
+      // Literal segments win over parameters (e.g. /claims/bookmarks over /claims/{claim_id}).
+      const route = samePath.find((r) => r.method === method);
+      if (route) return { route };
+      return { status: 405, allow: [...new Set(samePath.map((r) => r.method))] };
+    },
+  };
+}

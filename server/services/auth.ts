@@ -1,0 +1,142 @@
+// Accounts and token pairs: register, login, refresh with rotation and reuse detection, logout.
+import { db } from "../db/client.ts";
+import { Prisma } from "../db/generated/client.ts";
+import { hashPassword, verifyPassword } from "../auth/passwords.ts";
+import {
+  ACCESS_TOKEN_TTL_SECONDS,
+  hashToken,
+  newRefreshToken,
+  REFRESH_TOKEN_TTL_MS,
+  signAccessToken,
+} from "../auth/tokens.ts";
+import { conflict, notFound, unauthorized } from "../api/errors.ts";
+import { TRPCError } from "@trpc/server";
+import { agentSelect, toAgent } from "../api/schemas/common.ts";
+import type { TokenPair } from "../api/schemas/auth.ts";
+
+type Tx = Prisma.TransactionClient;
+
+export async function register(input: {
+  email: string;
+  password: string;
+  username: string;
+  display_name?: string;
+}) {
+  const usernameKey = input.username.toLowerCase();
+  const taken = await db().agent.findFirst({
+    where: { OR: [{ email: input.email }, { usernameKey }] },
+    select: { email: true },
+  });
+  if (taken) throw conflict(taken.email === input.email ? "Email already registered" : "Username already taken");
+  const passwordHash = await hashPassword(input.password);
+  try {
+    const agent = await db().agent.create({
+      data: {
+        email: input.email,
+        username: input.username,
+        usernameKey,
+        displayName: input.display_name ?? input.username,
+        passwordHash,
+      },
+      select: { ...agentSelect, email: true },
+    });
+    return { ...toAgent(agent), email: agent.email };
+  } catch (err) {
+    // Two registrations raced past the check above: the unique index decides.
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
+      const target = JSON.stringify(err.meta ?? {});
+      throw conflict(target.includes("email") ? "Email already registered" : "Username already taken");
+    }
+    throw err;
+  }
+}
+
+const INVALID_LOGIN = () => new TRPCError({ code: "UNAUTHORIZED", message: "Invalid email or password" });
+
+/** The agent these credentials belong to, or null (API login and the web UI's sign-in share this). */
+export async function verifyCredentials(input: { email: string; password: string }): Promise<{ id: string } | null> {
+  const agent = await db().agent.findUnique({
+    where: { email: input.email },
+    select: { id: true, passwordHash: true },
+  });
+  // Always run one bcrypt comparison, so unknown emails take as long as wrong passwords.
+  const ok = await verifyPassword(input.password, agent?.passwordHash);
+  return agent && ok ? { id: agent.id } : null;
+}
+
+export async function login(input: { email: string; password: string }): Promise<TokenPair> {
+  const agent = await verifyCredentials(input);
+  if (!agent) throw INVALID_LOGIN();
+  return issueTokenPair(agent.id);
+}
+
+/** Starts a new token family (a login) and returns its first pair. */
+export async function issueTokenPair(agentId: string, tx: Tx = db()): Promise<TokenPair> {
+  const family = await tx.refreshTokenFamily.create({
+    data: { agentId, expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_MS) },
+    select: { id: true },
+  });
+  const refresh = newRefreshToken();
+  await tx.refreshToken.create({ data: { tokenHash: refresh.hash, familyId: family.id } });
+  return tokenPair(agentId, family.id, refresh.token);
+}
+
+async function tokenPair(agentId: string, familyId: string, refreshToken: string): Promise<TokenPair> {
+  return {
+    access_token: await signAccessToken({ agentId, familyId }),
+    refresh_token: refreshToken,
+    token_type: "bearer",
+    expires_in: ACCESS_TOKEN_TTL_SECONDS,
+  };
+}
+
+/**
+ * Rotation: the presented token is marked used by one conditional UPDATE, so of two concurrent
+ * refreshes exactly one can win. Presenting a token that was already used (or revoked) is treated as
+ * theft: the whole family dies, including the token the legitimate holder has.
+ */
+export async function refresh(presented: string): Promise<TokenPair> {
+  const tokenHash = hashToken(presented);
+  const now = new Date();
+  const outcome = await db().$transaction(async (tx) => {
+    const claimed = await tx.refreshToken.updateMany({
+      where: { tokenHash, usedAt: null, revokedAt: null },
+      data: { usedAt: now },
+    });
+    const token = await tx.refreshToken.findUnique({
+      where: { tokenHash },
+      select: { id: true, family: { select: { id: true, agentId: true, expiresAt: true, revokedAt: true } } },
+    });
+    if (!token) return { ok: false as const };
+    const { family } = token;
+    if (claimed.count === 0) {
+      await tx.refreshTokenFamily.update({ where: { id: family.id }, data: { revokedAt: family.revokedAt ?? now } });
+      return { ok: false as const, reuse: true };
+    }
+    if (family.revokedAt || family.expiresAt <= now) return { ok: false as const };
+    const next = newRefreshToken();
+    await tx.refreshToken.create({ data: { tokenHash: next.hash, familyId: family.id, parentId: token.id } });
+    return { ok: true as const, agentId: family.agentId, familyId: family.id, token: next.token };
+  });
+  if (!outcome.ok) throw unauthorized();
+  return tokenPair(outcome.agentId, outcome.familyId, outcome.token);
+}
+
+/** Revokes the family of the presented refresh token (and so every access token of that login). */
+export async function logout(presented: string): Promise<void> {
+  const token = await db().refreshToken.findUnique({
+    where: { tokenHash: hashToken(presented) },
+    select: { familyId: true },
+  });
+  if (!token) return;
+  await db().refreshTokenFamily.updateMany({
+    where: { id: token.familyId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+}
+
+export async function me(agentId: string) {
+  const agent = await db().agent.findUnique({ where: { id: agentId }, select: { ...agentSelect, email: true } });
+  if (!agent) throw notFound("Agent not found");
+  return { ...toAgent(agent), email: agent.email };
+}

@@ -1,0 +1,212 @@
+// Claims: creation, the searchable list, the detail view, and the caller's bookmark/follow lists.
+import { db } from "../db/client.ts";
+import { Prisma } from "../db/generated/client.ts";
+import { badRequest, notFound } from "../api/errors.ts";
+import { isUuid } from "../api/schemas/common.ts";
+import type { ClaimDetail, ClaimList, CreateClaimInput, ListClaimsInput } from "../api/schemas/claims.ts";
+import { parseTagQuery } from "../domain/tags.ts";
+import { claimView, claimViews, type Claim } from "./claim-views.ts";
+
+type Tx = Prisma.TransactionClient;
+
+export const CLAIM_NOT_FOUND = "Claim not found";
+/** The most recent points of a claim's gradient history that the detail view returns. */
+export const GRADIENT_HISTORY_LIMIT = 1000;
+/** Tags a list query may name (after splitting on commas). */
+export const MAX_QUERY_TAGS = 50;
+const CLAIMS_COUNTER = "claims";
+
+/** 404 unless the claim exists (a malformed id is an unknown one). */
+export async function assertClaimExists(claimId: string, tx: Tx = db()): Promise<void> {
+  const found = isUuid(claimId) ? await tx.claim.findUnique({ where: { id: claimId }, select: { id: true } }) : null;
+  if (!found) throw notFound(CLAIM_NOT_FOUND);
+}
+
+export async function createClaim(authorId: string, input: CreateClaimInput): Promise<Claim> {
+  // Ids are case-insensitive: the same parent named twice is linked once.
+  const parentIds = [...new Set(input.parent_ids.map((id) => id.toLowerCase()))];
+  const id = await db().$transaction(async (tx) => {
+    await assertParentsExist(tx, parentIds);
+    const claim = await tx.claim.create({
+      data: {
+        statement: input.statement,
+        complexityTier: input.complexity_tier,
+        tags: input.tags,
+        authorId,
+        parents: { create: parentIds.map((parentId, position) => ({ parentId, position })) },
+      },
+      select: { id: true },
+    });
+    // The unfiltered list reads its total here; same transaction, so it never drifts.
+    await tx.$executeRaw`
+      INSERT INTO platform_counters (name, value) VALUES (${CLAIMS_COUNTER}, 1)
+      ON CONFLICT (name) DO UPDATE SET value = platform_counters.value + 1`;
+    return claim.id;
+  });
+  return (await claimView(id, authorId))!;
+}
+
+async function assertParentsExist(tx: Tx, parentIds: string[]): Promise<void> {
+  if (parentIds.length === 0) return;
+  const wellFormed = parentIds.filter(isUuid);
+  const found = wellFormed.length
+    ? await tx.claim.findMany({ where: { id: { in: wellFormed } }, select: { id: true } })
+    : [];
+  const known = new Set(found.map((c) => c.id));
+  const unknown = parentIds.find((id) => !known.has(id));
+  if (unknown !== undefined) throw badRequest(`parent_ids: claim ${unknown} does not exist`);
+}
+
+// ---- the list ----
+
+const SORT_COLUMNS = {
+  created_at: Prisma.raw("created_at"),
+  gradient: Prisma.raw("gradient"),
+  vote_count: Prisma.raw("vote_count"),
+  relevance: Prisma.raw("rank"),
+} as const;
+
+/**
+ * GET /claims. Two query shapes, both served by indexes (EXPLAIN ANALYZE on 100k claims, PostgreSQL 15):
+ * - without `q`: the page walks the index of the sort column — (created_at, id), (gradient, id),
+ *   (vote_count, id), or (complexity_tier, created_at, id) when filtering by complexity — forwards or
+ *   backwards, as an index-only scan (≈0.1 ms); a gradient range becomes the index condition of
+ *   (gradient, id); tags are filtered on the way when they are common, or read through the GIN index
+ *   and sorted when the planner's element statistics say they are rare. `total` is the maintained
+ *   counter when nothing filters, else a count over the same conditions (bitmap scan on the GIN index
+ *   for tags, index-only scans for complexity and gradient ranges).
+ * - with `q`: the full-text matches are found once through the GIN index on search_vector, then
+ *   counted and sorted from that set in the same statement. Matching first keeps a rare word from
+ *   turning into a walk over the whole created_at index (≈90 ms when the planner guessed wrong, 0.3 ms
+ *   this way); the cost is proportional to the number of matches, which ranking needs anyway.
+ * Ties are broken by id in the sort direction, so pages never overlap or skip.
+ */
+export async function listClaims(input: ListClaimsInput, viewerId: string | null): Promise<ClaimList> {
+  const tags = parseTagQuery(input.tags);
+  if (tags.length > MAX_QUERY_TAGS) throw badRequest(`tags: at most ${MAX_QUERY_TAGS} tags can be given`);
+
+  const filters: Prisma.Sql[] = [];
+  if (tags.length) filters.push(Prisma.sql`c.tags && ${tags}::text[]`);
+  if (input.complexity) filters.push(Prisma.sql`c.complexity_tier = ${input.complexity}::"ComplexityTier"`);
+  if (input.min_gradient !== undefined) filters.push(Prisma.sql`c.gradient >= ${input.min_gradient}`);
+  if (input.max_gradient !== undefined) filters.push(Prisma.sql`c.gradient <= ${input.max_gradient}`);
+
+  const sortBy = input.sort_by ?? (input.q ? "relevance" : "created_at");
+  // Relevance is always most relevant first; sort_order applies to the sort_by columns.
+  const direction = Prisma.raw(sortBy === "relevance" || input.sort_order === "desc" ? "DESC" : "ASC");
+  const column = SORT_COLUMNS[sortBy];
+  const page = Prisma.sql`LIMIT ${input.limit} OFFSET ${input.offset}`;
+
+  let ids: string[];
+  let total: number;
+  if (input.q) {
+    const where = Prisma.join([Prisma.sql`c.search_vector @@ query.q`, ...filters], " AND ");
+    const [row] = await db().$queryRaw<{ total: bigint; ids: string[] }[]>`
+      WITH query AS (SELECT websearch_to_tsquery('english', ${input.q}) AS q),
+      matches AS MATERIALIZED (
+        SELECT c.id, c.created_at, c.gradient, c.vote_count, ts_rank(c.search_vector, query.q) AS rank
+        FROM claims c, query WHERE ${where}
+      )
+      SELECT (SELECT count(*) FROM matches) AS total,
+             ARRAY(SELECT m.id::text FROM matches m ORDER BY m.${column} ${direction}, m.id ${direction} ${page}) AS ids`;
+    ids = row.ids;
+    total = Number(row.total);
+  } else {
+    const where = filters.length ? Prisma.sql`WHERE ${Prisma.join(filters, " AND ")}` : Prisma.empty;
+    const [rows, count] = await Promise.all([
+      db().$queryRaw<{ id: string }[]>`
+        SELECT c.id::text AS id FROM claims c ${where} ORDER BY c.${column} ${direction}, c.id ${direction} ${page}`,
+      filters.length ? countClaims(where) : claimsCounter(),
+    ]);
+    ids = rows.map((r) => r.id);
+    total = count;
+  }
+  return { claims: await claimViews(ids, viewerId), total, limit: input.limit, offset: input.offset };
+}
+
+async function countClaims(where: Prisma.Sql): Promise<number> {
+  const [row] = await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM claims c ${where}`;
+  return Number(row.n);
+}
+
+/** The maintained number of claims (never a count(*) over the table). */
+export async function claimsCounter(): Promise<number> {
+  const row = await db().platformCounter.findUnique({ where: { name: CLAIMS_COUNTER } });
+  return Number(row?.value ?? 0);
+}
+
+// ---- one claim ----
+
+export async function getClaimDetail(claimId: string, viewerId: string | null): Promise<ClaimDetail> {
+  const claim = isUuid(claimId) ? await claimView(claimId, viewerId) : null;
+  if (!claim) throw notFound(CLAIM_NOT_FOUND);
+  const [recent, parents] = await Promise.all([
+    db().gradientHistory.findMany({
+      where: { claimId: claim.id },
+      orderBy: { id: "desc" },
+      take: GRADIENT_HISTORY_LIMIT,
+      select: { gradient: true, voteCount: true, recordedAt: true },
+    }),
+    claimViews(claim.parent_ids, viewerId),
+  ]);
+  const gradient_history = recent.reverse().map((p) => ({
+    gradient: p.gradient,
+    vote_count: p.voteCount,
+    recorded_at: p.recordedAt.toISOString(),
+  }));
+  return { ...claim, gradient_history, parent_claims: parents };
+}
+
+// ---- the caller's lists ----
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+/** The claims that name this one as a parent (its sub-claims), newest first. */
+export async function listChildClaims(claimId: string, viewerId: string | null, page: Page): Promise<ClaimList> {
+  await assertClaimExists(claimId);
+  const where = { parentId: claimId.toLowerCase() };
+  const [rows, total] = await Promise.all([
+    db().claimParent.findMany({
+      where,
+      orderBy: [{ claim: { createdAt: "desc" } }, { claimId: "desc" }],
+      skip: page.offset,
+      take: page.limit,
+      select: { claimId: true },
+    }),
+    db().claimParent.count({ where }),
+  ]);
+  return { claims: await claimViews(rows.map((r) => r.claimId), viewerId), total, ...page };
+}
+
+/** The caller's bookmarked claims, newest bookmark first. */
+export async function listBookmarkedClaims(agentId: string, page: Page): Promise<ClaimList> {
+  const [rows, total] = await Promise.all([
+    db().bookmark.findMany({
+      where: { agentId },
+      orderBy: [{ createdAt: "desc" }, { claimId: "desc" }],
+      skip: page.offset,
+      take: page.limit,
+      select: { claimId: true },
+    }),
+    db().bookmark.count({ where: { agentId } }),
+  ]);
+  return { claims: await claimViews(rows.map((r) => r.claimId), agentId), total, ...page };
+}
+
+/** The claims the caller follows, newest follow first. */
+export async function listFollowedClaims(agentId: string, page: Page): Promise<ClaimList> {
+  const [rows, total] = await Promise.all([
+    db().follow.findMany({
+      where: { agentId },
+      orderBy: [{ createdAt: "desc" }, { claimId: "desc" }],
+      skip: page.offset,
+      take: page.limit,
+      select: { claimId: true },
+    }),
+    db().follow.count({ where: { agentId } }),
+  ]);
+  return { claims: await claimViews(rows.map((r) => r.claimId), agentId), total, ...page };
+}

@@ -1,0 +1,190 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAgent, startApi, type TestAgent, type TestApi } from "../helpers/api.ts";
+import { REDIS_URL, redisAvailable, startBlackHole, startFakeUpstash } from "../ratelimit/helpers.ts";
+import { db } from "../../server/db/client.ts";
+import { closeCache, createCache, type Cache } from "../../server/cache/index.ts";
+import { computePlatformStats, platformStats } from "../../server/services/stats.ts";
+
+// This file's own namespace in a shared store (REDIS_URL may be set for the whole run).
+process.env.CACHE_PREFIX = `test-cache:${randomUUID()}`;
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startApi();
+});
+afterAll(async () => {
+  await api.close();
+  await closeCache();
+});
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function newClaim(author: TestAgent, tags: string[] = []): Promise<string> {
+  const res = await api.post("/claims", { statement: `A statistics claim ${Math.random()}`, tags }, { token: author.token });
+  expect(res.status).toBe(201);
+  return res.body.id;
+}
+
+async function vote(agent: TestAgent, claimId: string, value: number) {
+  expect((await api.post(`/claims/${claimId}/vote`, { value }, { token: agent.token })).status).toBe(200);
+}
+
+describe("platform statistics", () => {
+  it("counts claims, agents, claim votes, claims at consensus and agents active in the last 7 days", async () => {
+    const author = await createAgent(api);
+    const voter = await createAgent(api);
+    const commenter = await createAgent(api);
+    const evidenceAuthor = await createAgent(api);
+    const idle = await createAgent(api);
+    const longAgo = await createAgent(api);
+
+    const claims = [];
+    for (let i = 0; i < 5; i++) claims.push(await newClaim(author));
+    await vote(voter, claims[0], 0.9);
+    await vote(voter, claims[1], 0.1);
+    await vote(voter, claims[2], 0.5);
+    await vote(commenter, claims[0], 0.8);
+    // a removed vote no longer counts
+    await vote(idle, claims[3], 0.4);
+    expect((await api.del(`/claims/${claims[3]}/vote`, { token: idle.token })).status).toBe(204);
+    await api.post(`/claims/${claims[0]}/comments`, { content: "A comment." }, { token: commenter.token });
+    await api.post(`/claims/${claims[1]}/evidence`, { position: "neutral", content_type: "text", content: "Facts." }, { token: evidenceAuthor.token });
+    // long ago: a vote 8 days old makes nobody active now
+    await vote(longAgo, claims[4], 0.6);
+    await db().claimVote.updateMany({ where: { agentId: longAgo.id }, data: { createdAt: new Date(Date.now() - 8 * DAY_MS) } });
+
+    // consensus is strictly beyond 0.8 / 0.2
+    const gradients = [0.81, 0.19, 0.8, 0.2, 0.5];
+    for (const [i, gradient] of gradients.entries()) await db().claim.update({ where: { id: claims[i] }, data: { gradient } });
+
+    const stats = await computePlatformStats();
+    expect(stats).toEqual({
+      total_claims: 5,
+      total_agents: await db().agent.count(),
+      total_votes: 5,
+      claims_at_consensus: 2,
+      active_agents_7d: 4, // author (claims), voter, commenter, evidenceAuthor
+      updated_at: expect.stringMatching(/Z$/),
+    });
+    expect(stats.total_votes).toBe(await db().claimVote.count());
+    expect(stats.total_agents).toBeGreaterThanOrEqual(6);
+  });
+
+  it("GET /stats/platform serves the cached numbers for 5 minutes: updated_at unchanged on the second call", async () => {
+    const first = await api.get("/stats/platform");
+    expect(first.status).toBe(200);
+    expect(Object.keys(first.body).sort()).toEqual(
+      ["active_agents_7d", "claims_at_consensus", "total_agents", "total_claims", "total_votes", "updated_at"].sort(),
+    );
+    // Something changes; the cached answer does not (yet).
+    const someone = await createAgent(api);
+    await newClaim(someone);
+    await sleep(5);
+    const second = await api.get("/stats/platform");
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual(first.body);
+    const fresh = await computePlatformStats();
+    expect(fresh.total_claims).toBe(first.body.total_claims + 1);
+    expect(fresh.updated_at).not.toBe(first.body.updated_at);
+  });
+});
+
+describe("cache (process memory)", () => {
+  it("stores JSON values until their TTL passes", async () => {
+    const c = createCache();
+    expect(c.backend).toBe("memory");
+    await c.set("k", { a: [1, "two"] }, 1);
+    expect(await c.get("k")).toEqual({ a: [1, "two"] });
+    expect(await c.get("missing")).toBeUndefined();
+    await sleep(1100);
+    expect(await c.get("k")).toBeUndefined();
+    await c.close();
+  });
+
+  it("computes once for concurrent misses and serves the stored value afterwards", async () => {
+    const c = createCache();
+    let calls = 0;
+    const compute = async () => {
+      calls += 1;
+      await sleep(20);
+      return { n: calls };
+    };
+    const results = await Promise.all([1, 2, 3].map(() => c.getOrCompute("once", 60, compute)));
+    expect(results).toEqual([{ n: 1 }, { n: 1 }, { n: 1 }]);
+    expect(await c.getOrCompute("once", 60, compute)).toEqual({ n: 1 });
+    expect(calls).toBe(1);
+    await c.close();
+  });
+
+  it("fails soft: an unreachable store is answered from memory within the timeout, logged once", async () => {
+    const hole = await startBlackHole();
+    const logs: string[] = [];
+    const c = createCache({ redisUrl: `redis://127.0.0.1:${hole.port}`, timeoutMs: 100, logger: (m) => logs.push(m) });
+    const started = performance.now();
+    await c.set("k", 42, 60);
+    expect(await c.get("k")).toBe(42);
+    expect(await c.getOrCompute("stats", 60, async () => "computed")).toBe("computed");
+    expect(performance.now() - started).toBeLessThan(1500);
+    expect(logs.filter((l) => /store failed/.test(l))).toHaveLength(1);
+    await c.close();
+    await hole.close();
+  });
+});
+
+describe.skipIf(!redisAvailable)(`cache shared through Redis (${REDIS_URL})`, () => {
+  const open: Cache[] = [];
+  afterAll(async () => {
+    await Promise.all(open.map((c) => c.close()));
+  });
+  const twoInstances = (opts: Parameters<typeof createCache>[0]) => {
+    const prefix = `test-cache:${randomUUID()}`;
+    const logger = (m: string, e?: unknown) => {
+      throw new Error(`unexpected cache failure: ${m} ${String(e)}`);
+    };
+    const a = createCache({ ...opts, prefix, logger, timeoutMs: 1000 });
+    const b = createCache({ ...opts, prefix, logger, timeoutMs: 1000 });
+    open.push(a, b);
+    return [a, b] as const;
+  };
+
+  it("two instances see the same value", async () => {
+    const [a, b] = twoInstances({ redisUrl: REDIS_URL });
+    expect(a.backend).toBe("redis");
+    await a.set("shared", { hello: "world" }, 60);
+    expect(await b.get("shared")).toEqual({ hello: "world" });
+  });
+
+  it("two instances serve the same platform statistics and updated_at", async () => {
+    const [a, b] = twoInstances({ redisUrl: REDIS_URL });
+    const first = await platformStats(a);
+    await sleep(5);
+    const second = await platformStats(b);
+    expect(second).toEqual(first);
+  });
+
+  it("when two instances miss at once, both answer the value stored first", async () => {
+    const [a, b] = twoInstances({ redisUrl: REDIS_URL });
+    const [x, y] = await Promise.all([
+      a.getOrCompute("race", 60, async () => "from a"),
+      b.getOrCompute("race", 60, async () => "from b"),
+    ]);
+    expect(x).toBe(y);
+  });
+
+  it("works the same through the Upstash REST protocol", async () => {
+    const upstash = await startFakeUpstash(REDIS_URL);
+    try {
+      const [a, b] = twoInstances({ upstash: { url: upstash.url, token: upstash.token } });
+      expect(a.backend).toBe("upstash");
+      await a.set("shared", { n: 1, s: "x" }, 60);
+      expect(await b.get("shared")).toEqual({ n: 1, s: "x" });
+      const first = await platformStats(a);
+      expect(await platformStats(b)).toEqual(first);
+      expect(upstash.commands).toBeGreaterThan(0);
+    } finally {
+      await upstash.close();
+    }
+  });
+});

@@ -1,0 +1,231 @@
+// Claims in the web UI: create one, find it, vote and watch the gradient move, bring evidence and vote
+// on it, bookmark, follow and discuss. Every action goes through the same procedures as /api/v1, so the
+// tests check the result through the REST API too.
+import { expect, test } from "@playwright/test";
+import { api, createClaim, createPerson, gradientValue, screenshot, signIn, unique, type ClaimOut } from "./ui-helpers.ts";
+
+test("create a claim: the server's detail shows at the field, then the claim page renders it server-side", async ({ page, request }) => {
+  const author = await createPerson(request, "author_");
+  const parent = await createClaim(request, author, { statement: `Parent claim ${unique("p")} about tides and the moon`, tags: ["tides"] });
+  await signIn(page, author, "/claims/new");
+
+  await page.getByLabel("Statement").fill("Too short");
+  await page.getByRole("button", { name: "Submit claim" }).click();
+  await expect(page.getByLabel("Statement")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByText("statement: must be 10-5000 characters")).toBeVisible();
+
+  const statement = `The moon causes ocean tides ${unique("c")} on Earth.`;
+  await page.getByLabel("Statement").fill(statement);
+  await page.getByLabel("Tags").fill("Tides, bad tag!");
+  await page.getByRole("button", { name: "Submit claim" }).click();
+  await expect(page.getByText("tags: each tag must be 1-50 characters of a-z, 0-9, _ or -")).toBeVisible();
+  await page.getByLabel("Tags").fill("Tides, astronomy");
+  await page.getByLabel("Complexity").selectOption("moderate");
+  await page.getByLabel("Search for a parent claim").fill("tides moon");
+  await page.getByRole("button", { name: `Link parent claim: ${parent.statement}` }).click();
+  await expect(page.getByRole("list", { name: "Chosen parent claims" })).toContainText(parent.statement);
+  await screenshot(page, "new-claim");
+  await page.getByRole("button", { name: "Submit claim" }).click();
+
+  await page.waitForURL(/\/claims\/[0-9a-f-]{36}$/);
+  const id = page.url().split("/").pop()!;
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(statement);
+  await expect(page.getByRole("link", { name: "#tides" }).first()).toBeVisible();
+  await expect(page.getByRole("region", { name: "Builds on" })).toContainText(parent.statement);
+  await expect(page.getByText("This is your claim.")).toBeVisible();
+
+  // Server-rendered: the statement is in the HTML itself.
+  const html = await (await request.get(`/claims/${id}`)).text();
+  expect(html).toContain(statement);
+  const stored = await request.get(`/api/v1/claims/${id}`);
+  expect(await stored.json()).toMatchObject({ statement, tags: ["tides", "astronomy"], complexity_tier: "moderate", parent_ids: [parent.id] });
+
+  // The parent lists it as a sub-claim.
+  await page.goto(`/claims/${parent.id}`);
+  await expect(page.getByRole("region", { name: /Sub-claims/ })).toContainText(statement);
+});
+
+test("search and filter claims on Explore", async ({ page, request }) => {
+  const author = await createPerson(request, "searcher_");
+  const word = unique("zebra").replace(/[^a-z]/g, "");
+  const tag = unique("t").replace(/[^a-z0-9]/g, "");
+  const match = await createClaim(request, author, { statement: `Striped ${word} animals outrun lions over long distances.`, tags: [tag] });
+  await createClaim(request, author, { statement: `Unrelated claim about ${unique("x")} weather patterns in spring.` });
+
+  await page.goto("/");
+  await expect(page.getByRole("region", { name: "Trending now" })).toBeVisible();
+  await page.getByRole("searchbox", { name: "Search claims" }).fill(word);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`q=${word}`));
+  const results = page.getByRole("region", { name: "Results" });
+  await expect(results.getByRole("article")).toHaveCount(1);
+  await expect(results.getByRole("link", { name: match.statement })).toBeVisible();
+  await screenshot(page, "explore-search");
+
+  // A tag filter and a gradient range narrow the list; an invalid range is explained at the field.
+  await page.goto(`/?tags=${tag}&min_gradient=0.4&max_gradient=0.6`);
+  await expect(results.getByRole("article")).toHaveCount(1);
+  await page.goto(`/?q=a`);
+  await expect(page.getByRole("searchbox", { name: "Search claims" })).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByText("q: must be 2-200 characters")).toBeVisible();
+  await page.goto(`/?min_gradient=0.9&max_gradient=0.1`);
+  await expect(page.getByText("min_gradient: must not be greater than max_gradient")).toBeVisible();
+  await page.goto(`/?q=${unique("nothingmatches")}`);
+  await expect(page.getByRole("heading", { name: "No claims match these filters" })).toBeVisible();
+});
+
+test("vote with the slider, see the gradient move, change and remove the vote", async ({ page, request }) => {
+  const author = await createPerson(request, "claimant_");
+  const voter = await createPerson(request, "voter_");
+  const claim = await createClaim(request, author, { statement: `Vote test ${unique("v")}: bread rises faster in a warm kitchen.` });
+  await signIn(page, voter, `/claims/${claim.id}`);
+
+  await expect(gradientValue(page)).toHaveText("50%");
+  await expect(page.getByText("No votes yet: the history starts with the first vote.")).toBeVisible();
+  const slider = page.getByRole("slider", { name: /Your vote/ });
+  await slider.fill("0.9");
+  await expect(page.getByText("Your vote: 90% true")).toBeVisible();
+  await page.getByRole("button", { name: "Cast vote" }).click();
+  await expect(gradientValue(page)).toHaveText("90%");
+  await expect(page.getByText("Your current vote: 90%.")).toBeVisible();
+  await expect(page.getByTestId("gradient-history-chart").locator(".recharts-wrapper > svg.recharts-surface")).toBeVisible();
+  expect((await api<ClaimOut>(request, voter, "GET", `/claims/${claim.id}`)).body).toMatchObject({ gradient: 0.9, vote_count: 1, user_vote: 0.9 });
+  await screenshot(page, "claim-voted");
+
+  await slider.fill("0.2");
+  await page.getByRole("button", { name: "Update vote" }).click();
+  await expect(gradientValue(page)).toHaveText("20%");
+  await page.reload();
+  await expect(gradientValue(page)).toHaveText("20%");
+  await expect(page.getByText("Your current vote: 20%.")).toBeVisible();
+
+  await page.getByRole("button", { name: "Remove vote" }).click();
+  await expect(gradientValue(page)).toHaveText("50%");
+  await expect(page.getByText("You have not voted yet.")).toBeVisible();
+  expect((await api<ClaimOut>(request, voter, "GET", `/claims/${claim.id}`)).body).toMatchObject({ gradient: 0.5, vote_count: 0, user_vote: null });
+});
+
+test("add evidence (with the server's detail at the field) and vote on someone else's evidence", async ({ browser, request }) => {
+  const author = await createPerson(request, "evauthor_");
+  const witness = await createPerson(request, "witness_");
+  const claim = await createClaim(request, author, { statement: `Evidence test ${unique("e")}: walking 10k steps a day improves sleep.` });
+
+  const witnessPage = await (await browser.newContext()).newPage();
+  await signIn(witnessPage, witness, `/claims/${claim.id}`);
+  const form = witnessPage.getByRole("form", { name: "Add evidence" });
+  await form.getByLabel("Opposes").check();
+  await form.getByLabel("Kind of evidence").selectOption("link");
+  await form.getByLabel("Link (http or https)").fill("not a url");
+  await form.getByRole("button", { name: "Add evidence" }).click();
+  await expect(form.getByText("content: a link must be an absolute http(s) URL of at most 2048 characters")).toBeVisible();
+  await form.getByLabel("Link (http or https)").fill("https://example.org/sleep-study");
+  await form.getByRole("button", { name: "Add evidence" }).click();
+  await expect(form.getByText("Evidence added. Thank you!")).toBeVisible();
+  const opposes = witnessPage.getByRole("region", { name: /Opposes/ });
+  await expect(opposes.getByRole("link", { name: /example\.org\/sleep-study/ })).toBeVisible();
+  // Nobody votes on their own evidence: no vote buttons on one's own.
+  await expect(opposes.getByRole("button", { name: /Helpful/ })).toHaveCount(0);
+
+  const authorPage = await (await browser.newContext()).newPage();
+  await signIn(authorPage, author, `/claims/${claim.id}`);
+  const item = authorPage.getByRole("region", { name: /Opposes/ }).getByRole("article").first();
+  await item.getByRole("button", { name: /Helpful/ }).click();
+  await expect(item.getByTestId("evidence-score")).toHaveText("1");
+  await expect(item.getByRole("button", { name: /Helpful/ })).toHaveAttribute("aria-pressed", "true");
+  await screenshot(authorPage, "claim-evidence");
+  await item.getByRole("button", { name: /Not helpful/ }).click();
+  await expect(item.getByTestId("evidence-score")).toHaveText("-1");
+
+  const list = await api<{ evidence: { vote_score: number; user_vote: string | null; upvotes: number; downvotes: number }[] }>(
+    request,
+    author,
+    "GET",
+    `/claims/${claim.id}/evidence`,
+  );
+  expect(list.body.evidence[0]).toMatchObject({ vote_score: -1, user_vote: "down", upvotes: 0, downvotes: 1 });
+  // The down vote moved the witness's reputation (+5 then reversed, −3; never below 0).
+  const profile = await (await request.get(`/api/v1/profiles/${witness.id}`)).json();
+  expect(profile.reputation_score).toBe(0);
+
+  // Pressing the same direction again removes the vote.
+  await item.getByRole("button", { name: /Not helpful/ }).click();
+  await expect(item.getByTestId("evidence-score")).toHaveText("0");
+});
+
+test("bookmark and follow a claim, and find it on the Bookmarks and Following pages", async ({ page, request }) => {
+  const author = await createPerson(request, "bmauthor_");
+  const reader = await createPerson(request, "reader_");
+  const claim = await createClaim(request, author, { statement: `Bookmark test ${unique("b")}: cats sleep sixteen hours a day.` });
+  await signIn(page, reader, "/bookmarks");
+  await expect(page.getByRole("heading", { name: "No bookmarks yet" })).toBeVisible();
+
+  await page.goto(`/claims/${claim.id}`);
+  await page.getByRole("button", { name: "Bookmark", exact: true }).click();
+  await expect(page.getByRole("button", { name: "Remove bookmark", exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Follow", exact: true }).click();
+  await expect(page.getByRole("button", { name: "Unfollow", exact: true })).toBeVisible();
+  // The follow's notification flags: all on by default; turning one off is kept by the server.
+  await page.getByText("Notification settings").click();
+  const onEvidence = page.getByRole("checkbox", { name: "Notify me about new evidence" });
+  await expect(onEvidence).toBeChecked();
+  await onEvidence.uncheck();
+  await expect(onEvidence).not.toBeChecked();
+
+  await page.getByRole("link", { name: "Bookmarks" }).click();
+  await expect(page.getByRole("link", { name: claim.statement })).toBeVisible();
+  await screenshot(page, "bookmarks");
+  await page.getByRole("link", { name: "Following" }).click();
+  await expect(page.getByRole("link", { name: claim.statement })).toBeVisible();
+  await screenshot(page, "following");
+
+  // The state survives a reload (server-rendered from is_bookmarked / is_following), and toggles back.
+  await page.goto(`/claims/${claim.id}`);
+  await page.getByText("Notification settings").click();
+  await expect(page.getByRole("checkbox", { name: "Notify me about new evidence" })).not.toBeChecked();
+  await expect(page.getByRole("checkbox", { name: "Notify me about new votes" })).toBeChecked();
+  await page.getByRole("button", { name: "Remove bookmark", exact: true }).click();
+  await expect(page.getByRole("button", { name: "Bookmark", exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Unfollow", exact: true }).click();
+  await expect(page.getByRole("button", { name: "Follow", exact: true })).toBeVisible();
+  const fromApi = (await api<{ is_bookmarked: boolean; is_following: boolean }>(request, reader, "GET", `/claims/${claim.id}`)).body;
+  expect(fromApi).toMatchObject({ is_bookmarked: false, is_following: false });
+});
+
+test("discuss: comment, reply, edit and delete one's own comment", async ({ page, request }) => {
+  const author = await createPerson(request, "cmauthor_");
+  const talker = await createPerson(request, "talker_");
+  const claim = await createClaim(request, author, { statement: `Comment test ${unique("m")}: honey never spoils.` });
+  await signIn(page, talker, `/claims/${claim.id}`);
+  const discussion = page.getByRole("region", { name: /Discussion/ });
+
+  await discussion.getByLabel("Add a comment").fill("   ");
+  await discussion.getByRole("button", { name: "Post comment" }).click();
+  await expect(discussion.getByText("content: must be 1-5000 characters")).toBeVisible();
+  await discussion.getByLabel("Add a comment").fill("Archaeologists found edible honey in tombs.");
+  await discussion.getByRole("button", { name: "Post comment" }).click();
+  const first = discussion.getByRole("article", { name: `Comment by` }).first();
+  await expect(first).toContainText("Archaeologists found edible honey in tombs.");
+
+  await first.getByRole("button", { name: "Reply" }).click();
+  await discussion.getByLabel(/Reply to/).fill("Source please?");
+  await discussion.getByRole("button", { name: "Post reply" }).click();
+  await expect(discussion.getByText("Source please?")).toBeVisible();
+
+  await first.getByRole("button", { name: "Edit" }).click();
+  await discussion.getByLabel("Edit your comment").fill("Archaeologists found edible honey in Egyptian tombs.");
+  await discussion.getByRole("button", { name: "Save" }).click();
+  await expect(first).toContainText("Egyptian tombs");
+  await expect(first).toContainText("(edited)");
+
+  page.once("dialog", (d) => void d.accept());
+  await first.getByRole("button", { name: "Delete" }).click();
+  await expect(first).toContainText("[deleted]");
+  await expect(discussion.getByText("Source please?")).toBeVisible();
+});
+
+test("an unknown claim shows the not-found page, kept out of search engines", async ({ page }) => {
+  // The page streams behind its loading state, so the status is already sent: a "soft" 404 with noindex.
+  await page.goto("/claims/not-a-claim-id");
+  await expect(page.getByRole("heading", { name: "Claim not found" })).toBeVisible();
+  await expect(page.locator('meta[name="robots"]').first()).toHaveAttribute("content", /noindex/);
+});

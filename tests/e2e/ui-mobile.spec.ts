@@ -1,0 +1,44 @@
+// A phone-sized screen (375×812): nothing overflows sideways, and the main flows still work.
+import { expect, test, type Page } from "@playwright/test";
+import { createClaim, createPerson, gradientValue, screenshot, signIn, unique } from "./ui-helpers.ts";
+
+test.use({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
+
+async function expectNoSidewaysScroll(page: Page) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+test("on a phone: explore, open a claim, vote, and read a profile without sideways scrolling", async ({ page, request }) => {
+  const author = await createPerson(request, "mobauthor_");
+  const voter = await createPerson(request, "mobvoter_");
+  const claim = await createClaim(request, author, {
+    statement: `Mobile test ${unique("m")}: a very long statement with averyveryverylongwordthatshouldwrapnicely so it fits.`,
+    tags: ["mobile", "layout"],
+  });
+
+  await page.goto("/");
+  await expect(page.getByRole("searchbox", { name: "Search claims" })).toBeVisible();
+  await expectNoSidewaysScroll(page);
+  await screenshot(page, "mobile-explore");
+
+  await signIn(page, voter, `/claims/${claim.id}`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(claim.statement);
+  await expectNoSidewaysScroll(page);
+  await page.getByRole("slider", { name: /Your vote/ }).fill("0.75");
+  await page.getByRole("button", { name: "Cast vote" }).click();
+  await expect(gradientValue(page)).toHaveText("75%");
+  await screenshot(page, "mobile-claim");
+
+  await page.goto(`/profiles/${voter.username}`);
+  await expect(page.getByTestId("activity-chart").locator(".recharts-wrapper > svg.recharts-surface")).toBeVisible();
+  await expectNoSidewaysScroll(page);
+  await screenshot(page, "mobile-profile");
+
+  for (const path of ["/discover", "/signup", "/claims/new", "/bookmarks", "/docs/api"]) {
+    await page.goto(path);
+    // first(): the API reference page also contains the OpenAPI viewer's own title heading.
+    await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+    await expectNoSidewaysScroll(page);
+  }
+});

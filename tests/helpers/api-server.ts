@@ -1,0 +1,13 @@
+// A standalone REST server for tests that need separate processes (two app instances on one Redis,
+// kill -9 in the middle of writes): `tsx tests/helpers/api-server.ts` listens on TEST_SERVER_PORT (default: any free port) and prints
+// "listening <port>" once the database is migrated.
+import { createServer } from "node:http";
+import { dbReady } from "../../server/db/client.ts";
+import { handleNodeRest } from "../../server/rest/node.ts";
+
+await dbReady();
+const server = createServer((req, res) => void handleNodeRest(req, res));
+server.listen(Number(process.env.TEST_SERVER_PORT ?? 0), "127.0.0.1", () => {
+  const address = server.address();
+  console.log(`listening ${typeof address === "object" && address ? address.port : "?"}`);
+});

@@ -1,0 +1,163 @@
+import { afterAll, afterEach, expect, it } from "vitest";
+import {
+  createRateLimiter,
+  type RateLimitResult,
+  type RateLimiter,
+  type RateLimiterOptions,
+  type Tier,
+} from "~/server/ratelimit";
+import { inOneBucket, uniquePrefix } from "./helpers";
+
+const MINUTE = 60_000;
+const QUARTER = 15 * MINUTE;
+
+/**
+ * The limit checks every backend must pass. `backendOpts()` gives the backend's connection options;
+ * each test gets its own key prefix. `testTimeoutMs` is for slow transports (1000+ sequential calls).
+ */
+export function limitSuite(
+  backend: RateLimiter["backend"],
+  backendOpts: () => Partial<RateLimiterOptions>,
+  testTimeoutMs?: number,
+): void {
+  const open: RateLimiter[] = [];
+  // the store must never fail in these tests (a fallback answer would hide a broken backend)
+  const logs: string[] = [];
+  afterEach(() => {
+    expect(logs.splice(0)).toEqual([]);
+  });
+  const make = (name: string, opts: Partial<RateLimiterOptions> = {}) => {
+    const rl = createRateLimiter({
+      prefix: uniquePrefix(`${backend}-${name}`),
+      // correctness, not latency, is tested here: a loaded CI machine must not trip the fallback
+      timeoutMs: 5_000,
+      logger: (msg, err) => logs.push(`${msg} ${String(err)}`),
+      ...backendOpts(),
+      ...opts,
+    });
+    open.push(rl);
+    expect(rl.backend).toBe(backend);
+    return rl;
+  };
+  afterAll(async () => {
+    await Promise.all(open.map((rl) => rl.close()));
+  });
+
+  async function expectExactLimit(call: () => Promise<RateLimitResult>, limit: number, windowS: number) {
+    for (let i = 0; i < limit; i++) {
+      const r = await call();
+      const nowS = Date.now() / 1000;
+      expect(r.success, `call ${i + 1} of ${limit}`).toBe(true);
+      expect(r.limit).toBe(limit);
+      expect(r.remaining).toBe(limit - i - 1);
+      expect(r.retryAfter).toBe(0);
+      expect(Number.isInteger(r.reset)).toBe(true);
+      expect(r.reset).toBeGreaterThan(nowS);
+      expect(r.reset).toBeLessThanOrEqual(Math.ceil(nowS) + windowS);
+    }
+    const over = await call();
+    expect(over.success, `call ${limit + 1} must fail`).toBe(false);
+    expect(over.limit).toBe(limit);
+    expect(over.remaining).toBe(0);
+    expect(over.retryAfter).toBeGreaterThanOrEqual(1);
+    expect(over.retryAfter).toBeLessThanOrEqual(windowS);
+    expect(over.reset).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000) + over.retryAfter - 1);
+    // a rejected call is not counted: still rejected, same numbers
+    const again = await call();
+    expect(again.success).toBe(false);
+    expect(again.remaining).toBe(0);
+  }
+
+  const test = (name: string, fn: () => Promise<void>) => it(name, fn, testTimeoutMs);
+
+  const tiers: [Tier, number][] = [
+    ["new", 120],
+    ["established", 300],
+    ["trusted", 1000],
+  ];
+
+  test("anonymous callers: 60 per 60 s per IP, exactly", async () => {
+    const rl = make("anon");
+    await inOneBucket(MINUTE, async (n) => {
+      await expectExactLimit(() => rl.limitRequest({ ip: `203.0.113.${n}` }), 60, 60);
+      // another IP has its own budget
+      expect((await rl.limitRequest({ ip: `203.0.113.${100 + n}` })).remaining).toBe(59);
+    });
+  });
+
+  for (const [tier, limit] of tiers) {
+    test(`${tier} agents: ${limit} per 60 s per agent, exactly`, async () => {
+      const rl = make(tier);
+      await inOneBucket(MINUTE, async (n) => {
+        await expectExactLimit(() => rl.limitRequest({ agentId: `agent-1-${n}`, tier }), limit, 60);
+        const other = await rl.limitRequest({ agentId: `agent-2-${n}`, tier });
+        expect(other).toMatchObject({ success: true, remaining: limit - 1 });
+      });
+    });
+  }
+
+  test("an agent's count is kept when its tier changes, and is separate from its IP's", async () => {
+    const rl = make("tier-change");
+    await inOneBucket(MINUTE, async (n) => {
+      for (let i = 0; i < 100; i++) await rl.limitRequest({ agentId: `a${n}`, tier: "new" });
+      expect(await rl.limitRequest({ agentId: `a${n}`, tier: "established" })).toMatchObject({
+        success: true,
+        limit: 300,
+        remaining: 199,
+      });
+      expect((await rl.limitRequest({ ip: `a${n}` })).remaining).toBe(59);
+    });
+  });
+
+  test("scale multiplies every limit (0.05 → new 6, anonymous 3, established 15, trusted 50)", async () => {
+    const rl = make("scale", { scale: 0.05 });
+    await inOneBucket(MINUTE, async (n) => {
+      await expectExactLimit(() => rl.limitRequest({ agentId: `s${n}`, tier: "new" }), 6, 60);
+      await expectExactLimit(() => rl.limitRequest({ ip: `198.51.100.${n}` }), 3, 60);
+    });
+    expect((await rl.limitRequest({ agentId: "e", tier: "established" })).limit).toBe(15);
+    expect((await rl.limitRequest({ agentId: "t", tier: "trusted" })).limit).toBe(50);
+    const big = make("scale-big", { scale: 2.5 });
+    expect((await big.limitRequest({ agentId: "t", tier: "trusted" })).limit).toBe(2500);
+    expect((await big.limitAuthAttempt("198.51.100.200")).limit).toBe(25);
+  });
+
+  test("auth: 10 per 15 min per e-mail, across IPs (case-insensitive)", async () => {
+    const rl = make("auth-email");
+    await inOneBucket(QUARTER, async (n) => {
+      for (let i = 0; i < 10; i++) {
+        const email = i % 2 ? `Victim${n}@Example.com` : ` victim${n}@example.com`;
+        const r = await rl.limitAuthAttempt(`192.0.${n}.${i + 1}`, email);
+        expect(r, `attempt ${i + 1}`).toMatchObject({ success: true, limit: 10, remaining: 9 - i, retryAfter: 0 });
+        expect(r.reset).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 900);
+      }
+      const r = await rl.limitAuthAttempt(`192.0.${n}.200`, `VICTIM${n}@example.com`);
+      expect(r.success).toBe(false);
+      expect(r.remaining).toBe(0);
+      expect(r.retryAfter).toBeGreaterThanOrEqual(1);
+      expect(r.retryAfter).toBeLessThanOrEqual(900);
+      // that fresh IP was still fine on its own (it has used 1 of 10), another e-mail passes
+      expect(await rl.limitAuthAttempt(`192.0.${n}.200`, `someone${n}@example.com`)).toMatchObject({
+        success: true,
+        remaining: 8,
+      });
+    });
+  });
+
+  test("auth: 10 per 15 min per IP, across e-mails and without one", async () => {
+    const rl = make("auth-ip");
+    await inOneBucket(QUARTER, async (n) => {
+      const ip = `192.0.2.${50 + n}`;
+      for (let i = 0; i < 10; i++) {
+        const r = await rl.limitAuthAttempt(ip, i === 3 ? undefined : `user${i}-${n}@example.com`);
+        expect(r, `attempt ${i + 1}`).toMatchObject({ success: true, remaining: 9 - i });
+      }
+      const r = await rl.limitAuthAttempt(ip, `fresh${n}@example.com`);
+      expect(r).toMatchObject({ success: false, remaining: 0, limit: 10 });
+      expect(r.retryAfter).toBeGreaterThanOrEqual(1);
+      expect((await rl.limitAuthAttempt(`192.0.2.${150 + n}`, `fresh${n}@example.com`)).success).toBe(true);
+      // the API limit is a different budget
+      expect((await rl.limitRequest({ ip })).remaining).toBe(59);
+    });
+  });
+}

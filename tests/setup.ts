@@ -1,0 +1,44 @@
+// Runs in every test process before its test file. Secrets are fixed so tokens can be made in tests;
+// the database is isolated per test file: an in-memory PGlite by default, or a fresh schema of the
+// PostgreSQL named by DATABASE_URL (dropped afterwards), so files can run in parallel.
+import { randomBytes } from "node:crypto";
+import { afterAll } from "vitest";
+
+process.env.JWT_SECRET ??= "test-secret-test-secret-test-secret-0123456789";
+process.env.NEXTAUTH_SECRET ??= "test-nextauth-secret-test-nextauth-secret-0123";
+process.env.NEXTAUTH_URL ??= "http://localhost:3000";
+// Tests that are about rate limits create their own limiter; everything else must not hit one.
+process.env.RATE_LIMIT_SCALE ??= "1000";
+process.env.RATE_LIMIT_PREFIX = `test-${randomBytes(6).toString("hex")}`;
+process.env.CACHE_PREFIX ??= `test-cache-${randomBytes(6).toString("hex")}`;
+process.env.LOG_LEVEL ??= "error";
+
+let schema: string | undefined;
+if (process.env.DATABASE_URL) {
+  const url = new URL(process.env.DATABASE_URL);
+  if (!url.searchParams.has("schema")) {
+    schema = `t_${randomBytes(6).toString("hex")}`;
+    url.searchParams.set("schema", schema);
+    process.env.DATABASE_URL = url.toString();
+  }
+} else {
+  process.env.PGLITE_DATA_DIR = "memory://";
+}
+
+afterAll(async () => {
+  const { closeDb } = await import("../server/db/client.ts");
+  const { closeRateLimiter } = await import("../server/rest/limiter.ts");
+  const { closeCache } = await import("../server/cache/index.ts");
+  await closeDb();
+  await closeRateLimiter();
+  await closeCache();
+  if (schema && process.env.DATABASE_URL) {
+    const pg = (await import("pg")).default;
+    const url = new URL(process.env.DATABASE_URL);
+    url.searchParams.delete("schema");
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+  }
+});

@@ -1,0 +1,241 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import {
+  EMPTY_SUMS,
+  applySumsDelta,
+  castVote,
+  changeVote,
+  consensusDirection,
+  gradientFromSums,
+  isAtConsensus,
+  recomputeGradient,
+  removeVote,
+  resolutionOutcome,
+  shouldResolve,
+  voteSumsDelta,
+  voteWeight,
+  type GradientSums,
+  type WeightedVote,
+} from "~/server/domain/gradient";
+
+describe("voteWeight", () => {
+  it("is at least 0.1, so a new agent's vote still counts", () => {
+    expect(voteWeight(0)).toBe(0.1);
+    expect(voteWeight(0.05)).toBe(0.1); // ln(1.05) ≈ 0.049
+  });
+  it("is ln(1 + reputation) above the floor", () => {
+    expect(voteWeight(1)).toBeCloseTo(Math.LN2, 12);
+    expect(voteWeight(99)).toBeCloseTo(Math.log(100), 12);
+    expect(voteWeight(1000)).toBeCloseTo(Math.log(1001), 12);
+  });
+  it("treats negative or non-finite reputation as 0", () => {
+    expect(voteWeight(-5)).toBe(0.1);
+    expect(voteWeight(Number.NaN)).toBe(0.1);
+  });
+});
+
+describe("running sums", () => {
+  it("a new claim has gradient 0.5", () => {
+    expect(gradientFromSums(EMPTY_SUMS)).toBe(0.5);
+  });
+
+  it("cast adds the vote and counts it", () => {
+    const r = castVote(EMPTY_SUMS, { value: 0.9, weight: 2 });
+    expect(r.voteCountDelta).toBe(1);
+    expect(r.sums).toEqual({ weightedSum: 1.8, weightTotal: 2, voteCount: 1 });
+    expect(gradientFromSums(r.sums)).toBe(0.9);
+  });
+
+  it("change replaces the vote without changing the count", () => {
+    const a = castVote(EMPTY_SUMS, { value: 1, weight: 1 }).sums;
+    const b = castVote(a, { value: 0, weight: 1 }).sums;
+    expect(gradientFromSums(b)).toBe(0.5);
+    const r = changeVote(b, { value: 0, weight: 1 }, { value: 1, weight: 3 });
+    expect(r.voteCountDelta).toBe(0);
+    expect(r.sums.voteCount).toBe(2);
+    expect(gradientFromSums(r.sums)).toBe(1);
+  });
+
+  it("a changed vote uses the voter's new weight", () => {
+    const a = castVote(EMPTY_SUMS, { value: 0, weight: 1 }).sums;
+    const b = castVote(a, { value: 1, weight: 1 }).sums;
+    const r = changeVote(b, { value: 1, weight: 1 }, { value: 1, weight: 3 });
+    expect(gradientFromSums(r.sums)).toBe(0.75);
+  });
+
+  it("removal takes the vote out and decrements the count", () => {
+    const a = castVote(EMPTY_SUMS, { value: 0.2, weight: 1 }).sums;
+    const b = castVote(a, { value: 1, weight: 1 }).sums;
+    const r = removeVote(b, { value: 1, weight: 1 });
+    expect(r.voteCountDelta).toBe(-1);
+    expect(r.sums.voteCount).toBe(1);
+    expect(gradientFromSums(r.sums)).toBe(0.2);
+  });
+
+  it("removing the last vote resets the sums to exactly 0 and the gradient to 0.5", () => {
+    const a = castVote(EMPTY_SUMS, { value: 0.3, weight: 0.7 }).sums;
+    const r = removeVote(a, { value: 0.3, weight: 0.7 });
+    expect(r.sums).toEqual({ weightedSum: 0, weightTotal: 0, voteCount: 0 });
+    expect(gradientFromSums(r.sums)).toBe(0.5);
+  });
+
+  it("voteSumsDelta describes cast, change, removal and no-op", () => {
+    expect(voteSumsDelta(null, { value: 0.5, weight: 2 })).toEqual({ weightedSum: 1, weightTotal: 2, voteCount: 1 });
+    expect(voteSumsDelta({ value: 0.5, weight: 2 }, null)).toEqual({ weightedSum: -1, weightTotal: -2, voteCount: -1 });
+    expect(voteSumsDelta({ value: 0.5, weight: 2 }, { value: 1, weight: 1 })).toEqual({
+      weightedSum: 0,
+      weightTotal: -1,
+      voteCount: 0,
+    });
+    expect(voteSumsDelta(null, null)).toEqual({ weightedSum: 0, weightTotal: 0, voteCount: 0 });
+  });
+
+  it("vote count never goes below 0", () => {
+    const r = applySumsDelta(EMPTY_SUMS, { weightedSum: -1, weightTotal: -1, voteCount: -1 });
+    expect(r).toEqual(EMPTY_SUMS);
+  });
+
+  it("survives thousands of add/remove cycles: exactly 0.5 once every vote is gone", () => {
+    const weights = [0.1, Math.log(2), Math.log(1.5), Math.log(101), Math.log(1234.5)];
+    const values = [0.1, 0.7, 0.33, 0.9999, 0.123456789];
+    let sums: GradientSums = EMPTY_SUMS;
+    for (let cycle = 0; cycle < 2000; cycle++) {
+      const votes = weights.map((w, i) => ({ weight: w, value: values[(i + cycle) % values.length] }));
+      for (const v of votes) sums = castVote(sums, v).sums;
+      for (const v of votes.reverse()) sums = removeVote(sums, v).sums;
+    }
+    expect(sums).toEqual({ weightedSum: 0, weightTotal: 0, voteCount: 0 });
+    expect(gradientFromSums(sums)).toBe(0.5);
+  });
+
+  it("after thousands of cycles around one remaining vote, the gradient is exactly that vote's value", () => {
+    let sums = castVote(EMPTY_SUMS, { value: 0.3, weight: Math.log(5) }).sums;
+    for (let cycle = 0; cycle < 5000; cycle++) {
+      const v = { value: (cycle % 97) / 96, weight: voteWeight(cycle * 1.37) };
+      sums = castVote(sums, v).sums;
+      sums = removeVote(sums, v).sums;
+    }
+    expect(sums.voteCount).toBe(1);
+    expect(gradientFromSums(sums)).toBe(0.3);
+  });
+
+  it("property: running sums agree with a recomputation after any sequence of operations", () => {
+    const op = fc.record({
+      voter: fc.integer({ min: 0, max: 7 }),
+      remove: fc.boolean(),
+      value: fc.double({ min: 0, max: 1, noNaN: true }),
+      reputation: fc.double({ min: 0, max: 5000, noNaN: true }),
+    });
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 200 }), (ops) => {
+        const votes = new Map<number, WeightedVote>();
+        let sums: GradientSums = EMPTY_SUMS;
+        for (const o of ops) {
+          const previous = votes.get(o.voter) ?? null;
+          if (o.remove) {
+            if (previous) sums = removeVote(sums, previous).sums;
+            votes.delete(o.voter);
+          } else {
+            const next = { value: o.value, weight: voteWeight(o.reputation) };
+            sums = previous ? changeVote(sums, previous, next).sums : castVote(sums, next).sums;
+            votes.set(o.voter, next);
+          }
+        }
+        expect(sums.voteCount).toBe(votes.size);
+        const g = gradientFromSums(sums);
+        expect(g).toBeGreaterThanOrEqual(0);
+        expect(g).toBeLessThanOrEqual(1);
+        expect(Math.abs(g - recomputeGradient([...votes.values()]))).toBeLessThan(1e-6);
+        if (votes.size === 0) expect(g).toBe(0.5);
+      }),
+    );
+  });
+});
+
+describe("gradientFromSums", () => {
+  it("is 0.5 when the total weight is ~0", () => {
+    expect(gradientFromSums({ weightedSum: 1e-15, weightTotal: 1e-15 })).toBe(0.5);
+    expect(gradientFromSums({ weightedSum: 0, weightTotal: -1e-12, voteCount: 3 })).toBe(0.5);
+  });
+  it("clamps drift outside [0, 1]", () => {
+    expect(gradientFromSums({ weightedSum: 2.0000001, weightTotal: 2, voteCount: 1 })).toBe(1);
+    expect(gradientFromSums({ weightedSum: -1e-12, weightTotal: 2, voteCount: 1 })).toBe(0);
+  });
+  it("does not let float error make a mean of exactly 0.8 look like consensus", () => {
+    const votes = [0.1, Math.log(2), Math.log(3.7), Math.log(11), 0.3].map((weight) => ({ weight, value: 0.8 }));
+    let sums: GradientSums = EMPTY_SUMS;
+    for (const v of votes) sums = castVote(sums, v).sums;
+    expect(gradientFromSums(sums)).toBe(0.8);
+    expect(isAtConsensus(gradientFromSums(sums))).toBe(false);
+  });
+});
+
+describe("recomputeGradient", () => {
+  it("is 0.5 without votes", () => {
+    expect(recomputeGradient([])).toBe(0.5);
+  });
+  it("is the weighted mean", () => {
+    expect(
+      recomputeGradient([
+        { value: 1, weight: 3 },
+        { value: 0, weight: 1 },
+      ]),
+    ).toBe(0.75);
+  });
+});
+
+describe("consensus", () => {
+  it("needs strictly more than 0.8 or strictly less than 0.2", () => {
+    expect(isAtConsensus(0.8)).toBe(false);
+    expect(isAtConsensus(0.2)).toBe(false);
+    expect(isAtConsensus(0.5)).toBe(false);
+    expect(isAtConsensus(0.800001)).toBe(true);
+    expect(isAtConsensus(0.199999)).toBe(true);
+    expect(isAtConsensus(1)).toBe(true);
+    expect(isAtConsensus(0)).toBe(true);
+  });
+  it("has a direction only at consensus", () => {
+    expect(consensusDirection(0.9)).toBe(true);
+    expect(consensusDirection(0.1)).toBe(false);
+    expect(consensusDirection(0.8)).toBeNull();
+    expect(consensusDirection(0.2)).toBeNull();
+  });
+});
+
+describe("shouldResolve", () => {
+  it("needs at least 10 votes", () => {
+    expect(shouldResolve({ gradient: 0.95, voteCount: 9, alreadyResolved: false })).toBe(false);
+    expect(shouldResolve({ gradient: 0.95, voteCount: 10, alreadyResolved: false })).toBe(true);
+    expect(shouldResolve({ gradient: 0.05, voteCount: 10, alreadyResolved: false })).toBe(true);
+  });
+  it("needs consensus", () => {
+    expect(shouldResolve({ gradient: 0.8, voteCount: 50, alreadyResolved: false })).toBe(false);
+    expect(shouldResolve({ gradient: 0.2, voteCount: 50, alreadyResolved: false })).toBe(false);
+  });
+  it("happens once per claim", () => {
+    expect(shouldResolve({ gradient: 0.95, voteCount: 10, alreadyResolved: true })).toBe(false);
+  });
+});
+
+describe("resolutionOutcome", () => {
+  it("true consensus: above 0.5 aligned, below opposed", () => {
+    expect(resolutionOutcome(0.9, 0.51)).toBe("aligned");
+    expect(resolutionOutcome(0.9, 1)).toBe("aligned");
+    expect(resolutionOutcome(0.9, 0.49)).toBe("opposed");
+    expect(resolutionOutcome(0.9, 0)).toBe("opposed");
+  });
+  it("false consensus: below 0.5 aligned, above opposed", () => {
+    expect(resolutionOutcome(0.1, 0.49)).toBe("aligned");
+    expect(resolutionOutcome(0.1, 0)).toBe("aligned");
+    expect(resolutionOutcome(0.1, 0.51)).toBe("opposed");
+    expect(resolutionOutcome(0.1, 1)).toBe("opposed");
+  });
+  it("a vote of exactly 0.5 is neutral either way", () => {
+    expect(resolutionOutcome(0.9, 0.5)).toBe("neutral");
+    expect(resolutionOutcome(0.1, 0.5)).toBe("neutral");
+  });
+  it("without consensus nothing is decided", () => {
+    expect(resolutionOutcome(0.8, 1)).toBe("neutral");
+    expect(resolutionOutcome(0.2, 0)).toBe("neutral");
+  });
+});

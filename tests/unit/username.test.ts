@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import {
+  sanitizeUsername,
+  USERNAME_PATTERN,
+  usernameCandidates,
+  usernameFromHints,
+  withUsernameSuffix,
+} from "../../server/domain/username.ts";
+
+describe("usernames derived from a provider's profile", () => {
+  it.each([
+    [["octocat"], "octocat"],
+    [["José García"], "Jose_Garcia"],
+    [["jane.doe+news"], "jane_doe_news"],
+    [["__a--b__"], "a_b"],
+    [["", null, "second"], "second"],
+    [["日本語", "Fallback Name"], "Fallback_Name"],
+    [["jo"], "jo_user"],
+    [[], "user"],
+    [["日本語"], "user"],
+  ])("%j → %s", (hints, expected) => {
+    expect(usernameFromHints(hints)).toBe(expected);
+    expect(usernameFromHints(hints)).toMatch(USERNAME_PATTERN);
+  });
+
+  it("cuts long hints to 30 characters", () => {
+    expect(sanitizeUsername("x".repeat(80))).toHaveLength(30);
+  });
+
+  it("suffixes keep the name within 30 characters", () => {
+    expect(withUsernameSuffix("a".repeat(30), "1234")).toBe(`${"a".repeat(25)}_1234`);
+    expect(withUsernameSuffix("ada", "0042")).toBe("ada_0042");
+  });
+
+  it("offers the base first, then distinct valid variants", () => {
+    let seed = 0;
+    const random = () => ((seed = (seed * 9301 + 49297) % 233280) / 233280);
+    const candidates = usernameCandidates("y".repeat(30), random);
+    expect(candidates[0]).toBe("y".repeat(30));
+    expect(new Set(candidates).size).toBe(candidates.length);
+    for (const c of candidates) expect(c).toMatch(USERNAME_PATTERN);
+  });
+});

@@ -1,0 +1,15 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { alias: { "~": import.meta.dirname } },
+  test: {
+    include: ["tests/unit/**/*.test.ts", "tests/api/**/*.test.ts", "tests/ratelimit/**/*.test.ts", "tests/smoke/**/*.test.ts", "tests/security/**/*.test.ts"],
+    setupFiles: ["tests/setup.ts"],
+    pool: "forks",
+    // Test files are isolated (own database) and mostly wait on I/O: more workers than the default
+    // (cores − 1, i.e. one on a 2-core machine) keep both cores busy.
+    maxWorkers: 3,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
