@@ -1,0 +1,196 @@
+// CONTRACT §8 through the real adapter: honest headers on every answer, 429 with Retry-After, the
+// tier limits, the auth brute-force limits per IP and per email, TRUST_PROXY, and (with Redis) two
+// app instances sharing one limit.
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApi, uniqueName, type TestApi } from "../helpers/api.ts";
+import { db } from "../../server/db/client.ts";
+import { inOneBucket } from "../ratelimit/helpers.ts";
+
+// Before anything reads the configuration: small limits (anonymous 12, new 24, established 60,
+// trusted 200, auth attempts 2 per 15 minutes), and client IPs from X-Forwarded-For.
+process.env.RATE_LIMIT_SCALE = "0.2";
+process.env.TRUST_PROXY = "1";
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startApi();
+});
+afterAll(() => api.close());
+
+let ipCounter = 0;
+const freshIp = () => `10.${process.pid % 250}.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
+const from = (ip: string) => ({ headers: { "x-forwarded-for": `${ip}, 192.0.2.1` } });
+
+async function agentWithTier(tier: "new" | "established" | "trusted") {
+  const username = uniqueName("rl");
+  const email = `${username}@example.test`;
+  const reg = await api.post("/auth/register", { email, password: "Password123", username }, from(freshIp()));
+  expect(reg.status).toBe(201);
+  await db().agent.update({ where: { id: reg.body.id }, data: { tier, reputation: tier === "trusted" ? 1000 : tier === "established" ? 100 : 0 } });
+  const login = await api.post("/auth/login", { email, password: "Password123" }, from(freshIp()));
+  expect(login.status).toBe(200);
+  return login.body.access_token as string;
+}
+
+async function exhaust(call: () => Promise<{ status: number; headers: Headers }>, limit: number) {
+  const remaining: number[] = [];
+  for (let i = 0; i < limit; i++) {
+    const res = await call();
+    expect(res.status).not.toBe(429);
+    expect(Number(res.headers.get("x-ratelimit-limit"))).toBe(limit);
+    remaining.push(Number(res.headers.get("x-ratelimit-remaining")));
+  }
+  // Counting down by one per request (a window boundary may hand back some of the previous count).
+  expect(remaining[remaining.length - 1]).toBeLessThan(remaining[0]);
+  const refused = await call();
+  expect(refused.status).toBe(429);
+  return refused;
+}
+
+describe("rate limits through the API", () => {
+  it("anonymous callers: 12 (60 × 0.2) per IP, then 429 with Retry-After and honest headers", async () => {
+    await inOneBucket(60_000, async () => {
+      const ip = freshIp();
+      const refused = (await exhaust(() => api.get("/health", from(ip)), 12)) as Awaited<ReturnType<TestApi["get"]>>;
+      expect(refused.body).toEqual({ detail: "Rate limit exceeded" });
+      const retryAfter = Number(refused.headers.get("retry-after"));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
+      const reset = Number(refused.headers.get("x-ratelimit-reset"));
+      expect(reset).toBeGreaterThan(Date.now() / 1000);
+      expect(reset).toBeLessThanOrEqual(Date.now() / 1000 + 61);
+      // Another IP is unaffected.
+      expect((await api.get("/health", from(freshIp()))).status).toBe(200);
+    });
+  });
+
+  it.each([
+    ["new", 24],
+    ["established", 60],
+    ["trusted", 200],
+  ] as const)("agents of tier %s get %i per window, by agent whatever their IP", async (tier, limit) => {
+    await inOneBucket(60_000, async () => {
+      const token = await agentWithTier(tier);
+      await exhaust(() => api.get("/auth/me", { token, ...from(freshIp()) }), limit);
+    });
+  });
+
+  it("errors count and carry the headers too (404, 400)", async () => {
+    await inOneBucket(60_000, async () => {
+      const ip = freshIp();
+      const notFound = await api.get("/no/such/route", from(ip));
+      expect(notFound.status).toBe(404);
+      expect(notFound.headers.get("x-ratelimit-remaining")).toBe("11");
+      const bad = await api.request("POST", "/auth/logout", { rawBody: "{", headers: { "content-type": "application/json", ...from(ip).headers } });
+      expect(bad.status).toBe(400);
+      expect(bad.headers.get("x-ratelimit-remaining")).toBe("10");
+    });
+  });
+
+  it("auth attempts are limited per IP (2 per 15 minutes at this scale)", async () => {
+    await inOneBucket(15 * 60_000, async () => {
+      const ip = freshIp();
+      for (let i = 0; i < 2; i++) {
+        const attempt = await api.post("/auth/login", { email: `${uniqueName()}@example.test`, password: "x" }, from(ip));
+        expect(attempt.status).toBe(401);
+      }
+      const second = await api.post("/auth/login", { email: `${uniqueName()}@example.test`, password: "x" }, from(ip));
+      expect(second.status).toBe(429);
+      expect(second.body).toEqual({ detail: "Rate limit exceeded" });
+      // The refusal is the auth limiter's (limit 2, 15-minute windows aligned to the epoch), so
+      // Retry-After points at the end of its current window: anywhere from 1 s to 15 minutes away.
+      expect(second.headers.get("x-ratelimit-limit")).toBe("2");
+      const reset = Number(second.headers.get("x-ratelimit-reset"));
+      expect(reset % 900).toBe(0);
+      const retryAfter = Number(second.headers.get("retry-after"));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(900);
+      expect(Math.abs(Date.now() / 1000 + retryAfter - reset)).toBeLessThanOrEqual(2);
+    });
+  });
+
+  it("auth attempts are limited per email whatever the IP", async () => {
+    await inOneBucket(15 * 60_000, async () => {
+      const email = `${uniqueName()}@example.test`;
+      expect((await api.post("/auth/login", { email, password: "x" }, from(freshIp()))).status).toBe(401);
+      expect((await api.post("/auth/login", { email, password: "x" }, from(freshIp()))).status).toBe(401);
+      const again = await api.post("/auth/login", { email: email.toUpperCase(), password: "x" }, from(freshIp()));
+      expect(again.status).toBe(429);
+    });
+  });
+
+  it("without TRUST_PROXY, X-Forwarded-For is ignored (no fresh IP per request)", async () => {
+    const { clientIp } = await import("../../server/rest/handler.ts");
+    const { config } = await import("../../server/config.ts");
+    const req = { method: "GET", url: "/", headers: { "x-forwarded-for": "203.0.113.9" }, remoteAddress: "198.51.100.7", readBody: async () => Buffer.alloc(0) };
+    expect(clientIp(req)).toBe("203.0.113.9");
+    const cfg = config() as { TRUST_PROXY: boolean };
+    cfg.TRUST_PROXY = false;
+    try {
+      expect(clientIp(req)).toBe("198.51.100.7");
+    } finally {
+      cfg.TRUST_PROXY = true;
+    }
+  });
+});
+
+const children: ChildProcess[] = [];
+afterAll(() => children.forEach((c) => c.kill("SIGKILL")));
+
+async function startInstance(env: Record<string, string> = {}): Promise<string> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.resolve(import.meta.dirname, "../helpers/api-server.ts")], {
+    env: { ...process.env, ...env, NODE_ENV: "test" },
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (d) => {
+      out += d;
+      const m = /listening (\d+)/.exec(out);
+      if (m) resolve(`http://127.0.0.1:${m[1]}`);
+    });
+    child.stderr!.on("data", (d) => (out += d));
+    child.on("exit", (code) => reject(new Error(`instance exited ${code}: ${out}`)));
+  });
+}
+
+
+describe("a rate-limit store that is down", () => {
+  it("fails open: requests go through quickly, with honest per-instance headers", async () => {
+    const base = await startInstance({ REDIS_URL: "redis://127.0.0.1:1", UPSTASH_REDIS_REST_URL: "", DATABASE_URL: process.env.DATABASE_URL ?? "" });
+    await inOneBucket(60_000, async () => {
+      const ip = freshIp();
+      const remaining: number[] = [];
+      const started = Date.now();
+      for (let i = 0; i < 5; i++) {
+        const res = await fetch(`${base}/api/v1/health`, { headers: { "x-forwarded-for": ip } });
+        expect(res.status).toBe(200);
+        expect(res.headers.get("x-ratelimit-limit")).toBe("12");
+        remaining.push(Number(res.headers.get("x-ratelimit-remaining")));
+      }
+      expect(remaining).toEqual([11, 10, 9, 8, 7]);
+      expect(Date.now() - started).toBeLessThan(5000);
+    });
+  }, 60_000);
+});
+
+// Two app processes on one PostgreSQL and one Redis must enforce one shared limit.
+const shared = process.env.DATABASE_URL && process.env.REDIS_URL;
+describe.skipIf(!shared)("two instances on one Redis", () => {
+  it("an IP's 12 requests are shared across both instances", async () => {
+    const [a, b] = await Promise.all([startInstance(), startInstance()]);
+    await inOneBucket(60_000, async () => {
+      const ip = freshIp();
+      const statuses: number[] = [];
+      for (let i = 0; i < 14; i++) {
+        const res = await fetch(`${i % 2 ? a : b}/api/v1/health`, { headers: { "x-forwarded-for": ip } });
+        statuses.push(res.status);
+      }
+      expect(statuses.filter((s) => s === 200)).toHaveLength(12);
+      expect(statuses.slice(12)).toEqual([429, 429]);
+    });
+  }, 60_000);
+});
