@@ -66,6 +66,12 @@ const envSchema = z.object({
     .default("")
     .transform((v) => v === "1" || v === "true"),
   LOG_LEVEL: z.enum(["silent", "error", "info"]).default("info"),
+  TRENDING_CACHE_SECONDS: z.coerce
+    .number({ message: "TRENDING_CACHE_SECONDS must be a whole number of seconds (0 = no cache)" })
+    .int({ message: "TRENDING_CACHE_SECONDS must be a whole number of seconds (0 = no cache)" })
+    .min(0, { message: "TRENDING_CACHE_SECONDS must be a whole number of seconds (0 = no cache)" })
+    .max(3600, { message: "TRENDING_CACHE_SECONDS must be at most 3600" })
+    .default(30),
 });
 
 export type Config = z.infer<typeof envSchema> & { JWT_SECRET: string; NEXTAUTH_SECRET: string };

@@ -4,12 +4,14 @@
 // The instance lives on globalThis: Next's hot reload and its bundles (route handlers, the custom
 // server) re-evaluate modules, and one PGlite data directory must be opened by one instance only.
 // Nothing is opened at import time, so `next build` never touches DATA_DIR.
+//
+// Reads outside transactions can skip Prisma: `readSql` sends them straight to the driver.
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import { PrismaClient } from "./generated/client.ts";
+import { Prisma, PrismaClient } from "./generated/client.ts";
 import { config } from "../config.ts";
 import { applyMigrations, type SqlRunner } from "./migrate.ts";
 
@@ -118,6 +120,23 @@ export function db(): PrismaClient {
 /** Resolves once pending migrations are applied (instant after the first call). */
 export function dbReady(): Promise<void> {
   return state().ready;
+}
+
+/**
+ * A read outside any transaction, sent straight to the driver (the pg pool, or PGlite, which queues it
+ * behind a running transaction). Prisma 6's client engine compiles every query — `$queryRaw` included —
+ * in WebAssembly on the event loop, which was 25–50 % of the CPU of the read endpoints (README,
+ * Benchmark). Values are bound parameters, never spliced into the text. Rows come as the driver types
+ * them: float8, int4, bool, arrays and timestamptz are JS values, but int8 (`count(*)`) may be a string
+ * or a bigint — cast to int in SQL or wrap in Number().
+ */
+export function readSql<T>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T[]> {
+  return readQuery<T>(Prisma.sql(strings, ...values));
+}
+
+/** `readSql` for a query assembled with `Prisma.sql`/`Prisma.join`. */
+export async function readQuery<T>(query: Prisma.Sql): Promise<T[]> {
+  return (await state().runner.query(query.text, query.values)) as T[];
 }
 
 export function dbBackend(): "pglite" | "postgres" {

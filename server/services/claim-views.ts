@@ -1,16 +1,17 @@
 // Claims as the API shows them (CONTRACT §3 Claim), for any list: one query whatever the length of
 // the list — the author, the parent ids and the caller's vote/bookmark/follow are joined in, never
 // fetched claim by claim. Discovery, profiles and the web UI reuse this.
-import { db } from "../db/client.ts";
+import { readQuery } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
-import { isUuid, toAgent, type AgentRow } from "../api/schemas/common.ts";
+import { isUuid } from "../api/schemas/common.ts";
 import type { Claim } from "../api/schemas/claims.ts";
+import { AUTHOR_COLUMNS, authorOf, type AuthorColumns } from "./author-columns.ts";
 
 export type { Claim } from "../api/schemas/claims.ts";
 
 type Tx = Prisma.TransactionClient;
 
-interface ClaimViewRow {
+interface ClaimViewRow extends AuthorColumns {
   id: string;
   statement: string;
   complexity_tier: Claim["complexity_tier"];
@@ -21,14 +22,6 @@ interface ClaimViewRow {
   evidence_count: number;
   created_at: Date;
   updated_at: Date;
-  author_id: string;
-  author_username: string;
-  author_display_name: string;
-  author_avatar_url: string | null;
-  author_bio: string | null;
-  author_reputation: number;
-  author_tier: AgentRow["tier"];
-  author_created_at: Date;
   user_vote: number | null;
   is_bookmarked: boolean;
   is_following: boolean;
@@ -44,16 +37,7 @@ function toClaim(row: ClaimViewRow, hasViewer: boolean): Claim {
     gradient: Number(row.gradient),
     vote_count: Number(row.vote_count),
     evidence_count: Number(row.evidence_count),
-    author: toAgent({
-      id: row.author_id,
-      username: row.author_username,
-      displayName: row.author_display_name,
-      avatarUrl: row.author_avatar_url,
-      bio: row.author_bio,
-      reputation: Number(row.author_reputation),
-      tier: row.author_tier,
-      createdAt: row.author_created_at,
-    }),
+    author: authorOf(row),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     user_vote: hasViewer && row.user_vote !== null ? Number(row.user_vote) : null,
@@ -67,18 +51,16 @@ function toClaim(row: ClaimViewRow, hasViewer: boolean): Claim {
  * `user_vote`, `is_bookmarked` and `is_following` are null when there is no viewer.
  * Pass `tx` to read inside a transaction.
  */
-export async function claimViews(ids: readonly string[], viewerId: string | null, tx: Tx = db()): Promise<Claim[]> {
+export async function claimViews(ids: readonly string[], viewerId: string | null, tx?: Tx): Promise<Claim[]> {
   if (ids.length === 0) return [];
   const unique = [...new Set(ids)].filter(isUuid);
   if (unique.length === 0) return [];
   // A NULL viewer joins nothing, so the caller fields come back empty and are reported as null.
-  const rows = await tx.$queryRaw<ClaimViewRow[]>`
+  const query = Prisma.sql`
     SELECT c.id::text AS id, c.statement, c.complexity_tier::text AS complexity_tier, c.tags,
            ARRAY(SELECT p.parent_id::text FROM claim_parents p WHERE p.claim_id = c.id ORDER BY p.position, p.parent_id) AS parent_ids,
            c.gradient, c.vote_count, c.evidence_count, c.created_at, c.updated_at,
-           a.id::text AS author_id, a.username AS author_username, a.display_name AS author_display_name,
-           a.avatar_url AS author_avatar_url, a.bio AS author_bio, a.reputation AS author_reputation,
-           a.tier::text AS author_tier, a.created_at AS author_created_at,
+           ${AUTHOR_COLUMNS},
            v.value AS user_vote, (b.agent_id IS NOT NULL) AS is_bookmarked, (f.agent_id IS NOT NULL) AS is_following
     FROM claims c
     JOIN agents a ON a.id = c.author_id
@@ -86,12 +68,13 @@ export async function claimViews(ids: readonly string[], viewerId: string | null
     LEFT JOIN bookmarks b ON b.claim_id = c.id AND b.agent_id = ${viewerId}::uuid
     LEFT JOIN follows f ON f.claim_id = c.id AND f.agent_id = ${viewerId}::uuid
     WHERE c.id = ANY(${unique}::uuid[])`;
+  const rows = tx ? await tx.$queryRaw<ClaimViewRow[]>(query) : await readQuery<ClaimViewRow>(query);
   const byId = new Map(rows.map((r) => [r.id, toClaim(r, viewerId !== null)]));
   return ids.map((id) => byId.get(id.toLowerCase())).filter((c): c is Claim => c !== undefined);
 }
 
 /** One claim as `viewerId` sees it, or null. */
-export async function claimView(id: string, viewerId: string | null, tx: Tx = db()): Promise<Claim | null> {
+export async function claimView(id: string, viewerId: string | null, tx?: Tx): Promise<Claim | null> {
   const [claim] = await claimViews([id], viewerId, tx);
   return claim ?? null;
 }

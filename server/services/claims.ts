@@ -1,5 +1,5 @@
 // Claims: creation, the searchable list, the detail view, and the caller's bookmark/follow lists.
-import { db } from "../db/client.ts";
+import { db, readSql } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { badRequest, notFound } from "../api/errors.ts";
 import { isUuid } from "../api/schemas/common.ts";
@@ -101,20 +101,20 @@ export async function listClaims(input: ListClaimsInput, viewerId: string | null
   let total: number;
   if (input.q) {
     const where = Prisma.join([Prisma.sql`c.search_vector @@ query.q`, ...filters], " AND ");
-    const [row] = await db().$queryRaw<{ total: bigint; ids: string[] }[]>`
+    const [row] = await readSql<{ total: number; ids: string[] }>`
       WITH query AS (SELECT websearch_to_tsquery('english', ${input.q}) AS q),
       matches AS MATERIALIZED (
         SELECT c.id, c.created_at, c.gradient, c.vote_count, ts_rank(c.search_vector, query.q) AS rank
         FROM claims c, query WHERE ${where}
       )
-      SELECT (SELECT count(*) FROM matches) AS total,
+      SELECT (SELECT count(*)::int FROM matches) AS total,
              ARRAY(SELECT m.id::text FROM matches m ORDER BY m.${column} ${direction}, m.id ${direction} ${page}) AS ids`;
     ids = row.ids;
     total = Number(row.total);
   } else {
     const where = filters.length ? Prisma.sql`WHERE ${Prisma.join(filters, " AND ")}` : Prisma.empty;
     const [rows, count] = await Promise.all([
-      db().$queryRaw<{ id: string }[]>`
+      readSql<{ id: string }>`
         SELECT c.id::text AS id FROM claims c ${where} ORDER BY c.${column} ${direction}, c.id ${direction} ${page}`,
       filters.length ? countClaims(where) : claimsCounter(),
     ]);
@@ -125,14 +125,14 @@ export async function listClaims(input: ListClaimsInput, viewerId: string | null
 }
 
 async function countClaims(where: Prisma.Sql): Promise<number> {
-  const [row] = await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM claims c ${where}`;
-  return Number(row.n);
+  const [row] = await readSql<{ n: number }>`SELECT count(*)::int AS n FROM claims c ${where}`;
+  return row.n;
 }
 
 /** The maintained number of claims (never a count(*) over the table). */
 export async function claimsCounter(): Promise<number> {
-  const row = await db().platformCounter.findUnique({ where: { name: CLAIMS_COUNTER } });
-  return Number(row?.value ?? 0);
+  const [row] = await readSql<{ n: number }>`SELECT value::float8 AS n FROM platform_counters WHERE name = ${CLAIMS_COUNTER}`;
+  return row?.n ?? 0;
 }
 
 // ---- one claim ----
@@ -141,18 +141,15 @@ export async function getClaimDetail(claimId: string, viewerId: string | null): 
   const claim = isUuid(claimId) ? await claimView(claimId, viewerId) : null;
   if (!claim) throw notFound(CLAIM_NOT_FOUND);
   const [recent, parents] = await Promise.all([
-    db().gradientHistory.findMany({
-      where: { claimId: claim.id },
-      orderBy: { id: "desc" },
-      take: GRADIENT_HISTORY_LIMIT,
-      select: { gradient: true, voteCount: true, recordedAt: true },
-    }),
+    readSql<{ gradient: number; vote_count: number; recorded_at: Date }>`
+      SELECT gradient, vote_count, recorded_at FROM gradient_history
+      WHERE claim_id = ${claim.id}::uuid ORDER BY id DESC LIMIT ${GRADIENT_HISTORY_LIMIT}`,
     claimViews(claim.parent_ids, viewerId),
   ]);
   const gradient_history = recent.reverse().map((p) => ({
     gradient: p.gradient,
-    vote_count: p.voteCount,
-    recorded_at: p.recordedAt.toISOString(),
+    vote_count: p.vote_count,
+    recorded_at: p.recorded_at.toISOString(),
   }));
   return { ...claim, gradient_history, parent_claims: parents };
 }

@@ -7,10 +7,11 @@
 // let "downvote, remove" mint reputation for an author at 0.
 //
 // Locks: the evidence row, then its author's agent row (see services/votes.ts for the global order).
-import { db } from "../db/client.ts";
+import { db, readQuery } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { forbidden, notFound } from "../api/errors.ts";
-import { agentSelect, isUuid, toAgent, type AgentRow } from "../api/schemas/common.ts";
+import { isUuid } from "../api/schemas/common.ts";
+import { AUTHOR_COLUMNS, authorOf, type AuthorColumns } from "./author-columns.ts";
 import type { CreateEvidenceInput, Evidence, EvidenceList, ListEvidenceInput } from "../api/schemas/evidence.ts";
 import {
   applyEvents,
@@ -27,59 +28,52 @@ type Tx = Prisma.TransactionClient;
 
 export const EVIDENCE_NOT_FOUND = "Evidence not found";
 
-const baseSelect = {
-  id: true,
-  claimId: true,
-  position: true,
-  contentType: true,
-  content: true,
-  upvotes: true,
-  downvotes: true,
-  voteScore: true,
-  createdAt: true,
-  updatedAt: true,
-  author: { select: agentSelect },
-} as const;
-
-/** With a caller, their own vote comes along: one batched query for the whole page, not one per row. */
-const evidenceSelect = (viewerId: string | null) =>
-  viewerId ? { ...baseSelect, votes: { where: { agentId: viewerId }, select: { direction: true } } } : baseSelect;
-
-interface EvidenceRow {
+interface EvidenceRow extends AuthorColumns {
   id: string;
-  claimId: string;
+  claim_id: string;
   position: Evidence["position"];
-  contentType: Evidence["content_type"];
+  content_type: Evidence["content_type"];
   content: string;
   upvotes: number;
   downvotes: number;
-  voteScore: number;
-  createdAt: Date;
-  updatedAt: Date;
-  author: AgentRow;
-  votes?: { direction: EvidenceDirection }[];
+  vote_score: number;
+  created_at: Date;
+  updated_at: Date;
+  user_vote: EvidenceDirection | null;
+}
+
+/** Evidence as `viewerId` sees it (their own vote joined in: one query for a whole page), `e` filtered by `where`. */
+function evidenceQuery(viewerId: string | null, where: Prisma.Sql, orderAndPage: Prisma.Sql = Prisma.empty): Prisma.Sql {
+  return Prisma.sql`
+    SELECT e.id::text AS id, e.claim_id::text AS claim_id, e.position::text AS position,
+           e.content_type::text AS content_type, e.content, e.upvotes, e.downvotes, e.vote_score,
+           e.created_at, e.updated_at, ${AUTHOR_COLUMNS}, v.direction::text AS user_vote
+    FROM evidence e
+    JOIN agents a ON a.id = e.author_id
+    LEFT JOIN evidence_votes v ON v.evidence_id = e.id AND v.agent_id = ${viewerId}::uuid
+    WHERE ${where} ${orderAndPage}`;
 }
 
 function toEvidence(row: EvidenceRow): Evidence {
   return {
     id: row.id,
-    claim_id: row.claimId,
-    author: toAgent(row.author),
+    claim_id: row.claim_id,
+    author: authorOf(row),
     position: row.position,
-    content_type: row.contentType,
+    content_type: row.content_type,
     content: row.content,
     upvotes: row.upvotes,
     downvotes: row.downvotes,
-    vote_score: row.voteScore,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-    user_vote: row.votes?.[0]?.direction ?? null,
+    vote_score: row.vote_score,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    user_vote: row.user_vote,
   };
 }
 
 async function evidenceView(evidenceId: string, viewerId: string | null): Promise<Evidence | null> {
   if (!isUuid(evidenceId)) return null;
-  const row = await db().evidence.findUnique({ where: { id: evidenceId }, select: evidenceSelect(viewerId) });
+  const [row] = await readQuery<EvidenceRow>(evidenceQuery(viewerId, Prisma.sql`e.id = ${evidenceId}::uuid`));
   return row ? toEvidence(row) : null;
 }
 
@@ -91,23 +85,22 @@ export async function getEvidence(evidenceId: string, viewerId: string | null): 
 
 /** GET /claims/{id}/evidence, served by the (claim_id, vote_score, id) and (claim_id, created_at, id) indexes. */
 export async function listEvidence(input: ListEvidenceInput, viewerId: string | null): Promise<EvidenceList> {
-  const claim = isUuid(input.claim_id)
-    ? await db().claim.findUnique({ where: { id: input.claim_id }, select: { id: true } })
-    : null;
-  if (!claim) throw notFound(CLAIM_NOT_FOUND);
-  const where = { claimId: claim.id, ...(input.position ? { position: input.position } : {}) };
-  const order = input.sort_order;
-  const [rows, total] = await Promise.all([
-    db().evidence.findMany({
-      where,
-      orderBy: [input.sort_by === "vote_score" ? { voteScore: order } : { createdAt: order }, { id: order }],
-      skip: input.offset,
-      take: input.limit,
-      select: evidenceSelect(viewerId),
-    }),
-    db().evidence.count({ where }),
+  if (!isUuid(input.claim_id)) throw notFound(CLAIM_NOT_FOUND);
+  const where = input.position
+    ? Prisma.sql`e.claim_id = ${input.claim_id}::uuid AND e.position = ${input.position}::"EvidencePosition"`
+    : Prisma.sql`e.claim_id = ${input.claim_id}::uuid`;
+  const column = Prisma.raw(input.sort_by === "vote_score" ? "e.vote_score" : "e.created_at");
+  const direction = Prisma.raw(input.sort_order === "asc" ? "ASC" : "DESC");
+  const [rows, [counted]] = await Promise.all([
+    readQuery<EvidenceRow>(
+      evidenceQuery(viewerId, where, Prisma.sql`ORDER BY ${column} ${direction}, e.id ${direction} LIMIT ${input.limit} OFFSET ${input.offset}`),
+    ),
+    // No row when the claim does not exist; else the number of its evidence (with the position filter).
+    readQuery<{ total: number }>(Prisma.sql`
+      SELECT (SELECT count(*)::int FROM evidence e WHERE ${where}) AS total FROM claims WHERE id = ${input.claim_id}::uuid`),
   ]);
-  return { evidence: rows.map(toEvidence), total, limit: input.limit, offset: input.offset };
+  if (!counted) throw notFound(CLAIM_NOT_FOUND);
+  return { evidence: rows.map(toEvidence), total: counted.total, limit: input.limit, offset: input.offset };
 }
 
 /** POST /claims/{id}/evidence: the claim's evidence_count goes up in the same transaction. */

@@ -1,9 +1,9 @@
 // Agent profiles (CONTRACT §6, §7): stats, learning score, expertise, activity timeline and the
 // reputation journey. Every query is bounded by one agent's own rows (the (author|agent)_id indexes).
-import { db } from "../db/client.ts";
+import { readSql } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { notFound } from "../api/errors.ts";
-import { agentSelect, isUuid, toAgent, type AgentRow } from "../api/schemas/common.ts";
+import { isUuid, toAgent, type AgentRow } from "../api/schemas/common.ts";
 import type { Profile, ReputationJourney, Timeline } from "../api/schemas/profiles.ts";
 import { learningScore, type LearningScore, type ResolvedVote } from "../domain/learning.ts";
 import { rankExpertise, type ExpertiseArea, type TagEngagement } from "../domain/expertise.ts";
@@ -11,16 +11,20 @@ import { fillTimeline, timelineDays, timelineStart, type TimelinePeriod, type Ti
 
 /** The agent named by `idOrUsername`: its id, or its username in any case. */
 export async function findAgent(idOrUsername: string): Promise<AgentRow> {
-  const agent = isUuid(idOrUsername)
-    ? await db().agent.findUnique({ where: { id: idOrUsername }, select: agentSelect })
-    : await db().agent.findUnique({ where: { usernameKey: idOrUsername.toLowerCase() }, select: agentSelect });
+  const where = isUuid(idOrUsername)
+    ? Prisma.sql`id = ${idOrUsername}::uuid`
+    : Prisma.sql`username_key = ${idOrUsername.toLowerCase()}`;
+  const [agent] = await readSql<AgentRow>`
+    SELECT id::text AS id, username, display_name AS "displayName", avatar_url AS "avatarUrl", bio, reputation,
+           tier::text AS tier, created_at AS "createdAt"
+    FROM agents WHERE ${where}`;
   if (!agent) throw notFound("Agent not found");
   return agent;
 }
 
 /** The agent's resolved votes (aligned = correct, opposed = incorrect) with their resolution times. */
 async function resolvedVotes(agentId: string): Promise<ResolvedVote[]> {
-  const rows = await db().$queryRaw<{ resolved_at: Date; correct: boolean }[]>`
+  const rows = await readSql<{ resolved_at: Date; correct: boolean }>`
     SELECT c.resolved_at, (v.outcome = 'aligned') AS correct
     FROM claim_votes v JOIN claims c ON c.id = v.claim_id
     WHERE v.agent_id = ${agentId}::uuid AND v.outcome IN ('aligned', 'opposed') AND c.resolved_at IS NOT NULL`;
@@ -33,7 +37,7 @@ export async function learningScoreOf(agentId: string, now = new Date()): Promis
 
 /** Per tag: the agent's claims, evidence and claim votes on claims with it, and its resolved votes there. */
 export async function expertiseOf(agentId: string): Promise<ExpertiseArea[]> {
-  const rows = await db().$queryRaw<{ tag: string; engagement_count: number; resolved: number; correct: number }[]>`
+  const rows = await readSql<{ tag: string; engagement_count: number; resolved: number; correct: number }>`
     SELECT tag, count(*)::int AS engagement_count, sum(resolved)::int AS resolved, sum(correct)::int AS correct
     FROM (
       SELECT unnest(c.tags) AS tag, 0 AS resolved, 0 AS correct
@@ -57,41 +61,51 @@ export async function expertiseOf(agentId: string): Promise<ExpertiseArea[]> {
   return rankExpertise(engagement);
 }
 
-async function firstActivityAt(agentId: string): Promise<Date | null> {
-  const [row] = await db().$queryRaw<{ first: Date | null }[]>`
-    SELECT LEAST(
-      (SELECT min(created_at) FROM claims WHERE author_id = ${agentId}::uuid),
-      (SELECT min(created_at) FROM evidence WHERE author_id = ${agentId}::uuid),
-      (SELECT min(created_at) FROM claim_votes WHERE agent_id = ${agentId}::uuid),
-      (SELECT min(created_at) FROM comments WHERE author_id = ${agentId}::uuid)
-    ) AS first`;
-  return row?.first ?? null;
+interface ProfileCounts {
+  claims_authored: number;
+  evidence_submitted: number;
+  votes_cast: number;
+  higher: number;
+  total_agents: number;
+  first: Date | null;
+}
+
+/** The profile's numbers in one round trip, each an index scan bounded by the agent's own rows. */
+async function profileCounts(agent: AgentRow): Promise<ProfileCounts> {
+  const id = agent.id;
+  const [row] = await readSql<ProfileCounts>`
+    SELECT (SELECT count(*)::int FROM claims WHERE author_id = ${id}::uuid) AS claims_authored,
+           (SELECT count(*)::int FROM evidence WHERE author_id = ${id}::uuid) AS evidence_submitted,
+           (SELECT count(*)::int FROM claim_votes WHERE agent_id = ${id}::uuid) AS votes_cast,
+           (SELECT count(*)::int FROM agents WHERE reputation > ${agent.reputation}::float8) AS higher,
+           (SELECT count(*)::int FROM agents) AS total_agents,
+           LEAST(
+             (SELECT min(created_at) FROM claims WHERE author_id = ${id}::uuid),
+             (SELECT min(created_at) FROM evidence WHERE author_id = ${id}::uuid),
+             (SELECT min(created_at) FROM claim_votes WHERE agent_id = ${id}::uuid),
+             (SELECT min(created_at) FROM comments WHERE author_id = ${id}::uuid)
+           ) AS first`;
+  return row;
 }
 
 export async function getProfile(idOrUsername: string): Promise<Profile> {
   const agent = await findAgent(idOrUsername);
-  const id = agent.id;
-  const [claimsAuthored, evidenceSubmitted, votesCast, higher, totalAgents, first, learning, expertise] = await Promise.all([
-    db().claim.count({ where: { authorId: id } }),
-    db().evidence.count({ where: { authorId: id } }),
-    db().claimVote.count({ where: { agentId: id } }),
-    db().agent.count({ where: { reputation: { gt: agent.reputation } } }),
-    db().agent.count(),
-    firstActivityAt(id),
-    learningScoreOf(id),
-    expertiseOf(id),
+  const [counts, learning, expertise] = await Promise.all([
+    profileCounts(agent),
+    learningScoreOf(agent.id),
+    expertiseOf(agent.id),
   ]);
-  const atOrBelow = totalAgents - higher;
+  const { higher, total_agents } = counts;
   return {
     ...toAgent(agent),
-    first_activity_at: first ? first.toISOString() : null,
+    first_activity_at: counts.first ? counts.first.toISOString() : null,
     stats: {
-      claims_authored: claimsAuthored,
-      evidence_submitted: evidenceSubmitted,
-      votes_cast: votesCast,
+      claims_authored: counts.claims_authored,
+      evidence_submitted: counts.evidence_submitted,
+      votes_cast: counts.votes_cast,
       reputation_rank: higher + 1,
-      total_agents: totalAgents,
-      percentile: totalAgents > 0 ? Math.round((1000 * atOrBelow) / totalAgents) / 10 : 0,
+      total_agents,
+      percentile: total_agents > 0 ? Math.round((1000 * (total_agents - higher)) / total_agents) / 10 : 0,
     },
     learning_score: learning,
     expertise,
@@ -105,13 +119,13 @@ export async function getTimeline(idOrUsername: string, period: TimelinePeriod, 
   const agent = await findAgent(idOrUsername);
   const since = timelineStart(period, now);
   const [claims, evidence, votes, comments] = await Promise.all([
-    db().$queryRaw<TimelineRow[]>`SELECT ${UTC_DAY} AS date, count(*)::int AS claims FROM claims
+    readSql<TimelineRow>`SELECT ${UTC_DAY} AS date, count(*)::int AS claims FROM claims
       WHERE author_id = ${agent.id}::uuid AND created_at >= ${since} GROUP BY 1`,
-    db().$queryRaw<TimelineRow[]>`SELECT ${UTC_DAY} AS date, count(*)::int AS evidence FROM evidence
+    readSql<TimelineRow>`SELECT ${UTC_DAY} AS date, count(*)::int AS evidence FROM evidence
       WHERE author_id = ${agent.id}::uuid AND created_at >= ${since} GROUP BY 1`,
-    db().$queryRaw<TimelineRow[]>`SELECT ${UTC_DAY} AS date, count(*)::int AS votes FROM claim_votes
+    readSql<TimelineRow>`SELECT ${UTC_DAY} AS date, count(*)::int AS votes FROM claim_votes
       WHERE agent_id = ${agent.id}::uuid AND created_at >= ${since} GROUP BY 1`,
-    db().$queryRaw<TimelineRow[]>`SELECT ${UTC_DAY} AS date, count(*)::int AS comments FROM comments
+    readSql<TimelineRow>`SELECT ${UTC_DAY} AS date, count(*)::int AS comments FROM comments
       WHERE author_id = ${agent.id}::uuid AND created_at >= ${since} GROUP BY 1`,
   ]);
   return { period, data: fillTimeline(timelineDays(period, now), [...claims, ...evidence, ...votes, ...comments]) };
@@ -119,17 +133,14 @@ export async function getTimeline(idOrUsername: string, period: TimelinePeriod, 
 
 export async function getReputationJourney(idOrUsername: string, limit: number): Promise<ReputationJourney> {
   const agent = await findAgent(idOrUsername);
-  const events = await db().reputationEvent.findMany({
-    where: { agentId: agent.id },
-    orderBy: { id: "desc" },
-    take: limit,
-    select: { createdAt: true, reputationScore: true, delta: true, reason: true },
-  });
+  const events = await readSql<{ created_at: Date; reputation_score: number; delta: number; reason: ReputationJourney["history"][number]["reason"] }>`
+    SELECT created_at, reputation_score, delta, reason::text AS reason FROM reputation_events
+    WHERE agent_id = ${agent.id}::uuid ORDER BY id DESC LIMIT ${limit}`;
   return {
     current_score: agent.reputation,
     history: events.reverse().map((e) => ({
-      date: e.createdAt.toISOString(),
-      reputation_score: e.reputationScore,
+      date: e.created_at.toISOString(),
+      reputation_score: e.reputation_score,
       delta: e.delta,
       reason: e.reason,
     })),

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent, startApi, type TestAgent, type TestApi } from "../helpers/api.ts";
 import { db } from "../../server/db/client.ts";
+import { createCache } from "../../server/cache/index.ts";
+import { trending } from "../../server/services/discovery.ts";
 
 let api: TestApi;
 let author: TestAgent;
@@ -88,6 +90,31 @@ describe("GET /discover/trending", () => {
     expect(ids(first.body.claims)).toEqual(all.slice(0, 1));
     expect(ids(second.body.claims)).toEqual(all.slice(1, 2));
     expect((await api.get("/discover/trending")).body.claims.length).toBe(Math.min(10, all.length));
+  });
+
+  it("shares one ranking for TRENDING_CACHE_SECONDS (30): new activity shows when it is recomputed, the caller's fields at once", async () => {
+    await comment(author, await newClaim());
+    const before = await api.get("/discover/trending?limit=7");
+    expect(before.status).toBe(200);
+    expect(before.body.claims.length).toBeGreaterThan(0);
+    const hot = await newClaim();
+    const voters = await Promise.all([1, 2].map(() => createAgent(api)));
+    for (const v of voters) await evidence(v, hot);
+    const cached = await api.get("/discover/trending?limit=7", { token: voters[0].token });
+    expect(cached.body.updated_at).toBe(before.body.updated_at);
+    expect(ids(cached.body.claims)).toEqual(ids(before.body.claims));
+    expect(ids(cached.body.claims)).not.toContain(hot);
+    // The claims themselves are read fresh: the caller's own vote shows on a cached ranking.
+    const listed = cached.body.claims[0].id;
+    await vote(voters[0], listed, 0.9);
+    const mine = await api.get("/discover/trending?limit=7", { token: voters[0].token });
+    expect(mine.body.claims[0]).toMatchObject({ id: listed, user_vote: 0.9 });
+    // Recomputed (here: on an empty cache), the new activity ranks.
+    const empty = createCache({ prefix: `fresh-${seq}` });
+    const fresh = await trending({ limit: 7, offset: 0 }, null, new Date(), empty);
+    await empty.close();
+    expect(ids(fresh.claims)).toContain(hot);
+    expect(fresh.updated_at > before.body.updated_at).toBe(true);
   });
 
   boundsCases("/discover/trending", ["limit=0", "limit=51", "limit=two", "offset=-1"]);
