@@ -300,8 +300,7 @@ async function resolveClaim(client: pg.PoolClient, claimId: string, gradient: nu
 // ---- GET /claims/{id}/evidence (services/evidence.ts listEvidence) ----
 
 async function listEvidence(claimId: string, query: URLSearchParams, viewer: string | null) {
-  const [claim] = UUID_RE.test(claimId) ? await rows(pool, `SELECT id FROM claims WHERE id = $1::uuid`, [claimId]) : [];
-  if (!claim) throw new HttpError(404, "Claim not found");
+  if (!UUID_RE.test(claimId)) throw new HttpError(404, "Claim not found");
   const limit = Number(query.get("limit") ?? 50);
   const offset = Number(query.get("offset") ?? 0);
   const order = query.get("sort_order") === "asc" ? "ASC" : "DESC";
@@ -316,10 +315,11 @@ async function listEvidence(claimId: string, query: URLSearchParams, viewer: str
        FROM evidence e JOIN agents a ON a.id = e.author_id
        LEFT JOIN evidence_votes v ON v.evidence_id = e.id AND v.agent_id = $2::uuid
        WHERE e.claim_id = $1::uuid ORDER BY e.${column} ${order}, e.id ${order} LIMIT $3 OFFSET $4`,
-      [claim.id, viewer, limit, offset],
+      [claimId, viewer, limit, offset],
     ),
-    rows(pool, `SELECT count(*) AS n FROM evidence WHERE claim_id = $1::uuid`, [claim.id]),
+    rows(pool, `SELECT (SELECT count(*)::int FROM evidence e WHERE e.claim_id = $1::uuid) AS n FROM claims WHERE id = $1::uuid`, [claimId]),
   ]);
+  if (!count[0]) throw new HttpError(404, "Claim not found");
   const evidence = page.map((r) => ({
     id: r.id,
     claim_id: r.claim_id,
@@ -367,25 +367,23 @@ async function expertiseOf(agentId: string) {
   return rankExpertise(engagement.map((r) => ({ tag: r.tag, engagement_count: r.engagement_count, resolved: r.resolved, correct: r.correct })));
 }
 
-const count = async (sql: string, params: unknown[]) => Number((await rows(pool, sql, params))[0].n);
-
 async function profile(idOrUsername: string) {
   const agent = await findAgent(idOrUsername);
   const id = agent.id;
-  const [claimsAuthored, evidenceSubmitted, votesCast, higher, totalAgents, first, resolved, expertise] = await Promise.all([
-    count(`SELECT count(*) AS n FROM claims WHERE author_id = $1::uuid`, [id]),
-    count(`SELECT count(*) AS n FROM evidence WHERE author_id = $1::uuid`, [id]),
-    count(`SELECT count(*) AS n FROM claim_votes WHERE agent_id = $1::uuid`, [id]),
-    count(`SELECT count(*) AS n FROM agents WHERE reputation > $1`, [agent.reputation]),
-    count(`SELECT count(*) AS n FROM agents`, []),
+  const [[counts], resolved, expertise] = await Promise.all([
     rows(
       pool,
-      `SELECT LEAST(
-         (SELECT min(created_at) FROM claims WHERE author_id = $1::uuid),
-         (SELECT min(created_at) FROM evidence WHERE author_id = $1::uuid),
-         (SELECT min(created_at) FROM claim_votes WHERE agent_id = $1::uuid),
-         (SELECT min(created_at) FROM comments WHERE author_id = $1::uuid)) AS first`,
-      [id],
+      `SELECT (SELECT count(*)::int FROM claims WHERE author_id = $1::uuid) AS claims_authored,
+              (SELECT count(*)::int FROM evidence WHERE author_id = $1::uuid) AS evidence_submitted,
+              (SELECT count(*)::int FROM claim_votes WHERE agent_id = $1::uuid) AS votes_cast,
+              (SELECT count(*)::int FROM agents WHERE reputation > $2::float8) AS higher,
+              (SELECT count(*)::int FROM agents) AS total_agents,
+              LEAST(
+                (SELECT min(created_at) FROM claims WHERE author_id = $1::uuid),
+                (SELECT min(created_at) FROM evidence WHERE author_id = $1::uuid),
+                (SELECT min(created_at) FROM claim_votes WHERE agent_id = $1::uuid),
+                (SELECT min(created_at) FROM comments WHERE author_id = $1::uuid)) AS first`,
+      [id, agent.reputation],
     ),
     rows(
       pool,
@@ -396,17 +394,17 @@ async function profile(idOrUsername: string) {
     ),
     expertiseOf(id),
   ]);
-  const atOrBelow = totalAgents - higher;
+  const { higher, total_agents } = counts;
   return {
     ...toAgent(agent),
-    first_activity_at: first[0]?.first ? first[0].first.toISOString() : null,
+    first_activity_at: counts.first ? counts.first.toISOString() : null,
     stats: {
-      claims_authored: claimsAuthored,
-      evidence_submitted: evidenceSubmitted,
-      votes_cast: votesCast,
+      claims_authored: counts.claims_authored,
+      evidence_submitted: counts.evidence_submitted,
+      votes_cast: counts.votes_cast,
       reputation_rank: higher + 1,
-      total_agents: totalAgents,
-      percentile: totalAgents > 0 ? Math.round((1000 * atOrBelow) / totalAgents) / 10 : 0,
+      total_agents,
+      percentile: total_agents > 0 ? Math.round((1000 * (total_agents - higher)) / total_agents) / 10 : 0,
     },
     learning_score: learningScore(resolved.map((r) => ({ resolvedAt: r.resolved_at, correct: r.correct })), new Date()),
     expertise,
@@ -475,10 +473,34 @@ async function platformStats() {
 
 // ---- discovery (services/discovery.ts) ----
 
+// The ranking per page is shared for 30 s, like the service's default TRENDING_CACHE_SECONDS.
+const trendingCache = new Map<string, Promise<{ activity: Row[]; updated_at: string }>>();
+
 async function trending(query: URLSearchParams, viewer: string | null) {
-  const now = new Date();
   const limit = Number(query.get("limit") ?? 10);
   const offset = Number(query.get("offset") ?? 0);
+  const key = `${limit}:${offset}`;
+  let ranking = trendingCache.get(key);
+  if (!ranking) {
+    ranking = rankTrending(limit, offset);
+    trendingCache.set(key, ranking);
+    setTimeout(() => trendingCache.delete(key), 30_000).unref();
+    ranking.catch(() => trendingCache.delete(key));
+  }
+  const { activity, updated_at } = await ranking;
+  const byId = new Map(activity.map((r) => [r.id, { votes24h: r.votes, evidence24h: r.evidence, comments24h: r.comments }]));
+  const views = await claimViews(activity.map((r) => r.id), viewer);
+  return {
+    claims: views.map((claim) => {
+      const a = byId.get(claim.id)!;
+      return { ...claim, trending_score: trendingScore(a), votes_24h: a.votes24h, evidence_24h: a.evidence24h, comments_24h: a.comments24h };
+    }),
+    updated_at,
+  };
+}
+
+async function rankTrending(limit: number, offset: number) {
+  const now = new Date();
   const { votes: wv, evidence: we, comments: wc } = TRENDING_WEIGHTS;
   const activity = await rows(
     pool,
@@ -498,15 +520,7 @@ async function trending(query: URLSearchParams, viewer: string | null) {
      LIMIT $5 OFFSET $6`,
     [trendingWindowStart(now), wv, we, wc, limit, offset],
   );
-  const byId = new Map(activity.map((r) => [r.id, { votes24h: r.votes, evidence24h: r.evidence, comments24h: r.comments }]));
-  const views = await claimViews(activity.map((r) => r.id), viewer);
-  return {
-    claims: views.map((claim) => {
-      const a = byId.get(claim.id)!;
-      return { ...claim, trending_score: trendingScore(a), votes_24h: a.votes24h, evidence_24h: a.evidence24h, comments_24h: a.comments24h };
-    }),
-    updated_at: now.toISOString(),
-  };
+  return { activity, updated_at: now.toISOString() };
 }
 
 type Candidate = { id: string; created_at: Date };

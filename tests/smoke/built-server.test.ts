@@ -91,14 +91,17 @@ describe("the built server", () => {
     expect(run.stderr).toContain("JWT_SECRET");
   });
 
-  it("refuses a bad RATE_LIMIT_SCALE, naming the variable", () => {
+  it.each([
+    ["RATE_LIMIT_SCALE", "-2"],
+    ["TRENDING_CACHE_SECONDS", "half a minute"],
+  ])("refuses a bad %s, naming the variable", (name, value) => {
     const run = spawnSync(process.execPath, ["--import", "tsx", "server/http/main.ts"], {
       cwd: root,
-      env: { ...process.env, NODE_ENV: "production", DATA_DIR: dataDir, RATE_LIMIT_SCALE: "-2" },
+      env: { ...process.env, NODE_ENV: "production", DATA_DIR: dataDir, [name]: value },
       encoding: "utf8",
       timeout: 30_000,
     });
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain("RATE_LIMIT_SCALE");
+    expect(run.stderr).toContain(name);
   });
 });
