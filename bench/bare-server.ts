@@ -6,7 +6,6 @@
 // servers compute the same answers; the ratio ours/bare is the cost of the framework layers.
 //
 // Env: PORT, DATABASE_URL, DATABASE_POOL_SIZE (default 10, as the service), JWT_SECRET.
-import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import pg from "pg";
 import { verifyAccessToken } from "../server/auth/tokens.ts";
@@ -217,19 +216,9 @@ async function castVote(agentId: string, claimId: string, value: number) {
     );
     const previous: WeightedVote | null = voter && voter.value !== null ? { value: Number(voter.value), weight: Number(voter.weight) } : null;
     const next: WeightedVote = { value, weight: voteWeight(Number(voter?.reputation ?? 0)) };
-    if (previous) {
-      await client.query(`UPDATE claim_votes SET value = $3, weight = $4, updated_at = now() WHERE claim_id = $1::uuid AND agent_id = $2::uuid`, [
-        claim.id,
-        agentId,
-        next.value,
-        next.weight,
-      ]);
-    } else {
-      await client.query(
-        `INSERT INTO claim_votes (id, claim_id, agent_id, value, weight, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, now(), now())`,
-        [randomUUID(), claim.id, agentId, next.value, next.weight],
-      );
-    }
+    const writeVote = previous
+      ? `UPDATE claim_votes SET value = $3::float8, weight = $4::float8, updated_at = now() WHERE claim_id = $1::uuid AND agent_id = $2::uuid`
+      : `INSERT INTO claim_votes (id, claim_id, agent_id, value, weight, updated_at) VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3::float8, $4::float8, now())`;
     const sums = applySumsDelta(
       { weightedSum: Number(claim.weighted_sum), weightTotal: Number(claim.weight_total), voteCount: Number(claim.vote_count) },
       voteSumsDelta(previous, next),
@@ -237,15 +226,14 @@ async function castVote(agentId: string, claimId: string, value: number) {
     const gradient = gradientFromSums(sums);
     const resolves = shouldResolve({ gradient, voteCount: sums.voteCount, alreadyResolved: claim.resolved });
     await client.query(
-      `UPDATE claims SET weighted_sum = $2, weight_total = $3, vote_count = $4, gradient = $5, updated_at = now(),
-         resolved_at = ${resolves ? "now()" : "resolved_at"} WHERE id = $1::uuid`,
-      [claim.id, sums.weightedSum, sums.weightTotal, sums.voteCount, gradient],
+      `WITH vote AS (${writeVote}),
+       claim AS (
+         UPDATE claims SET weighted_sum = $5::float8, weight_total = $6::float8, vote_count = $7::int, gradient = $8::float8, updated_at = now(),
+           resolved_at = ${resolves ? "now()" : "resolved_at"} WHERE id = $1::uuid
+       )
+       INSERT INTO gradient_history (claim_id, gradient, vote_count) VALUES ($1::uuid, $8::float8, $7::int)`,
+      [claim.id, agentId, next.value, next.weight, sums.weightedSum, sums.weightTotal, sums.voteCount, gradient],
     );
-    await client.query(`INSERT INTO gradient_history (claim_id, gradient, vote_count, recorded_at) VALUES ($1, $2, $3, now())`, [
-      claim.id,
-      gradient,
-      sums.voteCount,
-    ]);
     if (resolves) await resolveClaim(client, claim.id, gradient);
     await client.query("COMMIT");
   } catch (err) {

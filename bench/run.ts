@@ -190,9 +190,15 @@ function freePort(): Promise<number> {
 
 const PROBE = pathToFileURL(path.join(ROOT, "bench", "probe.ts")).href;
 
+/** The V8 flags of `npm start` (the heap cap), so that both servers run as in production. */
+const START_NODE_FLAGS: string[] =
+  (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts.start.match(
+    /--max-[\w-]+=\d+/g,
+  ) ?? [];
+
 async function startServer(name: string, cwd: string, entry: string, env: NodeJS.ProcessEnv, ready: RegExp): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "--import", PROBE, entry], {
+  const child = spawn(process.execPath, [...START_NODE_FLAGS, "--import", "tsx", "--import", PROBE, entry], {
     cwd,
     env: { ...env, PORT: String(port) },
     detached: true, // its own process group: stopping it stops everything it started

@@ -1,6 +1,6 @@
 // Who is calling: resolved once per request from a Bearer access token (REST clients, agents) or
 // handed in by the web UI's NextAuth session. Procedures only ever see `ctx.agent`.
-import { readSql } from "../db/client.ts";
+import { preparedSql } from "../db/client.ts";
 import type { Tier } from "../db/generated/enums.ts";
 import { verifyAccessToken } from "./tokens.ts";
 
@@ -27,7 +27,7 @@ export async function identityFromAuthorization(header: string | undefined | nul
   const claims = await verifyAccessToken(match[1]);
   if (!claims) return INVALID;
   // One round trip: the agent exists and the login (token family) it came from is not revoked.
-  const rows = await readSql<{ id: string; username: string; tier: Tier; reputation: number }>`
+  const rows = await preparedSql<{ id: string; username: string; tier: Tier; reputation: number }>`
     SELECT a.id, a.username, a.tier, a.reputation
     FROM agents a JOIN refresh_token_families f ON f.agent_id = a.id
     WHERE a.id = ${claims.agentId}::uuid AND f.id = ${claims.familyId}::uuid AND f.revoked_at IS NULL`;
@@ -38,7 +38,7 @@ export async function identityFromAuthorization(header: string | undefined | nul
 
 /** The identity of an agent known by id (a web session): anonymous when the agent no longer exists. */
 export async function identityOfAgent(agentId: string): Promise<Identity> {
-  const [agent] = await readSql<{ id: string; username: string; tier: Tier; reputation: number }>`
+  const [agent] = await preparedSql<{ id: string; username: string; tier: Tier; reputation: number }>`
     SELECT id, username, tier, reputation FROM agents WHERE id = ${agentId}::uuid`;
   return agent ? { kind: "agent", agent: { ...agent, reputation: Number(agent.reputation) } } : ANONYMOUS;
 }

@@ -6,6 +6,7 @@
 // Nothing is opened at import time, so `next build` never touches DATA_DIR.
 //
 // Reads outside transactions can skip Prisma: `readSql` sends them straight to the driver.
+import { createHash } from "node:crypto";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -17,16 +18,26 @@ import { applyMigrations, type SqlRunner } from "./migrate.ts";
 
 export type Db = PrismaClient;
 
+/**
+ * `prepared`: run it as a named prepared statement on PostgreSQL, so each connection parses it once
+ * and the planner may settle on a generic plan. For hot statements whose best plan does not depend
+ * on the values (look-ups by primary key); not for searches whose plan should follow the values.
+ */
+export interface QueryOptions {
+  prepared?: boolean;
+}
+
 /** A transaction on the driver: reads return rows, `execute` the number of rows it changed. */
 export interface SqlTx {
-  query<T>(query: Prisma.Sql): Promise<T[]>;
-  execute(query: Prisma.Sql): Promise<number>;
+  query<T>(query: Prisma.Sql, opts?: QueryOptions): Promise<T[]>;
+  execute(query: Prisma.Sql, opts?: QueryOptions): Promise<number>;
 }
 
 interface DbState {
   prisma: PrismaClient;
   backend: "pglite" | "postgres";
   runner: SqlRunner;
+  read(query: Prisma.Sql, opts?: QueryOptions): Promise<unknown[]>;
   transaction<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T>;
   ready: Promise<void>;
   close(): Promise<void>;
@@ -43,6 +54,19 @@ function splitSchema(url: string): { connectionString: string; schema?: string }
   }
   u.searchParams.delete("schema");
   return { connectionString: u.toString(), schema };
+}
+
+const statementNames = new Map<string, string>();
+
+/** A pg query config: named (prepared once per connection) when asked, by a hash of its text. */
+function pgQuery(q: Prisma.Sql, opts?: QueryOptions): pg.QueryConfig {
+  if (!opts?.prepared) return { text: q.text, values: q.values as unknown[] };
+  let name = statementNames.get(q.text);
+  if (!name) {
+    name = `s_${createHash("sha1").update(q.text).digest("hex").slice(0, 20)}`;
+    if (statementNames.size < 1000) statementNames.set(q.text, name);
+  }
+  return { name, text: q.text, values: q.values as unknown[] };
 }
 
 function openPostgres(url: string): Omit<DbState, "ready"> {
@@ -77,14 +101,15 @@ function openPostgres(url: string): Omit<DbState, "ready"> {
         }
       },
     },
+    read: async (q, opts) => (await pool.query(pgQuery(q, opts))).rows,
     transaction: async (fn) => {
       const client = await pool.connect();
       let broken: Error | undefined;
       try {
         await client.query("BEGIN");
         const result = await fn({
-          query: async (q) => (await client.query(q.text, q.values as unknown[])).rows,
-          execute: async (q) => (await client.query(q.text, q.values as unknown[])).rowCount ?? 0,
+          query: async (q, opts) => (await client.query(pgQuery(q, opts))).rows,
+          execute: async (q, opts) => (await client.query(pgQuery(q, opts))).rowCount ?? 0,
         });
         await client.query("COMMIT");
         return result;
@@ -116,6 +141,7 @@ function openPglite(dataDir: string): Omit<DbState, "ready"> {
       query: async (sql, params) => (await pglite.query(sql, params as unknown[])).rows as Record<string, unknown>[],
       withLock: (fn) => fn(),
     },
+    read: async (q) => (await pglite.query(q.text, q.values as unknown[])).rows,
     // PGlite runs one transaction at a time and queues every other query behind it.
     transaction: (fn) =>
       pglite.transaction((t) =>
@@ -168,9 +194,14 @@ export function readSql<T>(strings: TemplateStringsArray, ...values: unknown[]):
   return readQuery<T>(Prisma.sql(strings, ...values));
 }
 
+/** `readSql` as a prepared statement (see QueryOptions): for hot look-ups whose plan never changes. */
+export function preparedSql<T>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T[]> {
+  return readQuery<T>(Prisma.sql(strings, ...values), { prepared: true });
+}
+
 /** `readSql` for a query assembled with `Prisma.sql`/`Prisma.join`. */
-export async function readQuery<T>(query: Prisma.Sql): Promise<T[]> {
-  return (await state().runner.query(query.text, query.values)) as T[];
+export async function readQuery<T>(query: Prisma.Sql, opts?: QueryOptions): Promise<T[]> {
+  return (await state().read(query, opts)) as T[];
 }
 
 /**

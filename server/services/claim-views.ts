@@ -68,7 +68,7 @@ export async function claimViews(ids: readonly string[], viewerId: string | null
     LEFT JOIN bookmarks b ON b.claim_id = c.id AND b.agent_id = ${viewerId}::uuid
     LEFT JOIN follows f ON f.claim_id = c.id AND f.agent_id = ${viewerId}::uuid
     WHERE c.id = ANY(${unique}::uuid[])`;
-  const rows = tx ? await tx.$queryRaw<ClaimViewRow[]>(query) : await readQuery<ClaimViewRow>(query);
+  const rows = tx ? await tx.$queryRaw<ClaimViewRow[]>(query) : await readQuery<ClaimViewRow>(query, { prepared: true });
   const byId = new Map(rows.map((r) => [r.id, toClaim(r, viewerId !== null)]));
   return ids.map((id) => byId.get(id.toLowerCase())).filter((c): c is Claim => c !== undefined);
 }

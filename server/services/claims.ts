@@ -1,5 +1,5 @@
 // Claims: creation, the searchable list, the detail view, and the caller's bookmark/follow lists.
-import { db, readSql } from "../db/client.ts";
+import { db, preparedSql, readSql } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { badRequest, notFound } from "../api/errors.ts";
 import { isUuid } from "../api/schemas/common.ts";
@@ -131,7 +131,7 @@ async function countClaims(where: Prisma.Sql): Promise<number> {
 
 /** The maintained number of claims (never a count(*) over the table). */
 export async function claimsCounter(): Promise<number> {
-  const [row] = await readSql<{ n: number }>`SELECT value::float8 AS n FROM platform_counters WHERE name = ${CLAIMS_COUNTER}`;
+  const [row] = await preparedSql<{ n: number }>`SELECT value::float8 AS n FROM platform_counters WHERE name = ${CLAIMS_COUNTER}`;
   return row?.n ?? 0;
 }
 
@@ -141,7 +141,7 @@ export async function getClaimDetail(claimId: string, viewerId: string | null): 
   const claim = isUuid(claimId) ? await claimView(claimId, viewerId) : null;
   if (!claim) throw notFound(CLAIM_NOT_FOUND);
   const [recent, parents] = await Promise.all([
-    readSql<{ gradient: number; vote_count: number; recorded_at: Date }>`
+    preparedSql<{ gradient: number; vote_count: number; recorded_at: Date }>`
       SELECT gradient, vote_count, recorded_at FROM gradient_history
       WHERE claim_id = ${claim.id}::uuid ORDER BY id DESC LIMIT ${GRADIENT_HISTORY_LIMIT}`,
     claimViews(claim.parent_ids, viewerId),

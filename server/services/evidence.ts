@@ -73,7 +73,7 @@ function toEvidence(row: EvidenceRow): Evidence {
 
 async function evidenceView(evidenceId: string, viewerId: string | null): Promise<Evidence | null> {
   if (!isUuid(evidenceId)) return null;
-  const [row] = await readQuery<EvidenceRow>(evidenceQuery(viewerId, Prisma.sql`e.id = ${evidenceId}::uuid`));
+  const [row] = await readQuery<EvidenceRow>(evidenceQuery(viewerId, Prisma.sql`e.id = ${evidenceId}::uuid`), { prepared: true });
   return row ? toEvidence(row) : null;
 }
 
@@ -94,10 +94,11 @@ export async function listEvidence(input: ListEvidenceInput, viewerId: string | 
   const [rows, [counted]] = await Promise.all([
     readQuery<EvidenceRow>(
       evidenceQuery(viewerId, where, Prisma.sql`ORDER BY ${column} ${direction}, e.id ${direction} LIMIT ${input.limit} OFFSET ${input.offset}`),
+      { prepared: true },
     ),
     // No row when the claim does not exist; else the number of its evidence (with the position filter).
     readQuery<{ total: number }>(Prisma.sql`
-      SELECT (SELECT count(*)::int FROM evidence e WHERE ${where}) AS total FROM claims WHERE id = ${input.claim_id}::uuid`),
+      SELECT (SELECT count(*)::int FROM evidence e WHERE ${where}) AS total FROM claims WHERE id = ${input.claim_id}::uuid`, { prepared: true }),
   ]);
   if (!counted) throw notFound(CLAIM_NOT_FOUND);
   return { evidence: rows.map(toEvidence), total: counted.total, limit: input.limit, offset: input.offset };

@@ -1,6 +1,6 @@
 // Agent profiles (CONTRACT §6, §7): stats, learning score, expertise, activity timeline and the
 // reputation journey. Every query is bounded by one agent's own rows (the (author|agent)_id indexes).
-import { readSql } from "../db/client.ts";
+import { preparedSql, readSql } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { notFound } from "../api/errors.ts";
 import { isUuid, toAgent, type AgentRow } from "../api/schemas/common.ts";
@@ -14,7 +14,7 @@ export async function findAgent(idOrUsername: string): Promise<AgentRow> {
   const where = isUuid(idOrUsername)
     ? Prisma.sql`id = ${idOrUsername}::uuid`
     : Prisma.sql`username_key = ${idOrUsername.toLowerCase()}`;
-  const [agent] = await readSql<AgentRow>`
+  const [agent] = await preparedSql<AgentRow>`
     SELECT id::text AS id, username, display_name AS "displayName", avatar_url AS "avatarUrl", bio, reputation,
            tier::text AS tier, created_at AS "createdAt"
     FROM agents WHERE ${where}`;

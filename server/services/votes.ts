@@ -45,7 +45,7 @@ async function lockClaim(tx: SqlTx, claimId: string): Promise<LockedClaim | null
     SELECT id::text AS id, author_id::text AS author_id, weighted_sum, weight_total, vote_count,
            (resolved_at IS NOT NULL) AS resolved
     FROM claims WHERE id = ${claimId}::uuid
-    FOR NO KEY UPDATE`);
+    FOR NO KEY UPDATE`, { prepared: true });
   return claim ?? null;
 }
 
@@ -54,7 +54,7 @@ async function voterState(tx: SqlTx, claimId: string, agentId: string) {
   const [row] = await tx.query<{ reputation: number; value: number | null; weight: number | null }>(Prisma.sql`
     SELECT a.reputation, v.value, v.weight
     FROM agents a LEFT JOIN claim_votes v ON v.claim_id = ${claimId}::uuid AND v.agent_id = a.id
-    WHERE a.id = ${agentId}::uuid`);
+    WHERE a.id = ${agentId}::uuid`, { prepared: true });
   const previous: WeightedVote | null =
     row && row.value !== null && row.weight !== null ? { value: Number(row.value), weight: Number(row.weight) } : null;
   return { reputation: Number(row?.reputation ?? 0), previous };
@@ -71,14 +71,12 @@ export async function castVote(agentId: string, claimId: string, value: number):
     if (claim.author_id === agentId) throw forbidden();
     const { reputation, previous } = await voterState(tx, claim.id, agentId);
     const next: WeightedVote = { value, weight: voteWeight(reputation) };
-    await tx.execute(
-      previous
-        ? Prisma.sql`UPDATE claim_votes SET value = ${next.value}::float8, weight = ${next.weight}::float8, updated_at = now()
-            WHERE claim_id = ${claim.id}::uuid AND agent_id = ${agentId}::uuid`
-        : Prisma.sql`INSERT INTO claim_votes (id, claim_id, agent_id, value, weight, updated_at)
-            VALUES (gen_random_uuid(), ${claim.id}::uuid, ${agentId}::uuid, ${next.value}::float8, ${next.weight}::float8, now())`,
-    );
-    await applyVoteChange(tx, claim, previous, next);
+    const writeVote = previous
+      ? Prisma.sql`UPDATE claim_votes SET value = ${next.value}::float8, weight = ${next.weight}::float8, updated_at = now()
+          WHERE claim_id = ${claim.id}::uuid AND agent_id = ${agentId}::uuid`
+      : Prisma.sql`INSERT INTO claim_votes (id, claim_id, agent_id, value, weight, updated_at)
+          VALUES (gen_random_uuid(), ${claim.id}::uuid, ${agentId}::uuid, ${next.value}::float8, ${next.weight}::float8, now())`;
+    await applyVoteChange(tx, claim, writeVote, previous, next);
   });
   return (await claimView(claimId, agentId))!;
 }
@@ -90,16 +88,23 @@ export async function removeVote(agentId: string, claimId: string): Promise<void
     if (!claim) throw notFound(CLAIM_NOT_FOUND);
     const { previous } = await voterState(tx, claim.id, agentId);
     if (!previous) return;
-    await tx.execute(Prisma.sql`DELETE FROM claim_votes WHERE claim_id = ${claim.id}::uuid AND agent_id = ${agentId}::uuid`);
-    await applyVoteChange(tx, claim, previous, null);
+    const deleteVote = Prisma.sql`DELETE FROM claim_votes WHERE claim_id = ${claim.id}::uuid AND agent_id = ${agentId}::uuid`;
+    await applyVoteChange(tx, claim, deleteVote, previous, null);
   });
 }
 
 /**
- * Moves the claim's sums from `previous` to `next` (the vote row is already written), records the
- * new gradient in the history, and resolves the claim if this change brings it there first.
+ * Writes the vote (`writeVote`), moves the claim's sums from `previous` to `next`, records the new
+ * gradient in the history — the three in one statement, one round trip — and resolves the claim if
+ * this change brings it there first.
  */
-async function applyVoteChange(tx: SqlTx, claim: LockedClaim, previous: WeightedVote | null, next: WeightedVote | null) {
+async function applyVoteChange(
+  tx: SqlTx,
+  claim: LockedClaim,
+  writeVote: Prisma.Sql,
+  previous: WeightedVote | null,
+  next: WeightedVote | null,
+) {
   const before: GradientSums = {
     weightedSum: Number(claim.weighted_sum),
     weightTotal: Number(claim.weight_total),
@@ -108,13 +113,18 @@ async function applyVoteChange(tx: SqlTx, claim: LockedClaim, previous: Weighted
   const sums = applySumsDelta(before, voteSumsDelta(previous, next));
   const gradient = gradientFromSums(sums);
   const resolves = shouldResolve({ gradient, voteCount: sums.voteCount, alreadyResolved: claim.resolved });
+  // Data-modifying CTEs run exactly once each, whether or not anything reads them.
   await tx.execute(Prisma.sql`
-    UPDATE claims SET weighted_sum = ${sums.weightedSum}::float8, weight_total = ${sums.weightTotal}::float8,
-      vote_count = ${sums.voteCount}::int, gradient = ${gradient}::float8, updated_at = now(),
-      resolved_at = ${resolves ? Prisma.sql`now()` : Prisma.sql`resolved_at`}
-    WHERE id = ${claim.id}::uuid`);
-  await tx.execute(Prisma.sql`
-    INSERT INTO gradient_history (claim_id, gradient, vote_count) VALUES (${claim.id}::uuid, ${gradient}::float8, ${sums.voteCount}::int)`);
+    WITH vote AS (${writeVote}),
+    claim AS (
+      UPDATE claims SET weighted_sum = ${sums.weightedSum}::float8, weight_total = ${sums.weightTotal}::float8,
+        vote_count = ${sums.voteCount}::int, gradient = ${gradient}::float8, updated_at = now(),
+        resolved_at = ${resolves ? Prisma.sql`now()` : Prisma.sql`resolved_at`}
+      WHERE id = ${claim.id}::uuid
+    )
+    INSERT INTO gradient_history (claim_id, gradient, vote_count) VALUES (${claim.id}::uuid, ${gradient}::float8, ${sums.voteCount}::int)`,
+    { prepared: true },
+  );
   if (resolves) await resolveClaim(tx, claim.id, gradient);
 }
 
