@@ -156,27 +156,25 @@ function exceedsDepth(value: unknown, max: number): boolean {
   return false;
 }
 
-/** Runs the procedure through trpc-to-openapi with a minimal request/response pair. */
-function runProcedure(
-  b: Built,
-  method: string,
-  url: string,
-  headers: RestRequest["headers"],
-  body: unknown,
-  ctx: Context,
-): Promise<{ status: number; body: string }> {
+/** The body, already parsed and checked here, is JSON as far as trpc-to-openapi is concerned. */
+const JSON_HEADERS = { get: (name: string) => (name.toLowerCase() === "content-type" ? "application/json" : null) };
+
+/**
+ * Runs the procedure through trpc-to-openapi with a minimal request/response pair. The request's
+ * prototype is the Fetch API's Request: for a node request, trpc-to-openapi builds a whole Fetch
+ * Request (headers copied, an AbortController) only to read its `signal` — 10–20 % of the CPU of a
+ * cheap call. Of a Request it reads `method`, `url`, `headers.get`, `body` and `signal`, given here.
+ */
+function runProcedure(b: Built, method: string, url: string, body: unknown, ctx: Context): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const noop = () => {};
-    const req = {
-      method,
-      url,
-      headers: { ...headers, "content-type": "application/json" },
-      body,
-      once: noop,
-      off: noop,
-      on: noop,
-      socket: {},
-    };
+    const req: object = Object.create(Request.prototype, {
+      method: { value: method },
+      url: { value: url },
+      headers: { value: JSON_HEADERS },
+      body: { value: body },
+      signal: { value: new AbortController().signal },
+    });
     const res = {
       statusCode: 200,
       setHeader: noop,
@@ -279,7 +277,7 @@ async function handle(req: RestRequest): Promise<RestResponse> {
   }
 
   const ctx: Context = { identity, ip };
-  const out = await runProcedure(b, routeMethod, path + search, req.headers, body, ctx);
+  const out = await runProcedure(b, routeMethod, path + search, body, ctx);
   if (out.status >= 400) return finish(reshapeError(out.status, out.body));
   if (route.successStatus === 204) return finish({ status: 204, headers: {}, body: null });
   if (route.successStatus === 302) return finish(redirectResponse(out.body));
