@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent, startApi, type TestAgent, type TestApi } from "../helpers/api.ts";
 import { db } from "../../server/db/client.ts";
+import { inOneBucket } from "../helpers/time.ts";
 
 let api: TestApi;
 beforeAll(async () => {
@@ -135,40 +136,43 @@ describe("GET /profiles/{agent_id}", () => {
 
 describe("GET /profiles/{agent_id}/timeline", () => {
   it("has days + 1 UTC points, oldest first, counting claims, evidence, votes and comments per day", async () => {
-    const me = await createAgent(api);
-    const other = await createAgent(api);
-    const mine = await newClaim(me, ["timeline"]);
-    const theirs = await newClaim(other, ["timeline"]);
-    await vote(me, theirs, 0.3);
-    await api.post(`/claims/${theirs}/evidence`, { position: "opposes", content_type: "text", content: "Counter-evidence." }, { token: me.token });
-    await api.post(`/claims/${mine}/comments`, { content: "One." }, { token: me.token });
-    await api.post(`/claims/${mine}/comments`, { content: "Two." }, { token: me.token });
-    // Older activity: a claim three days ago, one 40 days ago (outside 30d, inside 90d).
-    const threeDaysAgo = new Date(Date.now() - 3 * DAY_MS);
-    const fortyDaysAgo = new Date(Date.now() - 40 * DAY_MS);
-    await db().claim.update({ where: { id: await newClaim(me, []) }, data: { createdAt: threeDaysAgo } });
-    await db().claim.update({ where: { id: await newClaim(me, []) }, data: { createdAt: fortyDaysAgo } });
+    // Activity counted "today" lands on yesterday if UTC midnight passes meanwhile: then run again.
+    await inOneBucket(DAY_MS, async () => {
+      const me = await createAgent(api);
+      const other = await createAgent(api);
+      const mine = await newClaim(me, ["timeline"]);
+      const theirs = await newClaim(other, ["timeline"]);
+      await vote(me, theirs, 0.3);
+      await api.post(`/claims/${theirs}/evidence`, { position: "opposes", content_type: "text", content: "Counter-evidence." }, { token: me.token });
+      await api.post(`/claims/${mine}/comments`, { content: "One." }, { token: me.token });
+      await api.post(`/claims/${mine}/comments`, { content: "Two." }, { token: me.token });
+      // Older activity: a claim three days ago, one 40 days ago (outside 30d, inside 90d).
+      const threeDaysAgo = new Date(Date.now() - 3 * DAY_MS);
+      const fortyDaysAgo = new Date(Date.now() - 40 * DAY_MS);
+      await db().claim.update({ where: { id: await newClaim(me, []) }, data: { createdAt: threeDaysAgo } });
+      await db().claim.update({ where: { id: await newClaim(me, []) }, data: { createdAt: fortyDaysAgo } });
 
-    const res = await api.get(`/profiles/${me.id}/timeline`);
-    expect(res.status).toBe(200);
-    expect(res.body.period).toBe("30d");
-    const data = res.body.data as { date: string; claims: number; evidence: number; votes: number; comments: number }[];
-    expect(data).toHaveLength(31);
-    const today = utcDay(new Date());
-    expect(data.at(-1)).toEqual({ date: today, claims: 1, evidence: 1, votes: 1, comments: 2 });
-    expect(data[0].date).toBe(utcDay(new Date(Date.now() - 30 * DAY_MS)));
-    for (let i = 1; i < data.length; i++) {
-      expect(Date.parse(data[i].date) - Date.parse(data[i - 1].date)).toBe(DAY_MS);
-    }
-    expect(data.find((p) => p.date === utcDay(threeDaysAgo))!.claims).toBe(1);
-    expect(data.reduce((s, p) => s + p.claims, 0)).toBe(2);
+      const res = await api.get(`/profiles/${me.id}/timeline`);
+      expect(res.status).toBe(200);
+      expect(res.body.period).toBe("30d");
+      const data = res.body.data as { date: string; claims: number; evidence: number; votes: number; comments: number }[];
+      expect(data).toHaveLength(31);
+      const today = utcDay(new Date());
+      expect(data.at(-1)).toEqual({ date: today, claims: 1, evidence: 1, votes: 1, comments: 2 });
+      expect(data[0].date).toBe(utcDay(new Date(Date.now() - 30 * DAY_MS)));
+      for (let i = 1; i < data.length; i++) {
+        expect(Date.parse(data[i].date) - Date.parse(data[i - 1].date)).toBe(DAY_MS);
+      }
+      expect(data.find((p) => p.date === utcDay(threeDaysAgo))!.claims).toBe(1);
+      expect(data.reduce((s, p) => s + p.claims, 0)).toBe(2);
 
-    const week = (await api.get(`/profiles/${me.username}/timeline?period=7d`)).body;
-    expect(week.period).toBe("7d");
-    expect(week.data).toHaveLength(8);
-    const quarter = (await api.get(`/profiles/${me.id}/timeline?period=90d`)).body;
-    expect(quarter.data).toHaveLength(91);
-    expect(quarter.data.reduce((s: number, p: any) => s + p.claims, 0)).toBe(3);
+      const week = (await api.get(`/profiles/${me.username}/timeline?period=7d`)).body;
+      expect(week.period).toBe("7d");
+      expect(week.data).toHaveLength(8);
+      const quarter = (await api.get(`/profiles/${me.id}/timeline?period=90d`)).body;
+      expect(quarter.data).toHaveLength(91);
+      expect(quarter.data.reduce((s: number, p: any) => s + p.claims, 0)).toBe(3);
+    });
   });
 
   it.each(["1y", "30", "7D", ""])("refuses period=%s with 400 naming period", async (period) => {

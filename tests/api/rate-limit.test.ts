@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, uniqueName, type TestApi } from "../helpers/api.ts";
 import { db } from "../../server/db/client.ts";
-import { inOneBucket } from "../ratelimit/helpers.ts";
+import { inOneBucket } from "../helpers/time.ts";
 
 // Before anything reads the configuration: small limits (anonymous 12, new 24, established 60,
 // trusted 200, auth attempts 2 per 15 minutes), and client IPs from X-Forwarded-For.

@@ -3,6 +3,7 @@ import http from "node:http";
 import { randomUUID } from "node:crypto";
 import IORedis from "ioredis";
 import { isNoScriptError, prepareScript, type PreparedScript } from "~/server/ratelimit/lua";
+import { sleep } from "../helpers/time.ts";
 
 export const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
@@ -26,7 +27,6 @@ export function uniquePrefix(name: string): string {
   return `test-rl:${name}:${randomUUID()}`;
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * The sliding window weights the previous bucket, so a burst that straddles a bucket boundary is
@@ -36,25 +36,6 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function clearOfBoundary(windowMs: number, needMs: number): Promise<void> {
   const left = windowMs - (Date.now() % windowMs);
   if (left < needMs) await sleep(left + 20);
-}
-
-/**
- * Runs `fn` (a burst that counts exactly); if it fails and a bucket boundary of `windowMs` passed
- * meanwhile, runs it again (`attempt` lets it use fresh identifiers). A burst that straddles a
- * boundary is legitimately allowed a little more than the limit (the previous bucket is weighted),
- * and a slow CI machine must not make that a test failure.
- */
-export async function inOneBucket(windowMs: number, fn: (attempt: number) => Promise<void>): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    const before = Math.floor(Date.now() / windowMs);
-    try {
-      await fn(attempt);
-      return;
-    } catch (err) {
-      if (attempt < 3 && Math.floor(Date.now() / windowMs) !== before) continue;
-      throw err;
-    }
-  }
 }
 
 type Reply = string | number | null | Reply[];

@@ -6,7 +6,8 @@ import {
   type RateLimiterOptions,
   type Tier,
 } from "~/server/ratelimit";
-import { inOneBucket, uniquePrefix } from "./helpers";
+import { inOneBucket } from "../helpers/time.ts";
+import { uniquePrefix } from "./helpers";
 
 const MINUTE = 60_000;
 const QUARTER = 15 * MINUTE;

@@ -3,7 +3,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createRateLimiter, type RateLimiter } from "~/server/ratelimit";
 import { IORedisStore } from "~/server/ratelimit/ioredis-store";
 import { sha1 } from "~/server/ratelimit/lua";
-import { clearOfBoundary, REDIS_URL, redisAvailable, sleep, startProxy, uniquePrefix } from "./helpers";
+import { sleep } from "../helpers/time.ts";
+import { clearOfBoundary, REDIS_URL, redisAvailable, startProxy, uniquePrefix } from "./helpers";
 import { limitSuite } from "./limits-suite";
 
 describe.skipIf(!redisAvailable)(`redis backend (${REDIS_URL})`, () => {

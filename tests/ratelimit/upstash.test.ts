@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRateLimiter, type RateLimiter } from "~/server/ratelimit";
-import { clearOfBoundary, REDIS_URL, redisAvailable, sleep, startFakeUpstash, uniquePrefix, type FakeUpstash } from "./helpers";
+import { sleep } from "../helpers/time.ts";
+import { clearOfBoundary, REDIS_URL, redisAvailable, startFakeUpstash, uniquePrefix, type FakeUpstash } from "./helpers";
 import { limitSuite } from "./limits-suite";
 
 // The Upstash REST path, end to end over HTTP: @upstash/redis → a local server speaking Upstash's
