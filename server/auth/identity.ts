@@ -20,6 +20,9 @@ export type Identity =
 export const ANONYMOUS: Identity = { kind: "anonymous" };
 const INVALID: Identity = { kind: "invalid" };
 
+/** An agents row (id, username, tier, reputation) as the identity procedures see. */
+const agentIdentity = (row: SessionAgent): Identity => ({ kind: "agent", agent: { ...row, reputation: Number(row.reputation) } });
+
 export async function identityFromAuthorization(header: string | undefined | null): Promise<Identity> {
   if (header === undefined || header === null || header === "") return ANONYMOUS;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -27,18 +30,15 @@ export async function identityFromAuthorization(header: string | undefined | nul
   const claims = await verifyAccessToken(match[1]);
   if (!claims) return INVALID;
   // One round trip: the agent exists and the login (token family) it came from is not revoked.
-  const rows = await preparedSql<{ id: string; username: string; tier: Tier; reputation: number }>`
+  const [row] = await preparedSql<SessionAgent>`
     SELECT a.id, a.username, a.tier, a.reputation
     FROM agents a JOIN refresh_token_families f ON f.agent_id = a.id
     WHERE a.id = ${claims.agentId}::uuid AND f.id = ${claims.familyId}::uuid AND f.revoked_at IS NULL`;
-  const row = rows[0];
-  if (!row) return INVALID;
-  return { kind: "agent", agent: { id: row.id, username: row.username, tier: row.tier, reputation: Number(row.reputation) } };
+  return row ? agentIdentity(row) : INVALID;
 }
 
 /** The identity of an agent known by id (a web session): anonymous when the agent no longer exists. */
 export async function identityOfAgent(agentId: string): Promise<Identity> {
-  const [agent] = await preparedSql<{ id: string; username: string; tier: Tier; reputation: number }>`
-    SELECT id, username, tier, reputation FROM agents WHERE id = ${agentId}::uuid`;
-  return agent ? { kind: "agent", agent: { ...agent, reputation: Number(agent.reputation) } } : ANONYMOUS;
+  const [row] = await preparedSql<SessionAgent>`SELECT id, username, tier, reputation FROM agents WHERE id = ${agentId}::uuid`;
+  return row ? agentIdentity(row) : ANONYMOUS;
 }

@@ -69,6 +69,22 @@ function pgQuery(q: Prisma.Sql, opts?: QueryOptions): pg.QueryConfig {
   return { name, text: q.text, values: q.values as unknown[] };
 }
 
+/** Reads and writes on a pg pool or one of its clients (a transaction). */
+function pgSql(on: pg.Pool | pg.PoolClient): SqlTx {
+  return {
+    query: async (q, opts) => (await on.query(pgQuery(q, opts))).rows,
+    execute: async (q, opts) => (await on.query(pgQuery(q, opts))).rowCount ?? 0,
+  };
+}
+
+/** Reads and writes on PGlite or one of its transactions (no prepared statements to name). */
+function pgliteSql(on: Pick<PGlite, "query">): SqlTx {
+  return {
+    query: async <T>(q: Prisma.Sql) => (await on.query<T>(q.text, q.values as unknown[])).rows,
+    execute: async (q) => (await on.query(q.text, q.values as unknown[])).affectedRows ?? 0,
+  };
+}
+
 function openPostgres(url: string): Omit<DbState, "ready"> {
   const { connectionString, schema } = splitSchema(url);
   const pool = new pg.Pool({
@@ -101,16 +117,13 @@ function openPostgres(url: string): Omit<DbState, "ready"> {
         }
       },
     },
-    read: async (q, opts) => (await pool.query(pgQuery(q, opts))).rows,
+    read: pgSql(pool).query,
     transaction: async (fn) => {
       const client = await pool.connect();
       let broken: Error | undefined;
       try {
         await client.query("BEGIN");
-        const result = await fn({
-          query: async (q, opts) => (await client.query(pgQuery(q, opts))).rows,
-          execute: async (q, opts) => (await client.query(pgQuery(q, opts))).rowCount ?? 0,
-        });
+        const result = await fn(pgSql(client));
         await client.query("COMMIT");
         return result;
       } catch (err) {
@@ -141,15 +154,9 @@ function openPglite(dataDir: string): Omit<DbState, "ready"> {
       query: async (sql, params) => (await pglite.query(sql, params as unknown[])).rows as Record<string, unknown>[],
       withLock: (fn) => fn(),
     },
-    read: async (q) => (await pglite.query(q.text, q.values as unknown[])).rows,
+    read: pgliteSql(pglite).query,
     // PGlite runs one transaction at a time and queues every other query behind it.
-    transaction: (fn) =>
-      pglite.transaction((t) =>
-        fn({
-          query: async (q) => (await t.query(q.text, q.values as unknown[])).rows as never[],
-          execute: async (q) => (await t.query(q.text, q.values as unknown[])).affectedRows ?? 0,
-        }),
-      ),
+    transaction: (fn) => pglite.transaction((t) => fn(pgliteSql(t))),
     close: async () => {
       await prisma.$disconnect();
       await pglite.close();

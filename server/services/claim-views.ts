@@ -9,8 +9,6 @@ import { AUTHOR_COLUMNS, authorOf, type AuthorColumns } from "./author-columns.t
 
 export type { Claim } from "../api/schemas/claims.ts";
 
-type Tx = Prisma.TransactionClient;
-
 interface ClaimViewRow extends AuthorColumns {
   id: string;
   statement: string;
@@ -48,10 +46,10 @@ function toClaim(row: ClaimViewRow, hasViewer: boolean): Claim {
 
 /**
  * The claims with these ids, in the order given (unknown ids are left out), as `viewerId` sees them:
- * `user_vote`, `is_bookmarked` and `is_following` are null when there is no viewer.
- * Pass `tx` to read inside a transaction.
+ * `user_vote`, `is_bookmarked` and `is_following` are null when there is no viewer. A read outside
+ * transactions (`readQuery`): call it after a write commits, never inside one.
  */
-export async function claimViews(ids: readonly string[], viewerId: string | null, tx?: Tx): Promise<Claim[]> {
+export async function claimViews(ids: readonly string[], viewerId: string | null): Promise<Claim[]> {
   if (ids.length === 0) return [];
   const unique = [...new Set(ids)].filter(isUuid);
   if (unique.length === 0) return [];
@@ -68,13 +66,13 @@ export async function claimViews(ids: readonly string[], viewerId: string | null
     LEFT JOIN bookmarks b ON b.claim_id = c.id AND b.agent_id = ${viewerId}::uuid
     LEFT JOIN follows f ON f.claim_id = c.id AND f.agent_id = ${viewerId}::uuid
     WHERE c.id = ANY(${unique}::uuid[])`;
-  const rows = tx ? await tx.$queryRaw<ClaimViewRow[]>(query) : await readQuery<ClaimViewRow>(query, { prepared: true });
+  const rows = await readQuery<ClaimViewRow>(query, { prepared: true });
   const byId = new Map(rows.map((r) => [r.id, toClaim(r, viewerId !== null)]));
   return ids.map((id) => byId.get(id.toLowerCase())).filter((c): c is Claim => c !== undefined);
 }
 
 /** One claim as `viewerId` sees it, or null. */
-export async function claimView(id: string, viewerId: string | null, tx?: Tx): Promise<Claim | null> {
-  const [claim] = await claimViews([id], viewerId, tx);
+export async function claimView(id: string, viewerId: string | null): Promise<Claim | null> {
+  const [claim] = await claimViews([id], viewerId);
   return claim ?? null;
 }

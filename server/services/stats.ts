@@ -19,7 +19,7 @@ async function totalClaimVotes(): Promise<number> {
 }
 
 /** Every agent (an index-only scan of the primary key; 20k agents ≈ 2 ms). */
-export async function agentsCount(): Promise<number> {
+async function agentsCount(): Promise<number> {
   const [row] = await readSql<{ n: number }>`SELECT count(*)::int AS n FROM agents`;
   return row.n;
 }
