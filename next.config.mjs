@@ -35,7 +35,19 @@ const nextConfig = {
     return [{ source: "/((?!api/v1(?:/|$)).*)", headers: pageSecurityHeaders }];
   },
   // PGlite's WASM files and trpc-to-openapi's zod coercion must be loaded from node_modules, not bundled.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "trpc-to-openapi"],
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "pglite-prisma-adapter",
+    "trpc-to-openapi",
+    "pg-boss",
+    "request-filtering-agent",
+    "standardwebhooks",
+    "pino",
+    "prom-client",
+  ],
+  // Server actions read their body with this limit (the 256 KiB every other way in has: CONTRACT §8);
+  // route handlers bound their own reads (server/http/body-limit.ts).
+  experimental: { serverActions: { bodySizeLimit: "256kb" } },
   poweredByHeader: false,
   reactStrictMode: true,
   typedRoutes: false,

@@ -84,7 +84,11 @@ export default defineConfig({
         JWT_SECRET: "e2e-jwt-secret-e2e-jwt-secret-e2e-jwt-secret-0123456789",
         // The tests sign in many times from one address.
         RATE_LIMIT_SCALE: "100",
+        // The webhook specs call a receiver on 127.0.0.1.
+        WEBHOOK_ALLOW_PRIVATE: "1",
         LOG_LEVEL: "error",
+        // The moderation spec registers this account: it becomes an admin (CONTRACT §14).
+        ADMIN_EMAILS: "e2e-admin@example.test",
         ...mockProviderEnv(OAUTH_URL),
       },
     },

@@ -3,7 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "~": import.meta.dirname } },
   test: {
-    include: ["tests/unit/**/*.test.ts", "tests/api/**/*.test.ts", "tests/ratelimit/**/*.test.ts", "tests/smoke/**/*.test.ts", "tests/security/**/*.test.ts"],
+    include: ["tests/unit/**/*.test.ts", "tests/api/**/*.test.ts", "tests/ratelimit/**/*.test.ts", "tests/smoke/**/*.test.ts", "tests/security/**/*.test.ts", "tests/ops/**/*.test.ts"],
+    globalSetup: ["tests/global-setup.ts"],
     setupFiles: ["tests/setup.ts"],
     pool: "forks",
     // Test files are isolated (own database) and mostly wait on I/O: more workers than the default

@@ -1,11 +1,12 @@
 import Link from "next/link";
+import ui from "./_components/ui.module.css";
 
 export default function NotFound() {
   return (
-    <div className="card error-state">
+    <div className={`${ui.card} ${ui["error-state"]}`}>
       <h1>Page not found</h1>
-      <p className="muted">There is nothing at this address. It may have been moved, or the link is mistyped.</p>
-      <Link href="/" className="button">
+      <p className={ui.muted}>There is nothing at this address. It may have been moved, or the link is mistyped.</p>
+      <Link href="/" className={ui.button}>
         Explore claims
       </Link>
     </div>

@@ -4,7 +4,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Suspense } from "react";
 import { errorBody } from "~/server/api/errors.ts";
-import { COMPLEXITY_TIERS, type ListClaimsInput } from "~/server/api/schemas/claims.ts";
+import { COMPLEXITY_TIERS, type ListClaimsInput } from "~/server/contract/claims.ts";
 import { serverCaller } from "~/server/api/server-caller.ts";
 import { parseTagQuery } from "~/server/domain/tags.ts";
 import { TRPCError } from "@trpc/server";
@@ -14,6 +14,8 @@ import { Pagination } from "./_components/pagination.tsx";
 import { SidebarCardSkeleton, TopicsCard, TrendingCard } from "./_components/sidebar.tsx";
 import { StatsBar, StatsBarSkeleton } from "./_components/stats-bar.tsx";
 import { first, offsetParam, type SearchParams } from "./_lib/search-params.ts";
+import exploreStyles from "./page.module.css";
+import ui from "./_components/ui.module.css";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Explore claims" };
@@ -74,7 +76,7 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
   const invalid = (field: string) => (fieldErrors[field] ? { "aria-invalid": true, "aria-describedby": `${field}-error` } : {});
   const fieldError = (field: string) =>
     fieldErrors[field] ? (
-      <p id={`${field}-error`} className="field-error">
+      <p id={`${field}-error`} className={ui["field-error"]}>
         {fieldErrors[field]}
       </p>
     ) : null;
@@ -82,12 +84,12 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
 
   return (
     <>
-      <div className="page-header">
+      <div className={ui["page-header"]}>
         <div>
           <h1>Explore claims</h1>
           <p>Search what people claim, see how true the crowd thinks it is, and weigh in.</p>
         </div>
-        <Link className="button" href="/claims/new">
+        <Link className={ui.button} href="/claims/new">
           Submit a claim
         </Link>
       </div>
@@ -96,36 +98,36 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
         <StatsBar />
       </Suspense>
 
-      <div className="layout-sidebar">
-        <div className="stack">
-          <form className="card" role="search" action="/" method="get" aria-label="Search claims">
-            <div className="field" style={{ marginBottom: 0 }}>
+      <div className={ui["layout-sidebar"]}>
+        <div className={ui.stack}>
+          <form className={ui.card} role="search" action="/" method="get" aria-label="Search claims">
+            <div className={ui.field} style={{ marginBottom: 0 }}>
               <label htmlFor="q">Search claims</label>
-              <div className="search-row">
+              <div className={exploreStyles["search-row"]}>
                 <input
                   id="q"
                   name="q"
                   type="search"
-                  className="input"
+                  className={ui.input}
                   defaultValue={form.q}
                   placeholder="e.g. coffee improves focus"
                   {...invalid("q")}
                 />
-                <button type="submit" className="button">
+                <button type="submit" className={ui.button}>
                   Search
                 </button>
               </div>
               {fieldError("q")}
             </div>
-            <div className="filters">
-              <div className="field">
+            <div className={exploreStyles.filters}>
+              <div className={ui.field}>
                 <label htmlFor="tags">Tags</label>
-                <input id="tags" name="tags" className="input" defaultValue={form.tags} placeholder="health, science" {...invalid("tags")} />
+                <input id="tags" name="tags" className={ui.input} defaultValue={form.tags} placeholder="health, science" {...invalid("tags")} />
                 {fieldError("tags")}
               </div>
-              <div className="field">
+              <div className={ui.field}>
                 <label htmlFor="complexity">Complexity</label>
-                <select id="complexity" name="complexity" className="select" defaultValue={form.complexity} {...invalid("complexity")}>
+                <select id="complexity" name="complexity" className={ui.select} defaultValue={form.complexity} {...invalid("complexity")}>
                   <option value="">Any</option>
                   {COMPLEXITY_TIERS.map((tier) => (
                     <option key={tier} value={tier}>
@@ -135,19 +137,19 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
                 </select>
                 {fieldError("complexity")}
               </div>
-              <div className="field">
+              <div className={ui.field}>
                 <label htmlFor="min_gradient">Gradient from</label>
-                <input id="min_gradient" name="min_gradient" type="number" inputMode="decimal" min="0" max="1" step="0.05" className="input" defaultValue={form.min_gradient} placeholder="0" {...invalid("min_gradient")} />
+                <input id="min_gradient" name="min_gradient" type="number" inputMode="decimal" min="0" max="1" step="0.05" className={ui.input} defaultValue={form.min_gradient} placeholder="0" {...invalid("min_gradient")} />
                 {fieldError("min_gradient")}
               </div>
-              <div className="field">
+              <div className={ui.field}>
                 <label htmlFor="max_gradient">Gradient to</label>
-                <input id="max_gradient" name="max_gradient" type="number" inputMode="decimal" min="0" max="1" step="0.05" className="input" defaultValue={form.max_gradient} placeholder="1" {...invalid("max_gradient")} />
+                <input id="max_gradient" name="max_gradient" type="number" inputMode="decimal" min="0" max="1" step="0.05" className={ui.input} defaultValue={form.max_gradient} placeholder="1" {...invalid("max_gradient")} />
                 {fieldError("max_gradient")}
               </div>
-              <div className="field">
+              <div className={ui.field}>
                 <label htmlFor="sort">Sort by</label>
-                <select id="sort" name="sort" className="select" defaultValue={form.sort in SORTS ? form.sort : ""}>
+                <select id="sort" name="sort" className={ui.select} defaultValue={form.sort in SORTS ? form.sort : ""}>
                   {Object.entries(SORTS).map(([value, label]) => (
                     <option key={value} value={value}>
                       {label}
@@ -156,12 +158,12 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
                 </select>
               </div>
             </div>
-            <div className="form-actions">
-              <button type="submit" className="button button--secondary button--small">
+            <div className={ui["form-actions"]}>
+              <button type="submit" className={`${ui.button} ${ui["button--secondary"]} ${ui["button--small"]}`}>
                 Apply filters
               </button>
               {filtersActive ? (
-                <Link href="/" className="button button--ghost button--small">
+                <Link href="/" className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`}>
                   Clear all
                 </Link>
               ) : null}
@@ -173,19 +175,19 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
               Results
             </h2>
             {listError && Object.keys(fieldErrors).length === 0 ? (
-              <p className="form-error" role="alert">
+              <p className={ui["form-error"]} role="alert">
                 {listError}
               </p>
             ) : null}
             {result ? (
               <>
-                <p className="results-summary" aria-live="polite">
+                <p className={exploreStyles["results-summary"]} aria-live="polite">
                   {result.total === 0
                     ? "No claims match."
                     : `${result.total.toLocaleString("en-US")} ${result.total === 1 ? "claim" : "claims"}${input.q ? ` for “${input.q}”` : ""}`}
                 </p>
                 {result.claims.length === 0 ? (
-                  <div className="card">
+                  <div className={ui.card}>
                     {filtersActive ? (
                       <EmptyState title="No claims match these filters">
                         <p>Try fewer words or tags, or a wider gradient range.</p>
@@ -194,7 +196,7 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
                     ) : (
                       <EmptyState title="No claims yet">
                         <p>Be the first to submit one.</p>
-                        <Link className="button" href="/claims/new">
+                        <Link className={ui.button} href="/claims/new">
                           Submit a claim
                         </Link>
                       </EmptyState>
@@ -215,7 +217,7 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
           </section>
         </div>
 
-        <div className="stack">
+        <div className={ui.stack}>
           <Suspense fallback={<SidebarCardSkeleton title="Trending now" minHeight={180} />}>
             <TrendingCard />
           </Suspense>

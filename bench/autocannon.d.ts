@@ -44,6 +44,12 @@ declare module "autocannon" {
     "2xx": number;
   }
 
+  /** With a callback: the running instance, which `stop()` ends early (the callback still gets the result). */
+  export interface Instance {
+    stop(): void;
+  }
+
   function autocannon(options: Options): Promise<Result>;
+  function autocannon(options: Options, callback: (err: Error | null, result: Result) => void): Instance;
   export default autocannon;
 }

@@ -10,20 +10,19 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import pg from "pg";
 import { verifyAccessToken } from "../server/auth/tokens.ts";
 import {
-  applySumsDelta,
+  applyVote,
+  crowdGradient,
   gradientFromSums,
-  resolutionOutcome,
   shouldResolve,
-  voteSumsDelta,
   voteWeight,
   CONSENSUS_HIGH,
   CONSENSUS_LOW,
-  type ResolutionOutcome,
   type WeightedVote,
 } from "../server/domain/gradient.ts";
 import { applyEvents, resolutionChange, tierFor } from "../server/domain/reputation.ts";
-import { learningScore } from "../server/domain/learning.ts";
-import { rankExpertise } from "../server/domain/expertise.ts";
+import { learningScore, resolvedVotesFrom } from "../server/domain/learning.ts";
+import { outcomeEngagement, rankExpertise } from "../server/domain/expertise.ts";
+import { outcomeRecord, type RecordedOutcome } from "../server/domain/outcomes.ts";
 import { TRENDING_WEIGHTS, trendingScore, trendingWindowStart } from "../server/domain/trending.ts";
 import { matchingTags, recommendationScore, relatedRelevance } from "../server/domain/relevance.ts";
 import { fillTimeline, timelineDays, timelineStart, TIMELINE_PERIODS, type TimelinePeriod } from "../server/domain/timeline.ts";
@@ -216,13 +215,18 @@ async function castVote(agentId: string, claimId: string, value: number) {
     );
     const previous: WeightedVote | null = voter && voter.value !== null ? { value: Number(voter.value), weight: Number(voter.weight) } : null;
     const next: WeightedVote = { value, weight: voteWeight(Number(voter?.reputation ?? 0)) };
+    const before = { weightedSum: Number(claim.weighted_sum), weightTotal: Number(claim.weight_total), voteCount: Number(claim.vote_count) };
+    if (previous && previous.value === next.value && previous.weight === next.weight) {
+      await client.query("COMMIT");
+      const [view] = await claimViews([claimId], agentId);
+      return view;
+    }
+    const crowd = crowdGradient(before, previous);
+    const setCrowd = previous?.value === next.value ? "" : ", crowd_gradient = $9::float8";
     const writeVote = previous
-      ? `UPDATE claim_votes SET value = $3::float8, weight = $4::float8, updated_at = now() WHERE claim_id = $1::uuid AND agent_id = $2::uuid`
-      : `INSERT INTO claim_votes (id, claim_id, agent_id, value, weight, updated_at) VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3::float8, $4::float8, now())`;
-    const sums = applySumsDelta(
-      { weightedSum: Number(claim.weighted_sum), weightTotal: Number(claim.weight_total), voteCount: Number(claim.vote_count) },
-      voteSumsDelta(previous, next),
-    );
+      ? `UPDATE claim_votes SET value = $3::float8, weight = $4::float8, updated_at = now() ${setCrowd} WHERE claim_id = $1::uuid AND agent_id = $2::uuid`
+      : `INSERT INTO claim_votes (id, claim_id, agent_id, value, weight, crowd_gradient, updated_at) VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3::float8, $4::float8, $9::float8, now())`;
+    const sums = applyVote(before, previous, next);
     const gradient = gradientFromSums(sums);
     const resolves = shouldResolve({ gradient, voteCount: sums.voteCount, alreadyResolved: claim.resolved });
     await client.query(
@@ -232,7 +236,7 @@ async function castVote(agentId: string, claimId: string, value: number) {
            resolved_at = ${resolves ? "now()" : "resolved_at"} WHERE id = $1::uuid
        )
        INSERT INTO gradient_history (claim_id, gradient, vote_count) VALUES ($1::uuid, $8::float8, $7::int)`,
-      [claim.id, agentId, next.value, next.weight, sums.weightedSum, sums.weightTotal, sums.voteCount, gradient],
+      [claim.id, agentId, next.value, next.weight, sums.weightedSum, sums.weightTotal, sums.voteCount, gradient, crowd],
     );
     if (resolves) await resolveClaim(client, claim.id, gradient);
     await client.query("COMMIT");
@@ -247,12 +251,28 @@ async function castVote(agentId: string, claimId: string, value: number) {
 }
 
 async function resolveClaim(client: pg.PoolClient, claimId: string, gradient: number) {
-  const votes = await rows(client, `SELECT id::text AS id, agent_id::text AS agent_id, value FROM claim_votes WHERE claim_id = $1::uuid`, [claimId]);
-  const outcomeOf = new Map(votes.map((v) => [v.agent_id as string, resolutionOutcome(gradient, Number(v.value))]));
-  for (const outcome of ["aligned", "opposed", "neutral"] as ResolutionOutcome[]) {
-    const ids = votes.filter((v) => outcomeOf.get(v.agent_id) === outcome).map((v) => v.id);
-    if (ids.length) await client.query(`UPDATE claim_votes SET outcome = $1::"VoteOutcome", updated_at = now() WHERE id = ANY($2::uuid[])`, [outcome, ids]);
-  }
+  const votes = await rows(client, `SELECT agent_id::text AS agent_id, value, crowd_gradient FROM claim_votes WHERE claim_id = $1::uuid`, [claimId]);
+  const records = votes.map((v) => ({
+    agentId: v.agent_id as string,
+    ...outcomeRecord({ value: Number(v.value) }, v.crowd_gradient === null ? null : Number(v.crowd_gradient), gradient),
+  }));
+  const outcomeOf = new Map(records.map((r) => [r.agentId, r.outcome]));
+  await client.query(
+    `INSERT INTO vote_outcomes (claim_id, agent_id, value, crowd_gradient, crowd_basis, resolution_gradient, consensus_true, outcome, tags, resolved_at)
+     SELECT c.id, r.agent, r.value, r.crowd, r.basis::"CrowdBasis", $2::float8, $3::boolean, r.outcome::"VoteOutcome", c.tags, c.resolved_at
+     FROM claims c, unnest($4::uuid[], $5::float8[], $6::float8[], $7::text[], $8::text[]) AS r(agent, value, crowd, basis, outcome)
+     WHERE c.id = $1::uuid`,
+    [
+      claimId,
+      gradient,
+      records[0]?.consensusTrue ?? gradient > 0.5,
+      records.map((r) => r.agentId),
+      records.map((r) => r.value),
+      records.map((r) => r.crowdGradient),
+      records.map((r) => r.crowdBasis),
+      records.map((r) => r.outcome),
+    ],
+  );
   const voterIds = votes.filter((v) => resolutionChange(outcomeOf.get(v.agent_id)!) !== null).map((v) => v.agent_id);
   if (voterIds.length === 0) return;
   const voters = await rows(client, `SELECT id::text AS id, reputation FROM agents WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`, [voterIds]);
@@ -338,26 +358,39 @@ async function findAgent(idOrUsername: string): Promise<Row> {
   return agent;
 }
 
-async function expertiseOf(agentId: string) {
-  const engagement = await rows(
-    pool,
-    `SELECT tag, count(*)::int AS engagement_count, sum(resolved)::int AS resolved, sum(correct)::int AS correct
-     FROM (
-       SELECT unnest(c.tags) AS tag, 0 AS resolved, 0 AS correct FROM claims c WHERE c.author_id = $1::uuid
-       UNION ALL
-       SELECT unnest(c.tags), 0, 0 FROM evidence e JOIN claims c ON c.id = e.claim_id WHERE e.author_id = $1::uuid
-       UNION ALL
-       SELECT unnest(c.tags), CASE WHEN v.outcome IN ('aligned', 'opposed') THEN 1 ELSE 0 END, CASE WHEN v.outcome = 'aligned' THEN 1 ELSE 0 END
-       FROM claim_votes v JOIN claims c ON c.id = v.claim_id WHERE v.agent_id = $1::uuid
-     ) engagement GROUP BY tag`,
-    [agentId],
-  );
-  return rankExpertise(engagement.map((r) => ({ tag: r.tag, engagement_count: r.engagement_count, resolved: r.resolved, correct: r.correct })));
+async function outcomeRecords(agentId: string): Promise<RecordedOutcome[]> {
+  const records = await rows(pool, `SELECT outcome::text AS outcome, resolved_at, tags FROM vote_outcomes WHERE agent_id = $1::uuid`, [agentId]);
+  return records.map((r) => ({ outcome: r.outcome, resolvedAt: r.resolved_at, tags: r.tags ?? [] }));
+}
+
+async function expertiseOf(agentId: string, records: Promise<RecordedOutcome[]> = outcomeRecords(agentId)) {
+  const [engagement, outcomes] = await Promise.all([
+    rows(
+      pool,
+      `SELECT tag, count(*)::int AS engagement_count
+       FROM (
+         SELECT unnest(c.tags) AS tag FROM claims c WHERE c.author_id = $1::uuid
+         UNION ALL
+         SELECT unnest(c.tags) FROM evidence e JOIN claims c ON c.id = e.claim_id WHERE e.author_id = $1::uuid
+         UNION ALL
+         SELECT unnest(c.tags) FROM claim_votes v JOIN claims c ON c.id = v.claim_id
+         WHERE v.agent_id = $1::uuid
+           AND NOT EXISTS (SELECT 1 FROM vote_outcomes o WHERE o.claim_id = v.claim_id AND o.agent_id = v.agent_id)
+       ) engagement GROUP BY tag`,
+      [agentId],
+    ),
+    records,
+  ]);
+  return rankExpertise([
+    ...engagement.map((r) => ({ tag: r.tag, engagement_count: r.engagement_count, resolved: 0, correct: 0 })),
+    ...outcomeEngagement(outcomes),
+  ]);
 }
 
 async function profile(idOrUsername: string) {
   const agent = await findAgent(idOrUsername);
   const id = agent.id;
+  const records = outcomeRecords(id);
   const [[counts], resolved, expertise] = await Promise.all([
     rows(
       pool,
@@ -373,14 +406,8 @@ async function profile(idOrUsername: string) {
                 (SELECT min(created_at) FROM comments WHERE author_id = $1::uuid)) AS first`,
       [id, agent.reputation],
     ),
-    rows(
-      pool,
-      `SELECT c.resolved_at, (v.outcome = 'aligned') AS correct
-       FROM claim_votes v JOIN claims c ON c.id = v.claim_id
-       WHERE v.agent_id = $1::uuid AND v.outcome IN ('aligned', 'opposed') AND c.resolved_at IS NOT NULL`,
-      [id],
-    ),
-    expertiseOf(id),
+    records,
+    expertiseOf(id, records),
   ]);
   const { higher, total_agents } = counts;
   return {
@@ -394,7 +421,7 @@ async function profile(idOrUsername: string) {
       total_agents,
       percentile: total_agents > 0 ? Math.round((1000 * (total_agents - higher)) / total_agents) / 10 : 0,
     },
-    learning_score: learningScore(resolved.map((r) => ({ resolvedAt: r.resolved_at, correct: r.correct })), new Date()),
+    learning_score: learningScore(resolvedVotesFrom(resolved), new Date()),
     expertise,
   };
 }

@@ -4,8 +4,7 @@
 // first into UNLOGGED staging tables in a `bench_seed` schema, where every derived field is computed
 // from the raw rows the way the service computes it, then copied once into the real tables in
 // foreign-key order (no UPDATE pass over the real tables). The schema's triggers keep their counters
-// on the way in (tag_stats, tag_daily_counts, the 'claim_votes:<n>' stripes); the 'claims' counter is
-// bumped like services/claims.ts does.
+// on the way in (tag_stats, tag_daily_counts, the 'claims' counter, the 'claim_votes:<n>' stripes).
 //
 // What "consistent" means here, field by field:
 // - a vote's weight is voteWeight(reputation) — max(0.1, ln(1 + r)) — with r the voter's reputation
@@ -15,8 +14,9 @@
 //   claim's last vote (same float additions in the same order as services/votes.ts), one
 //   gradient_history point per vote, ids in time order;
 // - resolution: the first vote after which the claim has >= 10 votes and a gradient beyond 0.8/0.2
-//   resolves it (resolved_at = that vote's time); the votes cast up to then get their outcome, the
-//   aligned and opposed voters a reputation event and a resolved vote;
+//   resolves it (resolved_at = that vote's time); the votes cast up to then get their outcome record
+//   (vote_outcomes; the crowd is the gradient before the vote), the aligned and opposed voters a
+//   reputation event and a resolved vote;
 // - reputation: evidence-vote (+5/−3) and resolution (+1/−0.5) events per agent in time order,
 //   clamped at 0 (a clamped running sum: score_k = P_k − min(0, min_{j<=k} P_j)), each event records
 //   the change it applied and the score after it; evidence_votes.applied_delta is its event's change;
@@ -204,6 +204,9 @@ function stagingSteps(sizes: SeedSizes, now: string): Step[] {
         `CREATE UNLOGGED TABLE ${S}.vote_runs AS
          SELECT r.*,
            CASE WHEN sw > 1e-9 THEN round(least(1, greatest(0, swv / sw))::numeric, 9)::float8 ELSE ${NEUTRAL_GRADIENT} END AS gradient,
+           -- the crowd the vote was cast against: the gradient after the claim's previous vote
+           coalesce(lag(CASE WHEN sw > 1e-9 THEN round(least(1, greatest(0, swv / sw))::numeric, 9)::float8 ELSE ${NEUTRAL_GRADIENT} END)
+             OVER (PARTITION BY claim ORDER BY cnt), ${NEUTRAL_GRADIENT}) AS crowd,
            row_number() OVER (ORDER BY created_at, id) AS history_id
          FROM (
            SELECT v.*, w.weight,
@@ -230,7 +233,7 @@ function stagingSteps(sizes: SeedSizes, now: string): Step[] {
       weight: V,
       sql: [
         `CREATE UNLOGGED TABLE ${S}.outcomes AS
-         SELECT v.id AS vote, v.agent, v.claim, r.resolved_at,
+         SELECT v.id AS vote, v.agent, v.claim, r.resolved_at, v.value, v.crowd, r.resolved_gradient,
            CASE WHEN v.value = 0.5 THEN 'neutral'
                 WHEN (v.value > 0.5) = (r.resolved_gradient > ${CONSENSUS_HIGH}) THEN 'aligned' ELSE 'opposed' END AS outcome
          FROM ${S}.vote_runs v JOIN ${S}.resolutions r ON r.claim = v.claim AND v.cnt <= r.resolved_count`,
@@ -341,12 +344,6 @@ function loadSteps(sizes: SeedSizes, passwordHash: string, chunks: number): Step
         ORDER BY c.i`,
     ),
     {
-      label: "claims counter",
-      weight: 1,
-      sql: `INSERT INTO platform_counters (name, value) SELECT 'claims', count(*) FROM ${S}.claims
-            ON CONFLICT (name) DO UPDATE SET value = platform_counters.value + EXCLUDED.value`,
-    },
-    {
       label: "claim parents",
       weight: C * 0.6,
       sql: `INSERT INTO claim_parents (claim_id, parent_id, position)
@@ -379,14 +376,22 @@ function loadSteps(sizes: SeedSizes, passwordHash: string, chunks: number): Step
     ...perChunk(
       "claim votes",
       V * 3,
-      (lo, hi) => `INSERT INTO claim_votes (id, claim_id, agent_id, value, weight, outcome, created_at, updated_at)
-        SELECT v.id, c.id, a.id, v.value, v.weight, o.outcome::"VoteOutcome", v.created_at, v.created_at
+      (lo, hi) => `INSERT INTO claim_votes (id, claim_id, agent_id, value, weight, crowd_gradient, created_at, updated_at)
+        SELECT v.id, c.id, a.id, v.value, v.weight, v.crowd, v.created_at, v.created_at
         FROM ${S}.vote_runs v
         JOIN ${S}.claims c ON c.i = v.claim
         JOIN ${S}.agents a ON a.i = v.agent
-        LEFT JOIN ${S}.outcomes o ON o.vote = v.id
         WHERE v.claim BETWEEN ${lo} AND ${hi}`,
     ),
+    {
+      label: "vote outcomes",
+      weight: V * 0.5,
+      sql: `INSERT INTO vote_outcomes (claim_id, agent_id, value, crowd_gradient, crowd_basis, resolution_gradient, consensus_true,
+              outcome, tags, resolved_at)
+            SELECT c.id, a.id, o.value, o.crowd, 'cast', o.resolved_gradient, o.resolved_gradient > ${NEUTRAL_GRADIENT},
+              o.outcome::"VoteOutcome", c.tags, o.resolved_at
+            FROM ${S}.outcomes o JOIN ${S}.claims c ON c.i = o.claim JOIN ${S}.agents a ON a.i = o.agent`,
+    },
     ...perChunk(
       "gradient history",
       V * 2,
@@ -422,7 +427,7 @@ const SEQUENCES = ["gradient_history", "reputation_events"].map(
 );
 
 /** The tables the seed fills. */
-const LOADED_TABLES = ["agents", "claims", "claim_parents", "evidence", "evidence_votes", "claim_votes", "gradient_history", "comments", "reputation_events"];
+const LOADED_TABLES = ["agents", "claims", "claim_parents", "evidence", "evidence_votes", "claim_votes", "vote_outcomes", "gradient_history", "comments", "reputation_events"];
 
 /**
  * Drops the loaded tables' foreign keys and secondary indexes (primary keys stay) and returns the

@@ -57,24 +57,177 @@ const envSchema = z.object({
     .number({ message: "RATE_LIMIT_SCALE must be a positive number" })
     .positive({ message: "RATE_LIMIT_SCALE must be a positive number" })
     .default(1),
+  // The number of proxy hops in front of the server that append to X-Forwarded-For (0: none, the
+  // socket's peer is the client). `true`/`false` are kept from when it was a switch (true = 1 hop).
   TRUST_PROXY: z
-    .enum(["", "0", "1", "true", "false"], { message: "TRUST_PROXY must be 1/true or 0/false" })
+    .string()
     .default("")
-    .transform((v) => v === "1" || v === "true"),
+    .transform((v) => v.trim().toLowerCase())
+    .pipe(
+      z
+        .string()
+        .regex(/^(|\d{1,2}|true|false)$/, { message: "TRUST_PROXY must be a number of trusted proxy hops (0-99; true = 1, false = 0)" })
+        .transform((v) => (v === "true" ? 1 : v === "" || v === "false" ? 0 : Number(v))),
+    ),
+  PAGE_RATE_LIMIT: z.coerce
+    .number({ message: "PAGE_RATE_LIMIT must be a positive whole number (page renders per minute per IP)" })
+    .int({ message: "PAGE_RATE_LIMIT must be a positive whole number (page renders per minute per IP)" })
+    .positive({ message: "PAGE_RATE_LIMIT must be a positive whole number (page renders per minute per IP)" })
+    .default(600),
   SKIP_MIGRATIONS: z
     .enum(["", "0", "1", "true", "false"], { message: "SKIP_MIGRATIONS must be 1/true or 0/false" })
     .default("")
     .transform((v) => v === "1" || v === "true"),
-  LOG_LEVEL: z.enum(["silent", "error", "info"]).default("info"),
+  /** CONTRACT §14: these accounts become admins when they register or sign in. Stored lower-cased. */
+  ADMIN_EMAILS: optionalString.transform((v, ctx) => {
+    const emails = (v ?? "").split(",").map((e) => e.trim().toLowerCase()).filter(Boolean);
+    const bad = emails.find((e) => !z.email().safeParse(e).success);
+    if (bad !== undefined) {
+      ctx.addIssue({ code: "custom", message: `ADMIN_EMAILS must be a comma-separated list of email addresses (${JSON.stringify(bad)} is not one)` });
+      return z.NEVER;
+    }
+    return emails;
+  }),
+  LOG_LEVEL: z
+    .enum(["silent", "fatal", "error", "warn", "info", "debug", "trace"], {
+      message: "LOG_LEVEL must be one of silent, fatal, error, warn, info, debug, trace",
+    })
+    .default("info"),
+  /** json: one JSON object a line (pino); pretty: readable lines. Default: json in production, else pretty. */
+  LOG_FORMAT: z.enum(["", "json", "pretty"], { message: "LOG_FORMAT must be json or pretty" }).default(""),
+  /** The Prometheus endpoint listens on its own port (unset: no metrics endpoint), never on PORT. */
+  METRICS_PORT: z.coerce
+    .number({ message: "METRICS_PORT must be a port number (1-65535)" })
+    .int({ message: "METRICS_PORT must be a port number (1-65535)" })
+    .min(1, { message: "METRICS_PORT must be a port number (1-65535)" })
+    .max(65535, { message: "METRICS_PORT must be a port number (1-65535)" })
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  METRICS_HOST: z.string().trim().min(1, { message: "METRICS_HOST must be an address to listen on" }).default("127.0.0.1"),
+  /** When set, GET /metrics also needs `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, {
+    message: "METRICS_TOKEN must be at least 16 characters",
+  }),
+  /** A streaming replica of DATABASE_URL: reads outside transactions go there (read-your-writes kept per agent). */
+  DATABASE_REPLICA_URL: optionalString.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
+    message: "DATABASE_REPLICA_URL must be a postgres:// or postgresql:// connection string",
+  }),
+  /** After an agent writes, its reads go to the primary for this long (read-your-writes). */
+  REPLICA_STICKY_SECONDS: z.coerce
+    .number({ message: "REPLICA_STICKY_SECONDS must be a whole number of seconds between 1 and 600" })
+    .int({ message: "REPLICA_STICKY_SECONDS must be a whole number of seconds between 1 and 600" })
+    .min(1, { message: "REPLICA_STICKY_SECONDS must be a whole number of seconds between 1 and 600" })
+    .max(600, { message: "REPLICA_STICKY_SECONDS must be a whole number of seconds between 1 and 600" })
+    .default(5),
+  /**
+   * Named prepared statements for the hottest look-ups (on by default). Off (0/false) behind a pooler that
+   * cannot keep them across transactions: PgBouncer before 1.21, or 1.21+ without max_prepared_statements.
+   */
+  DATABASE_PREPARED_STATEMENTS: z
+    .enum(["", "0", "1", "true", "false"], { message: "DATABASE_PREPARED_STATEMENTS must be 1/true or 0/false" })
+    .default("")
+    .transform((v) => v !== "0" && v !== "false"),
+  /** `npm run dev` loads the demo data into an empty database (auto) or never (off). */
+  DEMO_SEED: z.enum(["auto", "off"], { message: "DEMO_SEED must be auto or off" }).default("auto"),
   TRENDING_CACHE_SECONDS: z.coerce
     .number({ message: "TRENDING_CACHE_SECONDS must be a whole number of seconds (0 = no cache)" })
     .int({ message: "TRENDING_CACHE_SECONDS must be a whole number of seconds (0 = no cache)" })
     .min(0, { message: "TRENDING_CACHE_SECONDS must be a whole number of seconds (0 = no cache)" })
     .max(3600, { message: "TRENDING_CACHE_SECONDS must be at most 3600" })
     .default(30),
+  /**
+   * Anonymous page views share one render for this long (server/http/page-cache.ts); 0 turns it off.
+   * Unset: 5 in production, 0 under `next dev` (a developer wants every edit on the next load).
+   */
+  PAGE_CACHE_SECONDS: z.coerce
+    .number({ message: "PAGE_CACHE_SECONDS must be a number of seconds between 0 and 60" })
+    .min(0, { message: "PAGE_CACHE_SECONDS must be a number of seconds between 0 and 60" })
+    .max(60, { message: "PAGE_CACHE_SECONDS must be a number of seconds between 0 and 60" })
+    .optional(),
+  PAGE_CACHE_MAX_MB: z.coerce
+    .number({ message: "PAGE_CACHE_MAX_MB must be a whole number of megabytes between 1 and 1024" })
+    .int({ message: "PAGE_CACHE_MAX_MB must be a whole number of megabytes between 1 and 1024" })
+    .min(1, { message: "PAGE_CACHE_MAX_MB must be a whole number of megabytes between 1 and 1024" })
+    .max(1024, { message: "PAGE_CACHE_MAX_MB must be a whole number of megabytes between 1 and 1024" })
+    .default(64),
+  /** A related-claims set older than this is refreshed in the background on its next read (10–86400). */
+  RELATED_REFRESH_SECONDS: z.coerce
+    .number({ message: "RELATED_REFRESH_SECONDS must be a whole number of seconds between 10 and 86400" })
+    .int({ message: "RELATED_REFRESH_SECONDS must be a whole number of seconds between 10 and 86400" })
+    .min(10, { message: "RELATED_REFRESH_SECONDS must be a whole number of seconds between 10 and 86400" })
+    .max(86_400, { message: "RELATED_REFRESH_SECONDS must be a whole number of seconds between 10 and 86400" })
+    .default(300),
+  SHUTDOWN_GRACE_SECONDS: z.coerce
+    .number({ message: "SHUTDOWN_GRACE_SECONDS must be a number of seconds between 0 and 600" })
+    .min(0, { message: "SHUTDOWN_GRACE_SECONDS must be a number of seconds between 0 and 600" })
+    .max(600, { message: "SHUTDOWN_GRACE_SECONDS must be a number of seconds between 0 and 600" })
+    .default(10),
+  /** PostgreSQL cancels any statement of the API that runs longer (0 = never); the caller gets a 503. */
+  // The bridging model's background refit (CONTRACT §12): at most this often, one instance at a time.
+  BRIDGING_INTERVAL_SECONDS: z.coerce
+    .number({ message: "BRIDGING_INTERVAL_SECONDS must be a whole number of seconds, 0 (off) or 10-86400" })
+    .int({ message: "BRIDGING_INTERVAL_SECONDS must be a whole number of seconds, 0 (off) or 10-86400" })
+    .refine((v) => v === 0 || (v >= 10 && v <= 86_400), { message: "BRIDGING_INTERVAL_SECONDS must be a whole number of seconds, 0 (off) or 10-86400" })
+    .default(300),
+  // The fit's worker thread runs at this nice value (Linux: a thread's own), so the API's threads come
+  // first on a busy host; 0 = the same priority as the API.
+  BRIDGING_WORKER_NICE: z.coerce
+    .number({ message: "BRIDGING_WORKER_NICE must be a whole number from 0 to 19" })
+    .int({ message: "BRIDGING_WORKER_NICE must be a whole number from 0 to 19" })
+    .min(0, { message: "BRIDGING_WORKER_NICE must be a whole number from 0 to 19" })
+    .max(19, { message: "BRIDGING_WORKER_NICE must be a whole number from 0 to 19" })
+    .default(19),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce
+    .number({ message: "DATABASE_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds (0 = no timeout)" })
+    .int({ message: "DATABASE_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds (0 = no timeout)" })
+    .min(0, { message: "DATABASE_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds (0 = no timeout)" })
+    .max(600_000, { message: "DATABASE_STATEMENT_TIMEOUT_MS must be at most 600000 (10 minutes)" })
+    .default(5000),
+  /** Lifts the webhook URL rules (https only, public addresses only): development and tests. */
+  WEBHOOK_ALLOW_PRIVATE: z
+    .enum(["", "0", "1", "true", "false"], { message: "WEBHOOK_ALLOW_PRIVATE must be 1/true or 0/false" })
+    .default("")
+    .transform((v) => v === "1" || v === "true"),
+  /** The first retry delay of a failed webhook delivery; each next one is 3 times longer (± jitter). */
+  WEBHOOK_RETRY_BASE_MS: z.coerce
+    .number({ message: "WEBHOOK_RETRY_BASE_MS must be a whole number of milliseconds between 10 and 3600000" })
+    .int({ message: "WEBHOOK_RETRY_BASE_MS must be a whole number of milliseconds between 10 and 3600000" })
+    .min(10, { message: "WEBHOOK_RETRY_BASE_MS must be a whole number of milliseconds between 10 and 3600000" })
+    .max(3_600_000, { message: "WEBHOOK_RETRY_BASE_MS must be a whole number of milliseconds between 10 and 3600000" })
+    .default(60_000),
+  /** The comment line an open live stream (SSE) sends when idle, so proxies and browsers keep it open. */
+  LIVE_HEARTBEAT_MS: z.coerce
+    .number({ message: "LIVE_HEARTBEAT_MS must be a whole number of milliseconds between 100 and 60000" })
+    .int({ message: "LIVE_HEARTBEAT_MS must be a whole number of milliseconds between 100 and 60000" })
+    .min(100, { message: "LIVE_HEARTBEAT_MS must be a whole number of milliseconds between 100 and 60000" })
+    .max(60_000, { message: "LIVE_HEARTBEAT_MS must be a whole number of milliseconds between 100 and 60000" })
+    .default(15_000),
+  /** Open live streams (claim pages) one client IP may hold in one instance. */
+  LIVE_STREAMS_PER_IP: z.coerce
+    .number({ message: "LIVE_STREAMS_PER_IP must be a whole number between 1 and 10000" })
+    .int({ message: "LIVE_STREAMS_PER_IP must be a whole number between 1 and 10000" })
+    .min(1, { message: "LIVE_STREAMS_PER_IP must be a whole number between 1 and 10000" })
+    .max(10_000, { message: "LIVE_STREAMS_PER_IP must be a whole number between 1 and 10000" })
+    .default(20),
+  /**
+   * PostgreSQL connections of the background work (outbox relay, fan-out, webhook delivery, job queue),
+   * a pool of its own beside DATABASE_POOL_SIZE: requests queued for a connection under load do not
+   * hold the followers' updates up, nor these the requests.
+   */
+  JOBS_POOL_SIZE: z.coerce
+    .number({ message: "JOBS_POOL_SIZE must be a whole number between 1 and 100" })
+    .int({ message: "JOBS_POOL_SIZE must be a whole number between 1 and 100" })
+    .min(1, { message: "JOBS_POOL_SIZE must be a whole number between 1 and 100" })
+    .max(100, { message: "JOBS_POOL_SIZE must be a whole number between 1 and 100" })
+    .default(6),
+  /** Whether this process runs the background worker (outbox relay, fan-out, webhook delivery). */
+  JOBS_ENABLED: z
+    .enum(["", "0", "1", "true", "false"], { message: "JOBS_ENABLED must be 1/true or 0/false" })
+    .default("1")
+    .transform((v) => v !== "0" && v !== "false"),
 });
 
-export type Config = z.infer<typeof envSchema> & { JWT_SECRET: string; NEXTAUTH_SECRET: string };
+export type Config = Omit<z.infer<typeof envSchema>, "PAGE_CACHE_SECONDS"> & { JWT_SECRET: string; NEXTAUTH_SECRET: string; PAGE_CACHE_SECONDS: number };
 
 export class ConfigError extends Error {}
 
@@ -97,6 +250,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const cfg = parsed.data;
+  if (cfg.DATABASE_REPLICA_URL && !cfg.DATABASE_URL) {
+    throw new ConfigError("Invalid configuration:\n  DATABASE_REPLICA_URL: needs DATABASE_URL (a replica of which primary?)");
+  }
   if (cfg.UPSTASH_REDIS_REST_URL && !cfg.UPSTASH_REDIS_REST_TOKEN) {
     throw new ConfigError("Invalid configuration:\n  UPSTASH_REDIS_REST_TOKEN: required when UPSTASH_REDIS_REST_URL is set");
   }
@@ -118,7 +274,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     JWT_SECRET ??= generated.JWT_SECRET;
     NEXTAUTH_SECRET ??= generated.NEXTAUTH_SECRET;
   }
-  return { ...cfg, JWT_SECRET, NEXTAUTH_SECRET };
+  const PAGE_CACHE_SECONDS = cfg.PAGE_CACHE_SECONDS ?? (cfg.NODE_ENV === "production" ? 5 : 0);
+  return { ...cfg, JWT_SECRET, NEXTAUTH_SECRET, PAGE_CACHE_SECONDS };
 }
 
 const globalForConfig = globalThis as unknown as { __claimsConfig?: Config };

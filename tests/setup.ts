@@ -20,14 +20,22 @@ if (process.env.DATABASE_URL) {
     schema = `t_${randomBytes(6).toString("hex")}`;
     url.searchParams.set("schema", schema);
     process.env.DATABASE_URL = url.toString();
+    // The replica is a copy of the same database: the same schema there.
+    if (process.env.DATABASE_REPLICA_URL) {
+      const replica = new URL(process.env.DATABASE_REPLICA_URL);
+      replica.searchParams.set("schema", schema);
+      process.env.DATABASE_REPLICA_URL = replica.toString();
+    }
   }
 } else {
   process.env.PGLITE_DATA_DIR = "memory://";
 }
 
 afterAll(async () => {
+  const { stopBackground } = await import("../server/jobs/index.ts");
+  await stopBackground();
   const { closeDb } = await import("../server/db/client.ts");
-  const { closeRateLimiter } = await import("../server/rest/limiter.ts");
+  const { closeRateLimiter } = await import("../server/ratelimit/limiter.ts");
   const { closeCache } = await import("../server/cache/index.ts");
   await closeDb();
   await closeRateLimiter();
@@ -39,6 +47,8 @@ afterAll(async () => {
     const client = new pg.Client({ connectionString: url.toString() });
     await client.connect();
     await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    // The job queue's schema beside it (server/jobs/queue.ts), when the file started the worker.
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}_jobs" CASCADE`);
     await client.end();
   }
 });

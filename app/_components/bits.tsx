@@ -2,11 +2,13 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { longDate, relativeTime } from "../_lib/format.ts";
+import bitsStyles from "./bits.module.css";
+import ui from "./ui.module.css";
 
 export function Avatar({ name, size = "" }: { name: string; size?: "" | "small" | "large" }) {
   const initials = name.replace(/[^A-Za-z0-9]/g, "").slice(0, 2) || "?";
   return (
-    <span className={`avatar ${size ? `avatar--${size}` : ""}`} aria-hidden="true">
+    <span className={`${bitsStyles.avatar} ${size ? bitsStyles[`avatar--${size}`] : ""}`} aria-hidden="true">
       {initials}
     </span>
   );
@@ -23,10 +25,10 @@ export function RelTime({ iso }: { iso: string }) {
 export function TagList({ tags, label = "Tags" }: { tags: string[]; label?: string }) {
   if (tags.length === 0) return null;
   return (
-    <ul className="tag-list" aria-label={label}>
+    <ul className={ui["tag-list"]} aria-label={label}>
       {tags.map((tag) => (
         <li key={tag}>
-          <Link className="tag" href={`/topics/${encodeURIComponent(tag)}`}>
+          <Link className={ui.tag} href={`/topics/${encodeURIComponent(tag)}`}>
             #{tag}
           </Link>
         </li>
@@ -36,12 +38,12 @@ export function TagList({ tags, label = "Tags" }: { tags: string[]; label?: stri
 }
 
 export function TierBadge({ tier }: { tier: string }) {
-  return <span className="badge">{tier}</span>;
+  return <span className={ui.badge}>{tier}</span>;
 }
 
 export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
   return (
-    <div className="empty-state">
+    <div className={ui["empty-state"]}>
       <h2>{title}</h2>
       {children}
     </div>
@@ -50,7 +52,7 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
 
 export function AuthorLink({ author }: { author: { username: string; display_name: string } }) {
   return (
-    <Link href={`/profiles/${encodeURIComponent(author.username)}`} className="comment__author">
+    <Link href={`/profiles/${encodeURIComponent(author.username)}`} className={bitsStyles.comment__author}>
       {author.display_name}
     </Link>
   );
@@ -60,7 +62,7 @@ export function SkeletonLines({ lines = 3, widths = ["100%", "92%", "60%"] }: { 
   return (
     <div aria-hidden="true">
       {Array.from({ length: lines }, (_, i) => (
-        <div key={i} className="skeleton skeleton-line" style={{ width: widths[i % widths.length] }} />
+        <div key={i} className={`${ui.skeleton} ${ui["skeleton-line"]}`} style={{ width: widths[i % widths.length] }} />
       ))}
     </div>
   );

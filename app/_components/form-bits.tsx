@@ -1,6 +1,7 @@
 // Form helpers: the server's message next to the field it names, wired for screen readers.
 import type { ApiError } from "../_lib/api-error.ts";
 import { fieldMessage, formMessage } from "../_lib/api-error.ts";
+import ui from "./ui.module.css";
 
 /** Props for an input whose error (if any) is shown by <FieldError id={`${id}-error`}>. */
 export function invalidProps(error: ApiError | null, field: string, id: string) {
@@ -12,7 +13,7 @@ export function FieldError({ error, field, id }: { error: ApiError | null; field
   const message = fieldMessage(error, field);
   if (!message) return null;
   return (
-    <p id={`${id}-error`} className="field-error" role="alert">
+    <p id={`${id}-error`} className={ui["field-error"]} role="alert">
       {message}
     </p>
   );
@@ -23,7 +24,7 @@ export function FormError({ error, fields }: { error: ApiError | null; fields: r
   const message = formMessage(error, fields);
   if (!message) return null;
   return (
-    <p className="form-error" role="alert">
+    <p className={ui["form-error"]} role="alert">
       {message}
     </p>
   );

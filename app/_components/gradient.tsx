@@ -1,21 +1,23 @@
 // The gradient as a bar (lists) and as a gauge (the claim page). Plain components: usable from server
 // and client components alike.
 import { gradientLabel, gradientTone, percent } from "../_lib/format.ts";
+import gradientStyles from "./gradient.module.css";
+import ui from "./ui.module.css";
 
 export function GradientBar({ gradient, label }: { gradient: number; label?: string }) {
   return (
     <div
-      className="gradient-bar"
+      className={gradientStyles["gradient-bar"]}
       role="img"
       aria-label={label ?? `Gradient ${percent(gradient)} true`}
     >
-      <span className="gradient-bar__marker" style={{ left: `${gradient * 100}%` }} />
+      <span className={gradientStyles["gradient-bar__marker"]} style={{ left: `${gradient * 100}%` }} />
     </div>
   );
 }
 
 export function GradientValue({ gradient, className = "" }: { gradient: number; className?: string }) {
-  return <span className={`gradient-value gradient-value--${gradientTone(gradient)} ${className}`}>{percent(gradient)}</span>;
+  return <span className={`${gradientStyles["gradient-value"]} ${gradientStyles[`gradient-value--${gradientTone(gradient)}`]} ${className}`}>{percent(gradient)}</span>;
 }
 
 /** A half-circle gauge from false (left) to true (right) with a needle at the gradient. */
@@ -28,7 +30,7 @@ export function GradientGauge({ gradient, voteCount }: { gradient: number; voteC
   const needleY = cy - (r - 12) * Math.sin(angle);
   const tone = gradientTone(gradient);
   return (
-    <figure className="gauge" style={{ margin: 0 }}>
+    <figure className={gradientStyles.gauge} style={{ margin: 0 }}>
       <svg viewBox="0 0 200 115" role="img" aria-label={`Gradient gauge: ${percent(gradient)} true`}>
         <defs>
           <linearGradient id="gauge-scale" x1="0" x2="1" y1="0" y2="0">
@@ -44,11 +46,11 @@ export function GradientGauge({ gradient, voteCount }: { gradient: number; voteC
         <text x={cx + r} y={cy + 14} textAnchor="middle" fontSize="10" fill="var(--text-muted)">1</text>
       </svg>
       <figcaption style={{ textAlign: "center" }}>
-        <div className={`gauge__value gradient-value--${tone}`} data-testid="gradient-value">
+        <div className={`${gradientStyles.gauge__value} ${gradientStyles[`gradient-value--${tone}`]}`} data-testid="gradient-value">
           {percent(gradient)}
         </div>
-        <div className="gauge__label">{gradientLabel(gradient, voteCount)}</div>
-        <div className="muted small">
+        <div className={gradientStyles.gauge__label}>{gradientLabel(gradient, voteCount)}</div>
+        <div className={`${ui.muted} ${ui.small}`}>
           {voteCount === 1 ? "1 vote" : `${voteCount} votes`} · 0 = false, 1 = true
         </div>
       </figcaption>

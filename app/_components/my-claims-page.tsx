@@ -6,6 +6,7 @@ import { EmptyState } from "./bits.tsx";
 import { ClaimList } from "./claim-card.tsx";
 import { Pagination } from "./pagination.tsx";
 import { offsetParam, type SearchParams } from "../_lib/search-params.ts";
+import ui from "./ui.module.css";
 
 const PAGE_SIZE = 20;
 
@@ -27,17 +28,17 @@ export async function MyClaimsPage({ list, title, intro, emptyTitle, emptyText, 
   const result = await caller.claims[list]({ limit: PAGE_SIZE, offset });
   return (
     <>
-      <div className="page-header">
+      <div className={ui["page-header"]}>
         <div>
           <h1>{title}</h1>
           <p>{intro}</p>
         </div>
       </div>
       {result.claims.length === 0 ? (
-        <div className="card">
+        <div className={ui.card}>
           <EmptyState title={emptyTitle}>
             <p>{emptyText}</p>
-            <Link className="button" href="/">
+            <Link className={ui.button} href="/">
               Explore claims
             </Link>
           </EmptyState>

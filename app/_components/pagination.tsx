@@ -1,5 +1,7 @@
 // Previous / next links for limit+offset lists; the page's other query parameters are kept.
 import Link from "next/link";
+import paginationStyles from "./pagination.module.css";
+import ui from "./ui.module.css";
 
 export function Pagination({
   basePath,
@@ -29,19 +31,19 @@ export function Pagination({
   const hasPrevious = offset > 0;
   const hasNext = offset + limit < total;
   return (
-    <nav className="pagination" aria-label="Pagination">
+    <nav className={paginationStyles.pagination} aria-label="Pagination">
       {hasPrevious ? (
-        <Link className="button button--secondary" href={href(Math.max(0, offset - limit))} rel="prev">
+        <Link className={`${ui.button} ${ui["button--secondary"]}`} href={href(Math.max(0, offset - limit))} rel="prev">
           ← Previous
         </Link>
       ) : (
         <span />
       )}
-      <span className="pagination__info">
+      <span className={paginationStyles.pagination__info}>
         {first}–{last} of {total.toLocaleString("en-US")} {noun}
       </span>
       {hasNext ? (
-        <Link className="button button--secondary" href={href(offset + limit)} rel="next">
+        <Link className={`${ui.button} ${ui["button--secondary"]}`} href={href(offset + limit)} rel="next">
           Next →
         </Link>
       ) : (

@@ -1,13 +1,14 @@
 "use client";
 import { signOut } from "next-auth/react";
 import { useState } from "react";
+import ui from "./ui.module.css";
 
 export function SignOutButton() {
   const [pending, setPending] = useState(false);
   return (
     <button
       type="button"
-      className="button button--ghost button--small"
+      className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`}
       disabled={pending}
       onClick={async () => {
         setPending(true);

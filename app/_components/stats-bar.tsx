@@ -1,6 +1,8 @@
 // The platform's numbers, shown above the claim list (stats.platform, cached by the server for 5 minutes).
 import { serverCaller } from "~/server/api/server-caller.ts";
 import { compactNumber } from "../_lib/format.ts";
+import statsStyles from "./stats-bar.module.css";
+import ui from "./ui.module.css";
 
 const FIELDS = [
   ["total_claims", "Claims"],
@@ -14,9 +16,9 @@ export async function StatsBar() {
   const caller = await serverCaller();
   const stats = await caller.stats.platform({});
   return (
-    <dl className="stats-bar" aria-label="Platform statistics">
+    <dl className={statsStyles["stats-bar"]} aria-label="Platform statistics">
       {FIELDS.map(([key, label]) => (
-        <div className="stat" key={key}>
+        <div className={statsStyles.stat} key={key}>
           <dt>{label}</dt>
           <dd>{compactNumber(stats[key])}</dd>
         </div>
@@ -27,11 +29,11 @@ export async function StatsBar() {
 
 export function StatsBarSkeleton() {
   return (
-    <div className="stats-bar" aria-hidden="true">
+    <div className={statsStyles["stats-bar"]} aria-hidden="true">
       {FIELDS.map(([key]) => (
-        <div className="stat" key={key}>
-          <div className="skeleton skeleton-line" style={{ width: "60%" }} />
-          <div className="skeleton" style={{ width: "40%", height: "1.5rem" }} />
+        <div className={statsStyles.stat} key={key}>
+          <div className={`${ui.skeleton} ${ui["skeleton-line"]}`} style={{ width: "60%" }} />
+          <div className={ui.skeleton} style={{ width: "40%", height: "1.5rem" }} />
         </div>
       ))}
     </div>

@@ -8,6 +8,7 @@ import { EmptyState } from "../_components/bits.tsx";
 import { ClaimList } from "../_components/claim-card.tsx";
 import { SidebarCardSkeleton, TopicsCard } from "../_components/sidebar.tsx";
 import { plural } from "../_lib/format.ts";
+import ui from "../_components/ui.module.css";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Discover" };
@@ -17,30 +18,30 @@ export default async function DiscoverPage() {
   const [viewer, trending] = await Promise.all([currentViewer(), caller.discover.trending({ limit: 20, offset: 0 })]);
   return (
     <>
-      <div className="page-header">
+      <div className={ui["page-header"]}>
         <div>
           <h1>Discover</h1>
           <p>Claims with the most activity in the last 24 hours{viewer ? ", and claims picked for you" : ""}.</p>
         </div>
       </div>
-      <div className="layout-sidebar">
-        <div className="stack">
+      <div className={ui["layout-sidebar"]}>
+        <div className={ui.stack}>
           {viewer ? (
             <Suspense
               fallback={
-                <section className="card" style={{ minHeight: 200 }} aria-busy="true">
-                  <h2 className="card__title">Recommended for you</h2>
+                <section className={ui.card} style={{ minHeight: 200 }} aria-busy="true">
+                  <h2 className={ui.card__title}>Recommended for you</h2>
                 </section>
               }
             >
               <Recommended />
             </Suspense>
           ) : (
-            <section className="card" aria-labelledby="rec-title">
-              <h2 id="rec-title" className="card__title">
+            <section className={ui.card} aria-labelledby="rec-title">
+              <h2 id="rec-title" className={ui.card__title}>
                 Recommended for you
               </h2>
-              <p className="muted" style={{ margin: 0 }}>
+              <p className={ui.muted} style={{ margin: 0 }}>
                 <Link href="/signin?redirect_to=%2Fdiscover">Sign in</Link> to get claims picked from the topics you know best.
               </p>
             </section>
@@ -48,7 +49,7 @@ export default async function DiscoverPage() {
           <section aria-labelledby="trending-heading">
             <h2 id="trending-heading">Trending in the last 24 hours</h2>
             {trending.claims.length === 0 ? (
-              <div className="card">
+              <div className={ui.card}>
                 <EmptyState title="Quiet for now">
                   <p>No claim got votes, evidence or comments in the last 24 hours.</p>
                   <Link href="/">Explore all claims</Link>
@@ -65,7 +66,7 @@ export default async function DiscoverPage() {
             )}
           </section>
         </div>
-        <div className="stack">
+        <div className={ui.stack}>
           <Suspense fallback={<SidebarCardSkeleton title="Topics" minHeight={240} />}>
             <TopicsCard limit={50} />
           </Suspense>
@@ -81,13 +82,13 @@ async function Recommended() {
   return (
     <section aria-labelledby="rec-title">
       <h2 id="rec-title">Recommended for you</h2>
-      <p className="muted small">
+      <p className={`${ui.muted} ${ui.small}`}>
         {rec.based_on_tags.length > 0
           ? `Based on your expertise in ${rec.based_on_tags.map((t) => `#${t}`).join(", ")}.`
           : "Vote and bring evidence, and your picks will follow the topics you know best."}
       </p>
       {rec.claims.length === 0 ? (
-        <div className="card">
+        <div className={ui.card}>
           <EmptyState title="Nothing to recommend yet">
             <p>There is nothing new for you to vote on right now.</p>
             <Link href="/">Explore all claims</Link>

@@ -2,6 +2,8 @@
 // Email + password sign-in through NextAuth's Credentials provider (the web UI's session cookie).
 import { signIn } from "next-auth/react";
 import { useState, type FormEvent } from "react";
+import ui from "../_components/ui.module.css";
+import { ClientForm } from "../_components/client-form.tsx";
 
 const MESSAGES: Record<string, string> = {
   RateLimited: "Too many sign-in attempts. Please wait a few minutes and try again.",
@@ -31,30 +33,30 @@ export function CredentialsForm({ redirectTo }: { redirectTo: string }) {
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate={false}>
+    <ClientForm onSubmit={onSubmit} noValidate={false}>
       {error ? (
-        <p role="alert" className="form-error signin-error">
+        <p role="alert" className={`${ui["form-error"]} signin-error`}>
           {error}
         </p>
       ) : null}
-      <div className="field">
+      <div className={ui.field}>
         <label htmlFor="signin-email">Email</label>
-        <input id="signin-email" name="email" type="email" className="input" autoComplete="email" required />
+        <input id="signin-email" name="email" type="email" className={ui.input} autoComplete="email" required />
       </div>
-      <div className="field">
+      <div className={ui.field}>
         <label htmlFor="signin-password-input">Password</label>
         <input
           id="signin-password-input"
           name="password"
           type="password"
-          className="input"
+          className={ui.input}
           autoComplete="current-password"
           required
         />
       </div>
-      <button type="submit" className="button button--block" disabled={pending}>
+      <button type="submit" className={`${ui.button} ${ui["button--block"]}`} disabled={pending}>
         {pending ? "Signing in…" : "Sign in"}
       </button>
-    </form>
+    </ClientForm>
   );
 }

@@ -1,12 +1,14 @@
 import { SkeletonLines } from "../_components/bits.tsx";
+import authStyles from "./auth.module.css";
+import ui from "../_components/ui.module.css";
 
 export default function Loading() {
   return (
-    <div className="auth-page" aria-busy="true">
+    <div className={authStyles["auth-page"]} aria-busy="true">
       <span className="visually-hidden" role="status">
         Loading…
       </span>
-      <div className="card" style={{ minHeight: 420 }}>
+      <div className={ui.card} style={{ minHeight: 420 }}>
         <SkeletonLines lines={5} />
       </div>
     </div>

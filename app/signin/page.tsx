@@ -4,8 +4,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { enabledOAuthProviders } from "~/server/auth/oauth-providers.ts";
-import { safeRedirectPath } from "~/server/auth/redirect.ts";
+import { safeRedirectPath } from "~/server/domain/redirect.ts";
 import { CredentialsForm } from "./credentials-form.tsx";
+import authStyles from "./auth.module.css";
+import ui from "../_components/ui.module.css";
 
 // Which providers are on is read from the environment at request time, not at build time.
 export const dynamic = "force-dynamic";
@@ -33,12 +35,12 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const providers = enabledOAuthProviders();
 
   return (
-    <div className="auth-page signin">
-      <div className="card">
+    <div className={`${authStyles["auth-page"]} signin`}>
+      <div className={ui.card}>
         <h1>Sign in</h1>
-        <p className="muted">Vote on claims, bring evidence and join the discussion.</p>
+        <p className={ui.muted}>Vote on claims, bring evidence and join the discussion.</p>
         {error ? (
-          <p role="alert" className="form-error signin-error">
+          <p role="alert" className={`${ui["form-error"]} signin-error`}>
             {ERROR_MESSAGES[error] ?? GENERIC_ERROR}
           </p>
         ) : null}
@@ -48,15 +50,15 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
 
         {providers.length > 0 ? (
           <section aria-labelledby="signin-providers">
-            <h2 id="signin-providers" className="auth-divider" style={{ fontSize: "0.85rem", fontWeight: 500 }}>
+            <h2 id="signin-providers" className={authStyles["auth-divider"]} style={{ fontSize: "0.85rem", fontWeight: 500 }}>
               or with another account
             </h2>
-            <ul className="provider-list signin-providers">
+            <ul className={`${authStyles["provider-list"]} signin-providers`}>
               {providers.map((provider) => (
                 <li key={provider.id}>
                   <form method="get" action={`/api/v1/auth/oauth/${provider.id}`}>
                     {redirectTo !== "/" ? <input type="hidden" name="redirect_to" value={redirectTo} /> : null}
-                    <button type="submit" className="button button--secondary button--block">
+                    <button type="submit" className={`${ui.button} ${ui["button--secondary"]} ${ui["button--block"]}`}>
                       Sign in with {provider.name}
                     </button>
                   </form>

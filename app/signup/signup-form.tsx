@@ -5,6 +5,8 @@ import { useId, useState, type FormEvent } from "react";
 import { changedField, FieldError, FormError, invalidProps } from "../_components/form-bits.tsx";
 import { toApiError, withoutField, type ApiError } from "../_lib/api-error.ts";
 import { useTRPC } from "../_lib/trpc.tsx";
+import ui from "../_components/ui.module.css";
+import { ClientForm } from "../_components/client-form.tsx";
 
 const FIELDS = ["email", "username", "display_name", "password"] as const;
 
@@ -52,61 +54,61 @@ export function SignUpForm({ redirectTo }: { redirectTo: string }) {
 
   const pending = register.isPending;
   return (
-    <form onSubmit={onSubmit} noValidate onChange={(e) => setError((err) => withoutField(err, changedField(e)))}>
+    <ClientForm onSubmit={onSubmit} noValidate onChange={(e) => setError((err) => withoutField(err, changedField(e)))}>
       <FormError error={error} fields={FIELDS} />
       {signInFailed ? (
-        <p className="form-error" role="alert">
+        <p className={ui["form-error"]} role="alert">
           Your account was created, but signing in failed. <a href="/signin">Sign in</a> with your email and password.
         </p>
       ) : null}
-      <div className="field">
+      <div className={ui.field}>
         <label htmlFor={`${id}-email`}>Email</label>
-        <input id={`${id}-email`} name="email" type="email" className="input" autoComplete="email" required {...invalidProps(error, "email", `${id}-email`)} />
+        <input id={`${id}-email`} name="email" type="email" className={ui.input} autoComplete="email" required {...invalidProps(error, "email", `${id}-email`)} />
         <FieldError error={error} field="email" id={`${id}-email`} />
       </div>
-      <div className="field">
+      <div className={ui.field}>
         <label htmlFor={`${id}-username`}>Username</label>
         <input
           id={`${id}-username`}
           name="username"
-          className="input"
+          className={ui.input}
           autoComplete="username"
           required
           aria-describedby={`${id}-username-hint${error?.fields.username ? ` ${id}-username-error` : ""}`}
           aria-invalid={error?.fields.username ? true : undefined}
         />
-        <span className="hint" id={`${id}-username-hint`}>
+        <span className={ui.hint} id={`${id}-username-hint`}>
           3–30 letters, digits or underscores. It cannot be changed later.
         </span>
         <FieldError error={error} field="username" id={`${id}-username`} />
       </div>
-      <div className="field">
+      <div className={ui.field}>
         <label htmlFor={`${id}-display`}>
-          Display name <span className="muted">(optional)</span>
+          Display name <span className={ui.muted}>(optional)</span>
         </label>
-        <input id={`${id}-display`} name="display_name" className="input" autoComplete="name" {...invalidProps(error, "display_name", `${id}-display`)} />
+        <input id={`${id}-display`} name="display_name" className={ui.input} autoComplete="name" {...invalidProps(error, "display_name", `${id}-display`)} />
         <FieldError error={error} field="display_name" id={`${id}-display`} />
       </div>
-      <div className="field">
+      <div className={ui.field}>
         <label htmlFor={`${id}-password`}>Password</label>
         <input
           id={`${id}-password`}
           name="password"
           type="password"
-          className="input"
+          className={ui.input}
           autoComplete="new-password"
           required
           aria-describedby={`${id}-password-hint${error?.fields.password ? ` ${id}-password-error` : ""}`}
           aria-invalid={error?.fields.password ? true : undefined}
         />
-        <span className="hint" id={`${id}-password-hint`}>
+        <span className={ui.hint} id={`${id}-password-hint`}>
           At least 8 characters, with an uppercase letter, a lowercase letter and a digit.
         </span>
         <FieldError error={error} field="password" id={`${id}-password`} />
       </div>
-      <button type="submit" className="button button--block" disabled={pending}>
+      <button type="submit" className={`${ui.button} ${ui["button--block"]}`} disabled={pending}>
         {pending ? "Creating your account…" : "Create account"}
       </button>
-    </form>
+    </ClientForm>
   );
 }

@@ -1,12 +1,11 @@
 // Turning any error into the contract's body: {"detail": "..."} (+ "errors" for validation).
 // Shared by the REST adapter and the web UI's tRPC endpoint (via the error formatter).
 import { TRPCError } from "@trpc/server";
+import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { ZodError, type z } from "zod";
+import { AppError, type AppErrorKind, type FieldError } from "../errors.ts";
 
-export interface FieldError {
-  field: string;
-  message: string;
-}
+export type { FieldError };
 
 export interface ErrorBody {
   detail: string;
@@ -36,14 +35,28 @@ export function errorBody(error: TRPCError): ErrorBody {
     const errors = fieldErrors(error.cause);
     return { detail: validationDetail(errors), errors };
   }
+  if (error.cause instanceof AppError && error.cause.fieldErrors?.length) {
+    return { detail: error.message, errors: error.cause.fieldErrors };
+  }
   if (error.code === "INTERNAL_SERVER_ERROR") return { detail: "Internal server error" };
   if (error.code === "UNAUTHORIZED") return { detail: error.message || "Invalid or expired token" };
   if (error.code === "FORBIDDEN" && !error.message) return { detail: "Insufficient permissions" };
   return { detail: error.message || "Request failed" };
 }
 
-export const unauthorized = () => new TRPCError({ code: "UNAUTHORIZED", message: "Invalid or expired token" });
-export const forbidden = () => new TRPCError({ code: "FORBIDDEN", message: "Insufficient permissions" });
-export const notFound = (message = "Not found") => new TRPCError({ code: "NOT_FOUND", message });
-export const badRequest = (message: string) => new TRPCError({ code: "BAD_REQUEST", message });
-export const conflict = (message: string) => new TRPCError({ code: "CONFLICT", message });
+/** tRPC's code for each kind of the service's errors (tRPC, and trpc-to-openapi after it, derive the HTTP status from it). */
+const TRPC_CODE_OF_KIND: Record<AppErrorKind, TRPC_ERROR_CODE_KEY> = {
+  invalid: "BAD_REQUEST",
+  unauthorized: "UNAUTHORIZED",
+  forbidden: "FORBIDDEN",
+  not_found: "NOT_FOUND",
+  conflict: "CONFLICT",
+  too_many_requests: "TOO_MANY_REQUESTS",
+  not_implemented: "NOT_IMPLEMENTED",
+  busy: "SERVICE_UNAVAILABLE",
+};
+
+/** The one conversion of a service error into tRPC's (the base procedure's middleware calls it). */
+export function toTRPCError(error: AppError): TRPCError {
+  return new TRPCError({ code: TRPC_CODE_OF_KIND[error.kind], message: error.message, cause: error });
+}

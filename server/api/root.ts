@@ -1,5 +1,6 @@
 // The app router: every procedure of the service. Its REST routes (trpc-to-openapi) match in
 // definition order, so literal paths come before parameterised ones inside each router.
+import { apiKeysRouter } from "./routers/api-keys.ts";
 import { authRouter } from "./routers/auth.ts";
 import { healthRouter } from "./routers/health.ts";
 import { oauthRouter } from "./routers/oauth.ts";
@@ -9,11 +10,15 @@ import { evidenceRouter } from "./routers/evidence.ts";
 import { profilesRouter } from "./routers/profiles.ts";
 import { statsRouter } from "./routers/stats.ts";
 import { discoverRouter } from "./routers/discover.ts";
+import { moderationRouter } from "./routers/moderation.ts";
+import { notificationsRouter } from "./routers/notifications.ts";
+import { webhooksRouter } from "./routers/webhooks.ts";
 import { router } from "./trpc.ts";
 
 export const appRouter = router({
   health: healthRouter,
   auth: authRouter,
+  apiKeys: apiKeysRouter,
   oauth: oauthRouter,
   claims: claimsRouter,
   evidence: evidenceRouter,
@@ -21,6 +26,9 @@ export const appRouter = router({
   profiles: profilesRouter,
   stats: statsRouter,
   discover: discoverRouter,
+  moderation: moderationRouter,
+  notifications: notificationsRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -3,18 +3,38 @@
 import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { Identity, SessionAgent } from "../auth/identity.ts";
-import { badRequest, errorBody, unauthorized } from "./errors.ts";
+import { isStatementTimeout } from "../db/client.ts";
+import { roleAllows, type Role } from "../domain/roles.ts";
+import { markWrote, replicaConfigured, withReadRoute, wroteRecently } from "../db/read-routing.ts";
+import { requiredScope, scopeAllows, type RequiredScope } from "../domain/scopes.ts";
+import { AppError, badRequest, databaseBusy, forbidden, unauthorized } from "../errors.ts";
+import { errorBody, toTRPCError } from "./errors.ts";
 import { firstUnstorableField } from "./text-guard.ts";
 
 export interface Context {
   identity: Identity;
   /** The caller's IP address (rate limits, auth brute-force limits). */
   ip: string;
+  /**
+   * Conditional GETs on the REST surface: the request's If-Modified-Since, and what a procedure
+   * answers — the Last-Modified to send, and whether the adapter should answer 304 instead.
+   */
+  http?: { ifModifiedSince?: string; lastModified?: string; notModified?: boolean };
 }
 
 export type ProcedureMeta = {
   /** HTTP status on success for the REST surface (default 200); 302: the output is {location, set_cookies}. */
-  successStatus?: 200 | 201 | 204 | 302;
+  successStatus?: 200 | 201 | 202 | 204 | 302;
+  /**
+   * What an API key needs to call it (CONTRACT §13). Default: `read` for a query, and for a mutation
+   * `account` (no key may call it) until it names its scope. Access tokens and sessions pass any scope.
+   */
+  scope?: RequiredScope;
+  /**
+   * The role it needs (CONTRACT §14): anyone without it gets 403 `Insufficient permissions`. Declared
+   * by the builders below (moderatorProcedure, adminProcedure), checked in publicProcedure.
+   */
+  role?: Role;
 };
 
 const t = initTRPC
@@ -25,22 +45,67 @@ const t = initTRPC
       const body = errorBody(error);
       // The web tRPC endpoint sends the shape as is: an internal error's message (maybe a database's) stays home.
       const message = error.code === "INTERNAL_SERVER_ERROR" ? body.detail : shape.message;
-      return { ...shape, message, ...body };
+      // Never a stack trace (tRPC adds one outside production), whatever NODE_ENV says.
+      const { stack: _stack, ...data } = shape.data;
+      return { ...shape, message, data, ...body };
     },
   });
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** Open to everyone; a token that was sent must still be valid (CONTRACT §2). */
-export const publicProcedure = t.procedure.use(async ({ ctx, meta, getRawInput, next }) => {
+/**
+ * The one place the service's errors become tRPC's (and so the REST status and {"detail"}): an AppError
+ * thrown by a service or by the middlewares below becomes its tRPC code; a statement cut off by the
+ * database's statement timeout is a 503 with a clean detail, never a 500.
+ */
+const serviceErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (result.ok) return result;
+  const cause = result.error.cause;
+  if (cause instanceof AppError) throw toTRPCError(cause);
+  if (isStatementTimeout(cause)) throw toTRPCError(databaseBusy());
+  return result;
+});
+
+/**
+ * With a read replica (DATABASE_REPLICA_URL): a query's reads go to the replica unless its caller wrote
+ * recently; a mutation reads the primary and, when it succeeds, marks its caller (read-your-writes).
+ */
+const readRouting = t.middleware(async ({ ctx, type, next }) => {
+  if (!replicaConfigured()) return next();
+  const agentId = ctx.identity.kind === "agent" ? ctx.identity.agent.id : null;
+  if (type === "query") return withReadRoute(!(await wroteRecently(agentId, ctx.ip)), () => next());
+  const result = await withReadRoute(false, () => next());
+  if (result.ok) await markWrote(agentId, ctx.ip).catch(() => {});
+  return result;
+});
+
+/**
+ * The endpoints that establish or end credentials ignore whatever credentials came along (CONTRACT §8):
+ * a client that sends its expired access token with every call can still log in and refresh.
+ */
+export const CREDENTIAL_PATHS = new Set(["/auth/register", "/auth/login", "/auth/refresh", "/auth/logout", "/auth/oauth/exchange"]);
+
+/** Open to everyone; a token that was sent must still be valid (CONTRACT §2), except on the credential endpoints. */
+export const publicProcedure = t.procedure.use(serviceErrors).use(readRouting).use(async ({ ctx, meta, type, getRawInput, next }) => {
+  if (CREDENTIAL_PATHS.has(meta?.openapi?.path ?? "")) {
+    ctx = { ...ctx, identity: { kind: "anonymous" } };
+  }
   if (ctx.identity.kind === "invalid") throw unauthorized();
+  // API key scopes: the one check, for every entry point (REST, /api/trpc, server components).
+  if (ctx.identity.kind === "agent" && !scopeAllows(ctx.identity.apiKey?.scopes ?? null, requiredScope(meta?.scope, type))) throw forbidden();
   // Text PostgreSQL cannot store as sent (NUL, unpaired surrogates) is a 400 naming the field, not a
   // database error. Path ids are left to the procedure: a malformed one is simply not found (404).
   const pathParams = new Set([...(meta?.openapi?.path ?? "").matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
   const field = firstUnstorableField(await getRawInput(), pathParams);
   if (field) throw badRequest(`${field}: must not contain NUL characters or unpaired surrogates`);
   const agent: SessionAgent | null = ctx.identity.kind === "agent" ? ctx.identity.agent : null;
+  // Roles: the one check, like scopes. The role is read with the identity on every request.
+  if (meta?.role && meta.role !== "member") {
+    if (!agent) throw unauthorized();
+    if (!roleAllows(agent.role, meta.role)) throw forbidden();
+  }
   return next({ ctx: { ...ctx, agent } });
 });
 
@@ -49,3 +114,13 @@ export const agentProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.agent) throw unauthorized();
   return next({ ctx: { ...ctx, agent: ctx.agent } });
 });
+
+/**
+ * Moderation (CONTRACT §14): a moderator or an admin, with an access token or a web session — never an
+ * API key (scope `account`): a leaked key must not be able to take content down. The role is declared
+ * in the meta so that the check in publicProcedure, which every entry point passes, enforces it.
+ */
+export const moderatorProcedure = agentProcedure.meta({ role: "moderator", scope: "account" });
+
+/** Admin only (role changes), like moderatorProcedure. */
+export const adminProcedure = agentProcedure.meta({ role: "admin", scope: "account" });

@@ -1,19 +1,31 @@
-// The web UI's tRPC context: the caller is the agent of the NextAuth session cookie (never a Bearer
-// token: the browser holds no API tokens), the IP is the peer Next saw. Used by the web tRPC endpoint
+// The web UI's tRPC context: the caller is the agent of the NextAuth session cookie (the browser holds
+// no API tokens) or of a Bearer credential a program sends, the IP is the peer Next saw. Used by the web tRPC endpoint
 // (app/api/trpc) and by server components (server/api/server-caller.ts), so both resolve identity the
 // same way and call the same procedures as the REST API.
 import { TRPCError } from "@trpc/server";
-import { clientIpFromHeaders, identityFromNextAuthRequest } from "../auth/nextauth.ts";
-import { config } from "../config.ts";
+import { identityFromAuthorization } from "../auth/identity.ts";
+import { identityFromNextAuthRequest } from "../auth/nextauth/session.ts";
+import { clientIpFromHeaders } from "../http/client-ip.ts";
 import { dbReady } from "../db/client.ts";
-import { limitAuthAttempt, limitCaller } from "../rest/limiter.ts";
+import { limitAuthAttempt, limitCaller } from "../ratelimit/limiter.ts";
 import type { Context } from "./trpc.ts";
 
 export async function createWebContext(headers: Headers): Promise<Context> {
   await dbReady();
-  const identity = await identityFromNextAuthRequest(headers);
-  const ip = clientIpFromHeaders({ "x-forwarded-for": headers.get("x-forwarded-for") ?? undefined }, config());
+  const identity = await webIdentity(headers);
+  // Decided once at the node:http level from the socket (and TRUST_PROXY), never from what the client wrote.
+  const ip = clientIpFromHeaders(headers);
   return { identity, ip };
+}
+
+/**
+ * A Bearer credential (access token or API key), when one is sent, goes through the same resolution
+ * as on /api/v1 — so a key's scopes bind here too; otherwise the session cookie.
+ */
+function webIdentity(headers: Headers) {
+  const authorization = headers.get("authorization");
+  if (authorization && /^Bearer\s/i.test(authorization)) return identityFromAuthorization(authorization);
+  return identityFromNextAuthRequest(headers);
 }
 
 /** Procedures that guess credentials or create accounts: the REST API limits them per IP and email too. */
@@ -27,10 +39,12 @@ export interface WebCall {
 
 /**
  * The web endpoint's rate limits: the same limiter and the same budgets as /api/v1 (per agent and tier,
- * per IP when anonymous; account attempts per IP and per email), so the browser is not a way around them.
+ * per IP when anonymous, one unit per procedure; account attempts per IP and per email), so the browser
+ * is not a way around them.
  */
 export async function enforceWebRateLimits(ctx: Context, calls: WebCall[]): Promise<void> {
-  if (!(await limitCaller(ctx.identity, ctx.ip)).success) throw tooManyRequests();
+  // One unit per procedure: a batch of 10 calls is 10 calls' work (CONTRACT §8).
+  if (!(await limitCaller(ctx.identity, ctx.ip, Math.max(1, calls.length))).success) throw tooManyRequests();
   for (const call of calls) {
     if (!AUTH_ATTEMPT_PROCEDURES.has(call.path)) continue;
     const input = await call.getRawInput().catch(() => null);

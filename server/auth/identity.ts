@@ -1,7 +1,11 @@
-// Who is calling: resolved once per request from a Bearer access token (REST clients, agents) or
-// handed in by the web UI's NextAuth session. Procedures only ever see `ctx.agent`.
-import { preparedSql } from "../db/client.ts";
-import type { Tier } from "../db/generated/enums.ts";
+// Who is calling: resolved once per request from a Bearer credential — an access token or an API key
+// (REST clients, agents) — or handed in by the web UI's NextAuth session. Procedures only ever see
+// `ctx.agent`; the scope middleware (server/api/trpc.ts) reads `apiKey`.
+import { preparedSql, readSql } from "../db/client.ts";
+import { Prisma } from "../db/generated/client.ts";
+import type { Role, Tier } from "../db/generated/enums.ts";
+import type { ApiKeyScope } from "../domain/scopes.ts";
+import { apiKeyMatches, isWellFormedApiKey, looksLikeApiKey, lookupPrefix } from "./api-keys.ts";
 import { verifyAccessToken } from "./tokens.ts";
 
 export interface SessionAgent {
@@ -9,13 +13,23 @@ export interface SessionAgent {
   username: string;
   tier: Tier;
   reputation: number;
+  /** Read from the database on every request: a role change holds at once, on tokens already issued. */
+  role: Role;
 }
+
+/**
+ * A suspended agent (CONTRACT §14) is refused here, whatever the credential: the one check every
+ * access token, API key and web session passes through. (Suspending also revokes the token families
+ * and keys, so they stay dead after the suspension ends.)
+ */
+const NOT_SUSPENDED = `NOT (a.suspended_at IS NOT NULL AND (a.suspended_until IS NULL OR a.suspended_until > now()))`;
 
 export type Identity =
   | { kind: "anonymous" }
   /** A token was sent but is not acceptable: every endpoint answers 401, public GETs included. */
   | { kind: "invalid" }
-  | { kind: "agent"; agent: SessionAgent };
+  /** `apiKey` is set when the credential is an API key: the call is limited to its scopes. */
+  | { kind: "agent"; agent: SessionAgent; apiKey?: { id: string; scopes: readonly ApiKeyScope[] } };
 
 export const ANONYMOUS: Identity = { kind: "anonymous" };
 const INVALID: Identity = { kind: "invalid" };
@@ -27,18 +41,80 @@ export async function identityFromAuthorization(header: string | undefined | nul
   if (header === undefined || header === null || header === "") return ANONYMOUS;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) return INVALID;
+  if (looksLikeApiKey(match[1])) return identityFromApiKey(match[1]);
   const claims = await verifyAccessToken(match[1]);
   if (!claims) return INVALID;
   // One round trip: the agent exists and the login (token family) it came from is not revoked.
   const [row] = await preparedSql<SessionAgent>`
-    SELECT a.id, a.username, a.tier, a.reputation
+    SELECT a.id, a.username, a.tier, a.reputation, a.role::text AS role
     FROM agents a JOIN refresh_token_families f ON f.agent_id = a.id
-    WHERE a.id = ${claims.agentId}::uuid AND f.id = ${claims.familyId}::uuid AND f.revoked_at IS NULL`;
+    WHERE a.id = ${claims.agentId}::uuid AND f.id = ${claims.familyId}::uuid AND f.revoked_at IS NULL
+      AND ${Prisma.raw(NOT_SUSPENDED)}`;
   return row ? agentIdentity(row) : INVALID;
 }
 
-/** The identity of an agent known by id (a web session): anonymous when the agent no longer exists. */
-export async function identityOfAgent(agentId: string): Promise<Identity> {
-  const [row] = await preparedSql<SessionAgent>`SELECT id, username, tier, reputation FROM agents WHERE id = ${agentId}::uuid`;
-  return row ? agentIdentity(row) : ANONYMOUS;
+/**
+ * The identity of an agent known by id (a web session): anonymous when the agent no longer exists;
+ * refused while suspended, and for a session signed in (`authTime`, Unix seconds) before the
+ * agent's sessions were revoked (a suspension revokes them: the JWT itself cannot be recalled). Both
+ * count as signed out.
+ */
+export async function identityOfAgent(agentId: string, authTime?: number): Promise<Identity> {
+  const [row] = await preparedSql<SessionAgent & { active: boolean; sessions_valid_after: Date | null }>`
+    SELECT a.id, a.username, a.tier, a.reputation, a.role::text AS role, a.sessions_valid_after,
+           (${Prisma.raw(NOT_SUSPENDED)}) AS active
+    FROM agents a WHERE a.id = ${agentId}::uuid`;
+  if (!row) return ANONYMOUS;
+  const { active, sessions_valid_after: validAfter, ...agent } = row;
+  // Treated as no session (every write and private read answers 401) rather than as a bad token, so
+  // the pages still render, signed out.
+  if (!active) return ANONYMOUS;
+  if (validAfter && authTime !== undefined && authTime * 1000 < new Date(validAfter).getTime()) return ANONYMOUS;
+  return agentIdentity(agent);
+}
+
+interface ApiKeyRow extends SessionAgent {
+  key_id: string;
+  secret_hash: string;
+  scopes: ApiKeyScope[];
+  expires_at: Date | null;
+  last_used_at: Date | null;
+}
+
+/** last_used_at is kept to the minute: a key's row is written at most once a minute, not per request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+/** When this process last wrote each key's last_used_at (spares concurrent requests the same write). */
+const lastUsedWrites = new Map<string, number>();
+
+/**
+ * An API key: found by its prefix (unique index), its hash compared in constant time, refused when
+ * revoked or expired. Validity is read from the database on every request — no process-local cache —
+ * so a revocation answered by one instance holds on every other instance from the next request on.
+ */
+async function identityFromApiKey(key: string): Promise<Identity> {
+  if (!isWellFormedApiKey(key)) return INVALID;
+  const [row] = await preparedSql<ApiKeyRow>`
+    SELECT k.id AS key_id, k.secret_hash, k.scopes, k.expires_at, k.last_used_at,
+           a.id, a.username, a.tier, a.reputation, a.role::text AS role
+    FROM api_keys k JOIN agents a ON a.id = k.agent_id
+    WHERE k.prefix = ${lookupPrefix(key)} AND k.revoked_at IS NULL AND ${Prisma.raw(NOT_SUSPENDED)}`;
+  if (!row || !apiKeyMatches(key, row.secret_hash)) return INVALID;
+  const now = Date.now();
+  // Expiry is compared with this process's clock (the one that computed expires_at at creation).
+  if (row.expires_at !== null && new Date(row.expires_at).getTime() <= now) return INVALID;
+  await touchLastUsed(row.key_id, row.last_used_at, now);
+  const { key_id, scopes, secret_hash: _hash, expires_at: _exp, last_used_at: _used, ...agent } = row;
+  return { kind: "agent", agent: { ...agent, reputation: Number(agent.reputation) }, apiKey: { id: key_id, scopes } };
+}
+
+async function touchLastUsed(keyId: string, lastUsedAt: Date | null, now: number): Promise<void> {
+  const stored = lastUsedAt === null ? 0 : new Date(lastUsedAt).getTime();
+  const written = Math.max(stored, lastUsedWrites.get(keyId) ?? 0);
+  if (now - written < LAST_USED_RESOLUTION_MS) return;
+  lastUsedWrites.set(keyId, now);
+  if (lastUsedWrites.size > 10_000) lastUsedWrites.clear();
+  // The condition keeps concurrent instances from rewriting it within the same minute.
+  await readSql`
+    UPDATE api_keys SET last_used_at = ${new Date(now)}
+    WHERE id = ${keyId}::uuid AND (last_used_at IS NULL OR last_used_at < ${new Date(now - LAST_USED_RESOLUTION_MS)})`;
 }

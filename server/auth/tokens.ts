@@ -1,7 +1,7 @@
 // Access tokens (JWT, HS256 pinned) and opaque refresh tokens (CONTRACT §2).
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
-import { isUuid } from "../api/schemas/common.ts";
+import { isUuid } from "../contract/common.ts";
 import { config } from "../config.ts";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;

@@ -19,6 +19,8 @@ export interface Cache {
    * included) miss at once, the first value stored wins and every caller returns that one.
    */
   getOrCompute<T>(key: string, ttlSeconds: number, compute: () => Promise<T>): Promise<T>;
+  /** Keys held in process memory (the fallback store): bounded by `maxMemoryEntries`. */
+  memoryEntries(): number;
   close(): Promise<void>;
 }
 
@@ -32,6 +34,8 @@ export interface CacheOptions {
   /** After a store failure, answer from memory for this long (default 2000 ms). */
   failureCooldownMs?: number;
   logger?: (msg: string, err?: unknown) => void;
+  /** Keys kept in process memory at most (default 1000), least recently used evicted first. */
+  maxMemoryEntries?: number;
 }
 
 /** The three operations a shared store must offer. `setIfAbsent` returns whether it stored. */
@@ -42,21 +46,46 @@ interface Store {
   close(): Promise<void>;
 }
 
-class MemoryStore implements Store {
+/**
+ * Process memory, bounded: at most `maxEntries` keys, least recently used evicted first (a Map keeps
+ * insertion order; a read re-inserts), and expired entries are swept on writes, so keys that are never
+ * read again (e.g. one per query shape) cannot grow the process without limit.
+ */
+export class MemoryStore implements Store {
   private readonly entries = new Map<string, { value: string; expiresAt: number }>();
+  /** The earliest expiry among the entries (a sweep is due once it has passed). */
+  private nextExpiry = Infinity;
+
+  constructor(private readonly maxEntries = 1000) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
 
   async get(key: string): Promise<string | null> {
     const e = this.entries.get(key);
     if (!e) return null;
-    if (e.expiresAt <= Date.now()) {
-      this.entries.delete(key);
-      return null;
-    }
+    this.entries.delete(key);
+    if (e.expiresAt <= Date.now()) return null;
+    this.entries.set(key, e);
     return e.value;
   }
 
   async set(key: string, value: string, ttlSeconds: number): Promise<void> {
-    this.entries.set(key, { value, expiresAt: Date.now() + ttlSeconds * 1000 });
+    const now = Date.now();
+    if (now >= this.nextExpiry) {
+      // O(entries), only when something has expired; entries are few (maxEntries).
+      this.nextExpiry = Infinity;
+      for (const [k, e] of this.entries) {
+        if (e.expiresAt <= now) this.entries.delete(k);
+        else this.nextExpiry = Math.min(this.nextExpiry, e.expiresAt);
+      }
+    }
+    const expiresAt = now + ttlSeconds * 1000;
+    this.nextExpiry = Math.min(this.nextExpiry, expiresAt);
+    this.entries.delete(key);
+    this.entries.set(key, { value, expiresAt });
+    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
   }
 
   async setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean> {
@@ -138,7 +167,7 @@ export function createCache(opts: CacheOptions = {}): Cache {
     backend = "redis";
     shared = redisStore(opts.redisUrl, timeoutMs, log);
   }
-  const memory = new MemoryStore();
+  const memory = new MemoryStore(opts.maxMemoryEntries ?? 1000);
   let storeDownUntil = -Infinity;
   /** In-process single flight: concurrent misses for one key compute once. */
   const inFlight = new Map<string, Promise<unknown>>();
@@ -192,6 +221,7 @@ export function createCache(opts: CacheOptions = {}): Cache {
       inFlight.set(key, work);
       return work;
     },
+    memoryEntries: () => memory.size,
     async close() {
       await shared?.close();
       await memory.close();

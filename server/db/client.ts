@@ -5,7 +5,23 @@
 // server) re-evaluate modules, and one PGlite data directory must be opened by one instance only.
 // Nothing is opened at import time, so `next build` never touches DATA_DIR.
 //
-// Reads outside transactions can skip Prisma: `readSql` sends them straight to the driver.
+// ONE RULE FOR DATABASE ACCESS (followed by every file in server/services):
+//   1. Every read written in SQL, outside a transaction, goes to the driver: `readSql`, `preparedSql`
+//      (hot look-ups by key) or `readQuery` (assembled queries) — never `db().$queryRaw`. Why: Prisma 6
+//      compiles every query, raw ones included, in WebAssembly on the event loop (25–50 % of the CPU
+//      of the read endpoints, README Benchmark); the driver sends the text as is.
+//   2. Every write transaction that locks rows (`SELECT … FOR [NO KEY] UPDATE`) and applies a domain
+//      rule to what it read — claim votes and resolution, evidence votes and reputation, API-key
+//      creation — runs on the driver: `sqlTransaction`. Why: these are the contended writes; each
+//      statement's Prisma overhead would be paid while the lock makes every other writer of that row
+//      wait, and the same kind of write must take the same road (one lock discipline, one set of
+//      semantics). The rule's arithmetic is done by server/domain in TypeScript on the locked rows;
+//      the SQL only stores the results.
+//   3. Everything else uses Prisma (`db()`): CRUD by model (create, find by key, update, delete) and
+//      transactions that take no explicit lock (a row created plus an atomic counter increment); those
+//      that increment a claim's counter queue behind its votes and pass `WRITE_TX_OPTIONS`. A raw statement on Prisma (`$executeRaw`, or `$queryRaw` for its RETURNING)
+//      is allowed only for one write the model API cannot express (an atomic increment, `ON CONFLICT`).
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -15,8 +31,18 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { Prisma, PrismaClient } from "./generated/client.ts";
 import { config } from "../config.ts";
 import { applyMigrations, type SqlRunner } from "./migrate.ts";
+import { splitSchema } from "./url.ts";
+import { readFromReplica } from "./read-routing.ts";
+import { metrics, setPoolStatsSource } from "../metrics/index.ts";
+import { logError } from "../log/logger.ts";
 
 export type Db = PrismaClient;
+
+/**
+ * Options of every Prisma write transaction (rule 3): a counter increment on a claim row queues behind
+ * the votes holding that row, so give waiting transactions room before Prisma gives up on them.
+ */
+export const WRITE_TX_OPTIONS = { maxWait: 15_000, timeout: 30_000 } as const;
 
 /**
  * `prepared`: run it as a named prepared statement on PostgreSQL, so each connection parses it once
@@ -39,28 +65,26 @@ interface DbState {
   runner: SqlRunner;
   read(query: Prisma.Sql, opts?: QueryOptions): Promise<unknown[]>;
   transaction<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T>;
+  /** Plain SQL text for libraries that bring their own (the job queue): several statements when no values. */
+  raw(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount?: number }>;
+  /** The PostgreSQL schema in use (DATABASE_URL's ?schema=), if any. */
+  schema?: string;
+  tryAdvisoryLock<T>(key: number, fn: () => Promise<T>): Promise<{ locked: true; value: T } | { locked: false }>;
   ready: Promise<void>;
+  /** One round trip to the primary and, when configured, the replica. */
+  ping(): Promise<{ database: "ok" | "failed"; replica: "ok" | "failed" | "not_configured" }>;
   close(): Promise<void>;
 }
 
 const globalForDb = globalThis as unknown as { __claimsDb?: DbState };
 
-/** `postgres://…?schema=x` (Prisma's convention) → the schema to use, and the URL without it. */
-function splitSchema(url: string): { connectionString: string; schema?: string } {
-  const u = new URL(url);
-  const schema = u.searchParams.get("schema") ?? undefined;
-  if (schema !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
-    throw new Error("DATABASE_URL: the schema parameter must be a plain identifier");
-  }
-  u.searchParams.delete("schema");
-  return { connectionString: u.toString(), schema };
-}
-
 const statementNames = new Map<string, string>();
+/** DATABASE_PREPARED_STATEMENTS=0 (a transaction-mode pooler that cannot keep them): every statement unnamed. */
+let namedStatements = true;
 
 /** A pg query config: named (prepared once per connection) when asked, by a hash of its text. */
 function pgQuery(q: Prisma.Sql, opts?: QueryOptions): pg.QueryConfig {
-  if (!opts?.prepared) return { text: q.text, values: q.values as unknown[] };
+  if (!opts?.prepared || !namedStatements) return { text: q.text, values: q.values as unknown[] };
   let name = statementNames.get(q.text);
   if (!name) {
     name = `s_${createHash("sha1").update(q.text).digest("hex").slice(0, 20)}`;
@@ -85,41 +109,133 @@ function pgliteSql(on: Pick<PGlite, "query">): SqlTx {
   };
 }
 
-function openPostgres(url: string): Omit<DbState, "ready"> {
+/** SQLSTATE 57014 query_canceled: what PostgreSQL answers when statement_timeout cuts a statement. */
+const QUERY_CANCELED = "57014";
+
+/**
+ * Whether `err` (a pg error, or Prisma's wrapping of one, at any depth of `cause`) is a statement
+ * cancelled by the statement timeout: the API answers it with 503, not 500.
+ */
+export function isStatementTimeout(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === "object" && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    const x = e as { code?: unknown; originalCode?: unknown; meta?: { code?: unknown } };
+    if (x.code === QUERY_CANCELED || x.originalCode === QUERY_CANCELED || x.meta?.code === QUERY_CANCELED) return true;
+  }
+  return false;
+}
+
+function openPool(url: string, statementTimeoutMs: number, max = Number(process.env.DATABASE_POOL_SIZE ?? 10)): { pool: pg.Pool; schema?: string } {
   const { connectionString, schema } = splitSchema(url);
   const pool = new pg.Pool({
     connectionString,
-    max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    max,
     // Unqualified names (raw SQL included) resolve in the configured schema.
     options: schema ? `-c search_path=${schema}` : undefined,
+    // Every statement of the API (reads and writes, Prisma's included) is cut off by the server after
+    // this long, so one pathological query cannot hold a connection and a core; 0 = no limit.
+    statement_timeout: statementTimeoutMs > 0 ? statementTimeoutMs : undefined,
   });
-  pool.on("error", (err) => console.error("[db] idle client error:", err.message));
+  return { pool, schema };
+}
+
+const poolStats = (p: pg.Pool) => ({ total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount });
+
+/** Set while background work runs (`onBackgroundPool`): its statements take the jobs' pool. */
+const backgroundWork = new AsyncLocalStorage<true>();
+
+/**
+ * Runs `fn` — and everything it starts, timers and callbacks included — on the background work's
+ * connections (JOBS_POOL_SIZE): the relay, the workers and the job queue. Requests waiting for a
+ * connection under load then do not delay the followers' updates, nor these the requests. PGlite has
+ * one connection for everything: nothing changes there.
+ */
+export function onBackgroundPool<T>(fn: () => T): T {
+  return backgroundWork.run(true, fn);
+}
+
+/**
+ * Runs `fn`, from background work, on the requests' connections: bulk work (walking the followers of a
+ * much-followed claim) that should queue with the requests for the database, not run beside them.
+ */
+export function onRequestPool<T>(fn: () => T): T {
+  return backgroundWork.exit(fn);
+}
+
+function openPostgres(url: string, statementTimeoutMs: number, jobsPoolSize: number, replicaUrl?: string): Omit<DbState, "ready"> {
+  const { pool: requestPool, schema } = openPool(url, statementTimeoutMs);
+  // Opens no connection until background work asks for one.
+  const jobsPool = openPool(url, statementTimeoutMs, jobsPoolSize).pool;
+  jobsPool.on("error", (err) => logError("[db] idle jobs client error", err));
+  const poolNow = () => (backgroundWork.getStore() ? jobsPool : requestPool);
+  const pool = requestPool;
+  // A streaming replica for reads outside transactions (server/db/read-routing.ts decides which go there).
+  const replica = replicaUrl ? openPool(replicaUrl, statementTimeoutMs).pool : undefined;
+  replica?.on("error", (err) => logError("[db] idle replica client error", err));
+  setPoolStatsSource(() => {
+    const stats: Record<string, ReturnType<typeof poolStats>> = { primary: poolStats(pool), jobs: poolStats(jobsPool) };
+    if (replica) stats.replica = poolStats(replica);
+    return stats;
+  });
+  const primaryRead = pgSql(pool).query;
+  const jobsRead = pgSql(jobsPool).query;
+  const replicaRead = replica ? pgSql(replica).query : undefined;
+  const reads = metrics().dbReads;
+  /** While migrating: the locked connection, with no statement timeout (a migration may be long). */
+  let migrating: pg.PoolClient | undefined;
+  const runOn = () => migrating ?? pool;
+  pool.on("error", (err) => logError("[db] idle client error", err));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, schema ? { schema } : undefined) });
   return {
     prisma,
     backend: "postgres",
     runner: {
-      exec: async (sql) => void (await pool.query(sql)),
-      query: async (sql, params) => (await pool.query(sql, params as unknown[])).rows,
+      exec: async (sql) => void (await runOn().query(sql)),
+      query: async (sql, params) => (await runOn().query(sql, params as unknown[])).rows,
       withLock: async (fn) => {
         // Several app instances may start at once: one migrates, the others wait.
         const client = await pool.connect();
         try {
+          await client.query("SET statement_timeout = 0");
           if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
           await client.query("SELECT pg_advisory_lock(72707369)");
+          migrating = client;
           try {
             return await fn();
           } finally {
+            migrating = undefined;
             await client.query("SELECT pg_advisory_unlock(72707369)");
           }
         } finally {
-          client.release();
+          // Discarded, not pooled: its session has no statement timeout.
+          client.release(true);
         }
       },
     },
-    read: pgSql(pool).query,
+    read: (q, opts) => {
+      if (backgroundWork.getStore()) return jobsRead(q, opts);
+      if (replicaRead && readFromReplica()) {
+        reads.inc({ target: "replica" });
+        return replicaRead(q, opts);
+      }
+      reads.inc({ target: "primary" });
+      return primaryRead(q, opts);
+    },
+    ping: async () => {
+      const [database, rep] = await Promise.all([
+        pool.query("SELECT 1").then(() => "ok" as const, () => "failed" as const),
+        replica ? replica.query("SELECT 1").then(() => "ok" as const, () => "failed" as const) : Promise.resolve("not_configured" as const),
+      ]);
+      return { database, replica: rep };
+    },
+    raw: async (text, values) => {
+      const r = await poolNow().query(text, values);
+      // Several statements answer an array of results: the last one is what the caller asked for.
+      const last = Array.isArray(r) ? r[r.length - 1] : r;
+      return { rows: last?.rows ?? [], rowCount: last?.rowCount ?? 0 };
+    },
+    schema,
     transaction: async (fn) => {
-      const client = await pool.connect();
+      const client = await poolNow().connect();
       let broken: Error | undefined;
       try {
         await client.query("BEGIN");
@@ -134,12 +250,31 @@ function openPostgres(url: string): Omit<DbState, "ready"> {
         client.release(broken);
       }
     },
+    tryAdvisoryLock: async (key, fn) => {
+      // A session lock on a connection of its own, held while fn runs: another instance's try fails.
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        const { rows } = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [key]);
+        if (!rows[0]?.locked) return { locked: false };
+        try {
+          return { locked: true, value: await fn() };
+        } finally {
+          await client.query("SELECT pg_advisory_unlock($1)", [key]).catch((e: Error) => (broken = e));
+        }
+      } finally {
+        client.release(broken);
+      }
+    },
     close: async () => {
+      setPoolStatsSource(undefined);
       await prisma.$disconnect();
-      await pool.end();
+      await Promise.all([pool.end(), jobsPool.end(), replica?.end()]);
     },
   };
 }
+
+const pgliteLocks = new Set<number>();
 
 function openPglite(dataDir: string): Omit<DbState, "ready"> {
   const pglite = dataDir.startsWith("memory://")
@@ -155,8 +290,39 @@ function openPglite(dataDir: string): Omit<DbState, "ready"> {
       withLock: (fn) => fn(),
     },
     read: pgliteSql(pglite).query,
+    raw: async (text, values) => {
+      // PGlite's extended protocol takes one statement: scripts without values go through exec.
+      if (values && values.length) {
+        const r = await pglite.query(text, values);
+        return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+      }
+      let results;
+      try {
+        results = await pglite.exec(text);
+      } catch (err) {
+        // A script that opened a transaction and failed must not leave the one session aborted.
+        await pglite.exec("ROLLBACK").catch(() => {});
+        throw err;
+      }
+      const last = results[results.length - 1];
+      return { rows: last?.rows ?? [], rowCount: last?.affectedRows ?? 0 };
+    },
+    ping: async () => ({
+      database: await pglite.query("SELECT 1").then(() => "ok" as const, () => "failed" as const),
+      replica: "not_configured" as const,
+    }),
     // PGlite runs one transaction at a time and queues every other query behind it.
     transaction: (fn) => pglite.transaction((t) => fn(pgliteSql(t))),
+    // One process owns a PGlite database: an in-process flag is the lock.
+    tryAdvisoryLock: async (key, fn) => {
+      if (pgliteLocks.has(key)) return { locked: false };
+      pgliteLocks.add(key);
+      try {
+        return { locked: true, value: await fn() };
+      } finally {
+        pgliteLocks.delete(key);
+      }
+    },
     close: async () => {
       await prisma.$disconnect();
       await pglite.close();
@@ -166,8 +332,9 @@ function openPglite(dataDir: string): Omit<DbState, "ready"> {
 
 function open(): DbState {
   const cfg = config();
+  namedStatements = cfg.DATABASE_PREPARED_STATEMENTS;
   const base = cfg.DATABASE_URL
-    ? openPostgres(cfg.DATABASE_URL)
+    ? openPostgres(cfg.DATABASE_URL, cfg.DATABASE_STATEMENT_TIMEOUT_MS, cfg.JOBS_POOL_SIZE, cfg.DATABASE_REPLICA_URL)
     : openPglite(process.env.PGLITE_DATA_DIR ?? cfg.DATA_DIR);
   const ready = cfg.SKIP_MIGRATIONS ? Promise.resolve() : applyMigrations(base.runner).then(() => {});
   // Surface a failed migration on every use instead of as an unhandled rejection.
@@ -212,12 +379,35 @@ export async function readQuery<T>(query: Prisma.Sql, opts?: QueryOptions): Prom
 }
 
 /**
- * A read-write transaction on the driver, for hot write paths (a vote is 5–9 statements: through
- * Prisma 11.4 ms of CPU, on the driver under 2 ms). Committed when `fn` resolves, rolled back when it
- * throws. Prisma's own `db().$transaction` remains the default for everything else.
+ * A read-write transaction on the driver, for the write transactions that lock rows (rule 2 above; a
+ * vote is 5–9 statements: through Prisma 11.4 ms of CPU, on the driver under 2 ms). Committed when
+ * `fn` resolves, rolled back when it throws.
  */
 export function sqlTransaction<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T> {
   return state().transaction(fn);
+}
+
+/** Plain SQL for the job queue library (pg-boss's `db.executeSql`), on whichever database runs. */
+export function rawSql(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount?: number }> {
+  return state().raw(text, values);
+}
+
+/** The PostgreSQL schema of DATABASE_URL (`?schema=`), or undefined (public, or PGlite). */
+export function dbSchema(): string | undefined {
+  return state().schema;
+}
+
+/**
+ * Runs `fn` while holding the advisory lock `key` (PostgreSQL: a session lock, so one instance at a
+ * time across processes; PGlite: within this process), or does nothing when another holder has it.
+ */
+export function tryWithAdvisoryLock<T>(key: number, fn: () => Promise<T>): Promise<{ locked: true; value: T } | { locked: false }> {
+  return state().tryAdvisoryLock(key, fn);
+}
+
+/** Readiness: one round trip to the primary and, when configured, the replica. */
+export function pingDatabases(): ReturnType<DbState["ping"]> {
+  return state().ping();
 }
 
 export function dbBackend(): "pglite" | "postgres" {

@@ -1,4 +1,5 @@
 // Expertise areas (CONTRACT §6): the agent's top tags by engagement.
+import { isResolvedVote, type RecordedOutcome } from "./outcomes.ts";
 
 export const MIN_EXPERTISE_ENGAGEMENT = 3;
 export const MAX_EXPERTISE_AREAS = 5;
@@ -16,6 +17,22 @@ export interface ExpertiseArea {
   tag: string;
   engagement_count: number;
   accuracy: number | null;
+}
+
+/**
+ * The engagement and accuracy an agent's outcome records add: each record is one vote on a claim
+ * with its tags (a tag named twice counts once), and a resolved vote there when it was not neutral.
+ * The caller counts from the vote rows only the votes that have no record, so a resolved vote
+ * counts once and stays counted after the vote is changed or deleted.
+ */
+export function outcomeEngagement(records: readonly RecordedOutcome[]): TagEngagement[] {
+  const rows: TagEngagement[] = [];
+  for (const r of records) {
+    const resolved = isResolvedVote(r.outcome) ? 1 : 0;
+    const correct = r.outcome === "aligned" ? 1 : 0;
+    for (const tag of new Set(r.tags)) rows.push({ tag, engagement_count: 1, resolved, correct });
+  }
+  return rows;
 }
 
 /**

@@ -1,6 +1,7 @@
 // Claim gradient: the reputation-weighted mean of vote values (CONTRACT §6).
-// The claim row keeps running sums so a vote costs O(1); the DB layer applies the deltas computed
-// here as atomic increments (`weighted_sum = weighted_sum + $d`) inside the vote's transaction.
+// The claim row keeps running sums so that a vote costs O(1). services/votes reads the sums with the
+// claim row locked, computes the new sums (`applyVote`) and gradient (`gradientFromSums`) here and
+// stores both in the vote's transaction: the arithmetic is this file's, the SQL only stores results.
 
 export const NEUTRAL_GRADIENT = 0.5;
 export const CONSENSUS_HIGH = 0.8;
@@ -28,13 +29,13 @@ export interface WeightedVote {
   weight: number;
 }
 
-export interface SumsDelta {
+interface SumsDelta {
   weightedSum: number;
   weightTotal: number;
   voteCount: -1 | 0 | 1;
 }
 
-export const EMPTY_SUMS: GradientSums = { weightedSum: 0, weightTotal: 0, voteCount: 0 };
+const EMPTY_SUMS: GradientSums = { weightedSum: 0, weightTotal: 0, voteCount: 0 };
 
 /** w = max(0.1, ln(1 + reputation)); a missing or negative reputation counts as 0. */
 export function voteWeight(reputation: number): number {
@@ -46,7 +47,7 @@ export function voteWeight(reputation: number): number {
  * What replacing `previous` by `next` does to the sums (either may be null):
  * cast = (null, v), change = (old, new), removal = (old, null), nothing = (null, null).
  */
-export function voteSumsDelta(previous: WeightedVote | null, next: WeightedVote | null): SumsDelta {
+function voteSumsDelta(previous: WeightedVote | null, next: WeightedVote | null): SumsDelta {
   let weightedSum = 0;
   let weightTotal = 0;
   if (previous) {
@@ -63,7 +64,7 @@ export function voteSumsDelta(previous: WeightedVote | null, next: WeightedVote 
 
 /** Adds a delta to the sums. When no vote is left, the sums are reset to exactly 0 so that
  *  rounding residue from many add/remove cycles never survives the last vote. */
-export function applySumsDelta(sums: GradientSums, delta: SumsDelta): GradientSums {
+function applySumsDelta(sums: GradientSums, delta: SumsDelta): GradientSums {
   const voteCount = Math.max(0, sums.voteCount + delta.voteCount);
   if (voteCount === 0) return { ...EMPTY_SUMS };
   return {
@@ -73,26 +74,21 @@ export function applySumsDelta(sums: GradientSums, delta: SumsDelta): GradientSu
   };
 }
 
-export interface VoteApplication {
-  sums: GradientSums;
-  voteCountDelta: -1 | 0 | 1;
+/**
+ * The running sums of a claim after replacing `previous` by `next` (either vote may be null):
+ * cast = (null, v), change = (old, new), removal = (old, null). The gradient to store is
+ * `gradientFromSums` of the result.
+ */
+export function applyVote(sums: GradientSums, previous: WeightedVote | null, next: WeightedVote | null): GradientSums {
+  return applySumsDelta(sums, voteSumsDelta(previous, next));
 }
 
-function apply(sums: GradientSums, previous: WeightedVote | null, next: WeightedVote | null): VoteApplication {
-  const delta = voteSumsDelta(previous, next);
-  return { sums: applySumsDelta(sums, delta), voteCountDelta: delta.voteCount };
-}
-
-export function castVote(sums: GradientSums, vote: WeightedVote): VoteApplication {
-  return apply(sums, null, vote);
-}
-
-export function changeVote(sums: GradientSums, previous: WeightedVote, next: WeightedVote): VoteApplication {
-  return apply(sums, previous, next);
-}
-
-export function removeVote(sums: GradientSums, previous: WeightedVote): VoteApplication {
-  return apply(sums, previous, null);
+/**
+ * The gradient of the claim's other votes — the crowd a value is cast against, kept on the vote and
+ * copied into its outcome record at resolution. `own` is the voter's current vote, if any.
+ */
+export function crowdGradient(sums: GradientSums, own: WeightedVote | null): number {
+  return gradientFromSums(applyVote(sums, own, null));
 }
 
 function roundGradient(g: number): number {
@@ -107,19 +103,8 @@ export function gradientFromSums(sums: Pick<GradientSums, "weightedSum" | "weigh
   return roundGradient(Math.min(1, Math.max(0, g)));
 }
 
-/** The gradient recomputed from scratch, for invariant checks against the running sums. */
-export function recomputeGradient(votes: readonly WeightedVote[]): number {
-  let weightedSum = 0;
-  let weightTotal = 0;
-  for (const v of votes) {
-    weightedSum += v.weight * v.value;
-    weightTotal += v.weight;
-  }
-  return gradientFromSums({ weightedSum, weightTotal, voteCount: votes.length });
-}
-
 /** Strictly beyond the thresholds: exactly 0.8 or 0.2 is not consensus. */
-export function isAtConsensus(gradient: number): boolean {
+function isAtConsensus(gradient: number): boolean {
   return gradient > CONSENSUS_HIGH || gradient < CONSENSUS_LOW;
 }
 

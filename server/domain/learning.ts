@@ -12,6 +12,8 @@
 // - score = 0.5·accuracy + 0.25·consistency + 0.25·trajectory, clamped to [0, 1]; 0.5 with no
 //   resolved votes.
 
+import { isResolvedVote, type RecordedOutcome } from "./outcomes.ts";
+
 export const LEARNING_WINDOW_DAYS = 30;
 export const LEARNING_WINDOWS = 3;
 const WINDOW_MS = LEARNING_WINDOW_DAYS * 24 * 60 * 60 * 1000;
@@ -21,6 +23,13 @@ const TREND_SLOPE = 0.1;
 export interface ResolvedVote {
   resolvedAt: Date;
   correct: boolean;
+}
+
+/** The resolved votes among an agent's outcome records (neutral outcomes are none). */
+export function resolvedVotesFrom(records: readonly RecordedOutcome[]): ResolvedVote[] {
+  return records
+    .filter((r) => isResolvedVote(r.outcome))
+    .map((r) => ({ resolvedAt: r.resolvedAt, correct: r.outcome === "aligned" }));
 }
 
 export interface LearningScore {

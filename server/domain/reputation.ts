@@ -64,6 +64,16 @@ export function evidenceVoteDelta(
   return events;
 }
 
+/** What an evidence-vote transition does to the evidence's tallies (upvotes, downvotes, vote_score). */
+export function evidenceTallyDelta(
+  previous: EvidenceDirection | null,
+  next: EvidenceDirection | null,
+): { upvotes: number; downvotes: number; voteScore: number } {
+  const upvotes = (next === "up" ? 1 : 0) - (previous === "up" ? 1 : 0);
+  const downvotes = (next === "down" ? 1 : 0) - (previous === "down" ? 1 : 0);
+  return { upvotes, downvotes, voteScore: upvotes - downvotes };
+}
+
 /** The reputation event for a voter when a claim resolves; none for a neutral vote. */
 export function resolutionChange(outcome: ResolutionOutcome): ReputationChange | null {
   if (outcome === "aligned") return { reason: "vote_aligned", delta: RESOLUTION_EFFECT.aligned };
@@ -72,7 +82,7 @@ export function resolutionChange(outcome: ResolutionOutcome): ReputationChange |
 }
 
 /** Reputation never goes below 0; appliedDelta is what really changed (record that one). */
-export function applyDelta(current: number, delta: number): { score: number; appliedDelta: number } {
+function applyDelta(current: number, delta: number): { score: number; appliedDelta: number } {
   const score = Math.max(0, current + delta);
   return { score, appliedDelta: score - current };
 }

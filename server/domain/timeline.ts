@@ -25,7 +25,7 @@ export interface TimelineRow {
 }
 
 /** 'YYYY-MM-DD' of the UTC day containing `d`. */
-export function utcDay(d: Date): string {
+function utcDay(d: Date): string {
   return d.toISOString().slice(0, 10);
 }
 

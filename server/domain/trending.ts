@@ -23,7 +23,14 @@ export function trendingWindowStart(now: Date): Date {
   return new Date(now.getTime() - TRENDING_WINDOW_MS);
 }
 
-/** Claims without activity in the window are left out of trending. */
-export function isTrending(a: TrendingActivity): boolean {
-  return trendingScore(a) > 0;
+/**
+ * The trending order: highest trending_score first, then by claim id (a stable order for pages);
+ * claims without activity in the window (score 0) are left out.
+ */
+export function rankTrending<T extends TrendingActivity & { id: string }>(claims: readonly T[]): T[] {
+  return claims
+    .map((claim) => ({ claim, score: trendingScore(claim) }))
+    .filter((c) => c.score > 0)
+    .sort((a, b) => b.score - a.score || (a.claim.id < b.claim.id ? -1 : a.claim.id > b.claim.id ? 1 : 0))
+    .map((c) => c.claim);
 }

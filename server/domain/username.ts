@@ -8,7 +8,7 @@ export const USERNAME_PATTERN = /^[A-Za-z0-9_]{3,30}$/;
 const FALLBACK = "user";
 
 /** "José García" → "Jose_Garcia", "jane.doe+x" → "jane_doe_x"; "" when nothing usable is left. */
-export function sanitizeUsername(hint: string): string {
+function sanitizeUsername(hint: string): string {
   return hint
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "") // accents off their letters
@@ -30,7 +30,7 @@ export function usernameFromHints(hints: ReadonlyArray<string | null | undefined
 }
 
 /** `base_suffix`, with the base shortened so the whole stays within 30 characters. */
-export function withUsernameSuffix(base: string, suffix: string): string {
+function withUsernameSuffix(base: string, suffix: string): string {
   return `${base.slice(0, USERNAME_MAX_LENGTH - suffix.length - 1)}_${suffix}`;
 }
 

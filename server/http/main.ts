@@ -1,14 +1,26 @@
 // The production server: one node:http server in which /api/v1 goes straight to the REST adapter
 // (no Next per-request pipeline on the API hot path) and everything else to Next's request handler.
 // `npm start` runs it; `npm run dev` uses plain `next dev`, where app/api/v1 mounts the same adapter.
+import { guardProcessOutput } from "../log/safe-output.ts";
 import { createServer } from "node:http";
 import next from "next";
 import { config, ConfigError } from "../config.ts";
 import { closeDb, dbBackend, dbReady } from "../db/client.ts";
 import { API_PREFIX } from "../rest/handler.ts";
 import { handleNodeRest } from "../rest/node.ts";
-import { closeRateLimiter, rateLimiter } from "../rest/limiter.ts";
+import { closeRateLimiter, rateLimiter } from "../ratelimit/limiter.ts";
 import { closeCache } from "../cache/index.ts";
+import { startBackground, stopBackground } from "../jobs/index.ts";
+import { guarded } from "./guard.ts";
+import { installGracefulShutdown } from "./shutdown.ts";
+import { startBridgingInBackground, stopBridgingInBackground } from "../jobs/bridging-schedule.ts";
+import { runStopHooks } from "./stop-hooks.ts";
+import { lifecycleLog, logError } from "../log/logger.ts";
+import { startMetricsServer } from "../metrics/server.ts";
+import { closeHealthChecks } from "../rest/health.ts";
+
+// Before anything can log: a closed log pipe must never throw into, or loop through, a logger.
+guardProcessOutput();
 
 async function main() {
   let cfg;
@@ -23,40 +35,52 @@ async function main() {
   }
   const started = Date.now();
   await dbReady();
+  // The outbox relay, fan-out and webhook workers, and the live channel (JOBS_ENABLED=0: live only).
+  await startBackground();
   const app = next({ dev: false, dir: process.cwd(), port: cfg.PORT });
   const handleNext = app.getRequestHandler();
   await app.prepare();
 
-  const server = createServer((req, res) => {
-    const url = req.url ?? "/";
-    if (url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`)) {
-      handleNodeRest(req, res).catch((err) => {
-        console.error("[api] unhandled:", err);
-        if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
-        res.end(JSON.stringify({ detail: "Internal server error" }));
-      });
-      return;
-    }
-    // Pages and the web UI's tRPC endpoint read the client IP from X-Forwarded-For: unless a trusted
-    // proxy sets it, it is the connection's peer, never what the client claims.
-    if (!cfg.TRUST_PROXY) req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "";
-    void handleNext(req, res);
-  });
+  // Every request passes the node-level guard first (client IP, bounded bodies, page budget).
+  const server = createServer((req, res) =>
+    guarded(req, res, () => {
+      const url = req.url ?? "/";
+      if (url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`)) {
+        handleNodeRest(req, res).catch((err) => {
+          logError("[api] unhandled", err);
+          if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
+          res.end(JSON.stringify({ detail: "Internal server error" }));
+        });
+        return;
+      }
+      void handleNext(req, res);
+    }),
+  );
   server.keepAliveTimeout = 65_000;
+  const metricsServer = cfg.METRICS_PORT
+    ? await startMetricsServer({ port: cfg.METRICS_PORT, host: cfg.METRICS_HOST, token: cfg.METRICS_TOKEN })
+    : undefined;
   server.listen(cfg.PORT, () => {
-    console.log(
+    lifecycleLog().info(
+      { port: cfg.PORT, database: dbBackend(), replica: Boolean(cfg.DATABASE_REPLICA_URL), rate_limits: rateLimiter().backend, metrics_port: cfg.METRICS_PORT ?? null },
       `> Ready on http://localhost:${cfg.PORT} (${dbBackend()}, rate limits: ${rateLimiter().backend}) in ${Date.now() - started} ms`,
     );
   });
 
-  const shutdown = async (signal: string) => {
-    console.log(`> ${signal}: closing`);
-    server.close();
-    await Promise.allSettled([closeDb(), closeRateLimiter(), closeCache()]);
-    process.exit(0);
-  };
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
+  startBridgingInBackground();
+  installGracefulShutdown({
+    server,
+    graceMs: cfg.SHUTDOWN_GRACE_SECONDS * 1000,
+    // Requests are done: stop the workers (jobs, the bridging round in progress, stop hooks) while the
+    // database is still open, then close the pools.
+    release: async () => {
+      await Promise.allSettled([stopBackground(), stopBridgingInBackground(), runStopHooks()]);
+      await Promise.allSettled([closeDb(), closeRateLimiter(), closeCache(), closeHealthChecks()]);
+      metricsServer?.closeAllConnections();
+      await new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(undefined)));
+    },
+    log: (line) => lifecycleLog().info(line),
+  });
 }
 
 main().catch((err) => {

@@ -47,12 +47,21 @@ export interface RateLimiterOptions {
   logger?: (msg: string, err?: unknown) => void;
   /** after a store failure, answer from the in-process limiter for this long (default 2000 ms) */
   failureCooldownMs?: number;
+  /** PAGE_RATE_LIMIT: page renders per IP per 60 s, before scaling (default 600) */
+  pageLimit?: number;
 }
+
+/** Who is charged: an agent by id and tier, anyone else by IP. */
+export type Caller = { agentId: string; tier: Tier } | { ip: string };
 
 export interface RateLimiter {
   backend: "upstash" | "redis" | "memory";
   /** general API limit: agents by id per tier (new 120, established 300, trusted 1000 per 60 s), anonymous by IP (60) */
-  limitRequest(who: { agentId: string; tier: Tier } | { ip: string }): Promise<RateLimitResult>;
+  limitRequest(who: Caller, cost?: number): Promise<RateLimitResult>;
+  /** the caller's general limit as it stands, without counting anything (OPTIONS, failures before the limit was checked) */
+  peekRequest(who: Caller): Promise<RateLimitResult>;
+  /** page renders: a separate per-IP budget (PAGE_RATE_LIMIT, default 600 per 60 s) */
+  limitPage(ip: string): Promise<RateLimitResult>;
   /** brute-force limit for POST /auth/login, /auth/register, /auth/refresh: 10 per 15 minutes per IP AND per email (lower-cased, when given); the more restrictive result; success only if both pass */
   limitAuthAttempt(ip: string, email?: string): Promise<RateLimitResult>;
   close(): Promise<void>;
@@ -65,6 +74,7 @@ export const BASE_LIMITS = {
   established: 300,
   trusted: 1000,
   auth: 10,
+  page: 600,
 } as const;
 export const API_WINDOW = "60 s";
 export const AUTH_WINDOW = "15 m";
@@ -73,7 +83,7 @@ const TIERS: readonly Tier[] = ["new", "established", "trusted"];
 const DEFAULT_PREFIX = "claims-rl";
 const DEFAULT_TIMEOUT_MS = 500;
 
-type LimiterName = "anonymous" | Tier | "auth";
+type LimiterName = "anonymous" | Tier | "auth" | "page";
 type LimiterSet = Record<LimiterName, Ratelimit>;
 type RawResult = Awaited<ReturnType<Ratelimit["limit"]>>;
 
@@ -82,10 +92,10 @@ export function scaleLimit(base: number, scale: number): number {
   return Math.max(1, Math.floor(base * scale + 1e-9));
 }
 
-function buildLimiters(store: UpstashLikeStore | UpstashRedis, prefix: string, scale: number, timeoutMs: number): LimiterSet {
+function buildLimiters(store: UpstashLikeStore | UpstashRedis, prefix: string, scale: number, timeoutMs: number, pageLimit: number): LimiterSet {
   // The library's config type wants an @upstash/redis client; it only calls evalsha/eval/get/set.
   const redis = store as unknown as UpstashRedis;
-  const make = (name: "api" | "auth", tokens: number, window: typeof API_WINDOW | typeof AUTH_WINDOW) =>
+  const make = (name: "api" | "auth" | "page", tokens: number, window: typeof API_WINDOW | typeof AUTH_WINDOW) =>
     new Ratelimit({
       redis,
       // one key space per limit kind: an agent's count survives a tier change
@@ -105,6 +115,21 @@ function buildLimiters(store: UpstashLikeStore | UpstashRedis, prefix: string, s
     established: make("api", scaleLimit(BASE_LIMITS.established, scale), API_WINDOW),
     trusted: make("api", scaleLimit(BASE_LIMITS.trusted, scale), API_WINDOW),
     auth: make("auth", scaleLimit(BASE_LIMITS.auth, scale), AUTH_WINDOW),
+    page: make("page", scaleLimit(pageLimit, scale), API_WINDOW),
+  };
+}
+
+type RawRemaining = Awaited<ReturnType<Ratelimit["getRemaining"]>>;
+
+/** A remaining-count reading as a result: it would pass while at least `cost` units are left. */
+function peekResult(r: RawRemaining, cost: number, nowMs = Date.now()): RateLimitResult {
+  const success = r.remaining >= cost;
+  return {
+    success,
+    limit: r.limit,
+    remaining: Math.max(0, r.remaining),
+    reset: Math.ceil(r.reset / 1000),
+    retryAfter: success ? 0 : Math.max(1, Math.ceil((r.reset - nowMs) / 1000)),
   };
 }
 
@@ -139,6 +164,8 @@ export function createRateLimiter(opts: RateLimiterOptions = {}): RateLimiter {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const prefix = opts.prefix ?? DEFAULT_PREFIX;
   const cooldownMs = opts.failureCooldownMs ?? 2000;
+  const pageLimit = opts.pageLimit ?? BASE_LIMITS.page;
+  if (!(Number.isInteger(pageLimit) && pageLimit > 0)) throw new Error(`PAGE_RATE_LIMIT must be a positive whole number, got ${String(opts.pageLimit)}`);
   const log = throttledLogger("ratelimit", opts.logger ?? ((msg, err) => console.warn(msg, err ?? "")));
 
   let backend: RateLimiter["backend"];
@@ -156,50 +183,93 @@ export function createRateLimiter(opts: RateLimiterOptions = {}): RateLimiter {
       signal: () => AbortSignal.timeout(timeoutMs + 250),
       enableTelemetry: false,
     });
-    shared = buildLimiters(client, prefix, scale, timeoutMs);
+    shared = buildLimiters(client, prefix, scale, timeoutMs, pageLimit);
   } else if (opts.redisUrl) {
     backend = "redis";
     const store = new IORedisStore(opts.redisUrl, { timeoutMs, onError: (m, e) => log(m, e) });
     closeStore = () => store.close();
-    shared = buildLimiters(store, prefix, scale, timeoutMs);
+    shared = buildLimiters(store, prefix, scale, timeoutMs, pageLimit);
   } else {
     backend = "memory";
   }
 
   // The memory backend, and the fallback of the shared ones.
-  const local = buildLimiters(new MemoryStore(), prefix, scale, 0);
+  const local = buildLimiters(new MemoryStore(), prefix, scale, 0, pageLimit);
   let storeDownUntil = -Infinity;
 
-  async function check(name: LimiterName, identifier: string): Promise<RateLimitResult> {
+  /**
+   * Charges `cost` units (one per unit of work: a tRPC batch of 10 calls costs 10). A request whose
+   * cost does not fit in what is left is refused and counts nothing, like any refused call: the
+   * library's `rate` would count it and still refuse, so a multi-unit charge reads the remaining
+   * count first (a concurrent request may make it overshoot by one charge; it is then refused).
+   */
+  async function charge(limiter: Ratelimit, identifier: string, cost: number): Promise<RateLimitResult> {
+    if (cost > 1) {
+      const left = await withTimeout(limiter.getRemaining(identifier));
+      if (left.remaining < cost) return peekResult(left, cost);
+      const r = await limiter.limit(identifier, { rate: cost });
+      if (r.reason === "timeout") throw new Error(`${backend} store did not answer within ${timeoutMs} ms`);
+      return toResult(r);
+    }
+    const r = await limiter.limit(identifier);
+    if (r.reason === "timeout") throw new Error(`${backend} store did not answer within ${timeoutMs} ms`);
+    return toResult(r);
+  }
+
+  async function peek(limiter: Ratelimit, identifier: string): Promise<RateLimitResult> {
+    return peekResult(await withTimeout(limiter.getRemaining(identifier)), 1);
+  }
+
+  /** getRemaining has no timeout of its own (limit() does). */
+  function withTimeout<T>(p: Promise<T>): Promise<T> {
+    if (!shared || timeoutMs <= 0) return p;
+    let timer: NodeJS.Timeout;
+    return Promise.race([
+      p,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${backend} store did not answer within ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]).finally(() => clearTimeout(timer));
+  }
+
+  async function check(name: LimiterName, identifier: string, cost = 1, mode: "charge" | "peek" = "charge"): Promise<RateLimitResult> {
+    const run = (set: LimiterSet) => (mode === "peek" ? peek(set[name], identifier) : charge(set[name], identifier, cost));
     if (shared && performance.now() >= storeDownUntil) {
       try {
-        const r = await shared[name].limit(identifier);
-        if (r.reason === "timeout") throw new Error(`${backend} store did not answer within ${timeoutMs} ms`);
-        return toResult(r);
+        return await run(shared);
       } catch (err) {
         storeDownUntil = performance.now() + cooldownMs;
         log(`${backend} store failed; failing open to the in-process limiter`, err);
       }
     }
     try {
-      return toResult(await local[name].limit(identifier));
+      return await run(local);
     } catch (err) {
       // Should not happen (the memory store only fails if the library's Lua changed): fail open.
       log("in-process limiter failed; letting the request through", err);
-      const limit = scaleLimit(BASE_LIMITS[name], scale);
+      const limit = scaleLimit(name === "page" ? pageLimit : BASE_LIMITS[name], scale);
       const windowS = name === "auth" ? 900 : 60;
       return { success: true, limit, remaining: limit, reset: Math.ceil(Date.now() / 1000) + windowS, retryAfter: 0 };
     }
   }
 
+  const callerKey = (who: Caller): [LimiterName, string] => {
+    if ("agentId" in who) return [TIERS.includes(who.tier) ? who.tier : "new", `agent:${who.agentId}`];
+    return ["anonymous", `ip:${who.ip}`];
+  };
+
   return {
     backend,
-    limitRequest(who) {
-      if ("agentId" in who) {
-        const tier: Tier = TIERS.includes(who.tier) ? who.tier : "new";
-        return check(tier, `agent:${who.agentId}`);
-      }
-      return check("anonymous", `ip:${who.ip}`);
+    limitRequest(who, cost = 1) {
+      const [name, id] = callerKey(who);
+      return check(name, id, Math.max(1, Math.floor(cost)));
+    },
+    peekRequest(who) {
+      const [name, id] = callerKey(who);
+      return check(name, id, 1, "peek");
+    },
+    limitPage(ip) {
+      return check("page", `ip:${ip}`);
     },
     async limitAuthAttempt(ip, email) {
       const checks = [check("auth", `ip:${ip}`)];

@@ -5,20 +5,26 @@
 // procedure through trpc-to-openapi → the contract's body and headers. trpc-to-openapi's own error
 // body ({message, code, issues}) is replaced by {"detail": ...}; rate-limit, CORS and security
 // headers are attached here and nowhere else.
-import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import { appRouter } from "../api/root.ts";
-import type { Context } from "../api/trpc.ts";
-import { identityFromAuthorization, type Identity } from "../auth/identity.ts";
+import { CREDENTIAL_PATHS, type Context } from "../api/trpc.ts";
+import { ANONYMOUS, identityFromAuthorization, type Identity } from "../auth/identity.ts";
 import { config } from "../config.ts";
 import { clientIpOf } from "../http/client-ip.ts";
-import { dbReady } from "../db/client.ts";
+import { ClientGoneError, MAX_BODY_BYTES, TOO_LARGE, tooLargeDetail, type BoundedBody } from "../http/body-limit.ts";
+import { dbReady, isStatementTimeout } from "../db/client.ts";
+import { DATABASE_BUSY } from "../errors.ts";
 import { mostRestrictive, type RateLimitResult } from "../ratelimit/index.ts";
-import { limitAuthAttempt, limitCaller } from "./limiter.ts";
+import { limitAuthAttempt, limitCaller, peekCaller } from "../ratelimit/limiter.ts";
+import { openApiCaller, type ProcedureCaller } from "./openapi-call.ts";
 import { openApiDocument } from "./openapi.ts";
 import { buildRouteTable, type RestRoute } from "./routes.ts";
+import { registerRestRouteMatcher } from "../http/route-label.ts";
+import { logError } from "../log/logger.ts";
+import { liveness, readiness } from "./health.ts";
+import { chooseCoding, COMPRESS_MIN_BYTES, encode, varyOnEncoding } from "../http/compression.ts";
 
 export const API_PREFIX = "/api/v1";
-export const MAX_BODY_BYTES = 256 * 1024;
+export { MAX_BODY_BYTES };
 
 export interface RestRequest {
   method: string;
@@ -27,14 +33,17 @@ export interface RestRequest {
   headers: Record<string, string | string[] | undefined>;
   /** The peer address of the connection (not a header). */
   remoteAddress: string;
-  /** Reads the body; resolves "too-large" as soon as it exceeds MAX_BODY_BYTES. */
-  readBody(): Promise<Buffer | "too-large">;
+  /** The client IP when the node-level guard already decided it (server/http/client-ip.ts). */
+  clientIp?: string;
+  /** Reads the body (server/http/body-limit.ts); resolves "too-large" as soon as it exceeds MAX_BODY_BYTES. */
+  readBody(): Promise<BoundedBody>;
 }
 
 export interface RestResponse {
   status: number;
   headers: Record<string, string>;
-  body: string | null;
+  /** JSON text, or its encoded bytes when Content-Encoding says so. */
+  body: string | Buffer | null;
   /** Set-Cookie values (only the OAuth redirect sets cookies: NextAuth's state and PKCE verifier). */
   setCookies?: string[];
 }
@@ -48,31 +57,33 @@ const BASE_HEADERS: Record<string, string> = {
   "Cache-Control": "no-store",
   // Bearer tokens only, never cookies: any origin may call, no credentials are shared.
   "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After",
+  "Access-Control-Expose-Headers": "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Last-Modified",
   Vary: "Authorization",
 };
 
 interface Built {
-  handle: ReturnType<typeof createOpenApiNodeHttpHandler>;
+  call: ProcedureCaller<Context>;
   routes: ReturnType<typeof buildRouteTable>;
-  contexts: WeakMap<object, Context>;
 }
 
 const globalForRest = globalThis as unknown as { __claimsRest?: Built };
 
 function build(): Built {
-  const contexts = new WeakMap<object, Context>();
-  const handle = createOpenApiNodeHttpHandler({
-    router: appRouter,
-    createContext: ({ req }) => contexts.get(req)!,
-    onError: ({ error, path }) => {
-      if (error.code === "INTERNAL_SERVER_ERROR") {
-        console.error(`[api] ${path ?? "?"} failed:`, error.cause ?? error);
-      }
-    },
+  const call = openApiCaller<Context>(appRouter, ({ error, path }) => {
+    if (error.code === "INTERNAL_SERVER_ERROR") {
+      logError(`[api] ${path ?? "?"} failed`, error.cause ?? error);
+    }
   });
-  const routes = buildRouteTable(appRouter, [{ method: "GET", path: "/openapi.json" }]);
-  return { handle, routes, contexts };
+  const routes = buildRouteTable(appRouter, [
+    { method: "GET", path: "/openapi.json" },
+    { method: "GET", path: "/health/live" },
+    { method: "GET", path: "/health/ready" },
+  ]);
+  registerRestRouteMatcher((method, path) => {
+    const m = routes.match(method, path);
+    return "route" in m ? m.route.path : undefined;
+  });
+  return { call, routes };
 }
 
 function built(): Built {
@@ -100,7 +111,7 @@ function header(req: RestRequest, name: string): string | undefined {
 
 /** The client's IP (see server/http/client-ip.ts). */
 export function clientIp(req: RestRequest): string {
-  return clientIpOf(req.headers["x-forwarded-for"], req.remoteAddress, config().TRUST_PROXY);
+  return req.clientIp ?? clientIpOf(req.headers["x-forwarded-for"], req.remoteAddress, config().TRUST_PROXY);
 }
 
 function splitUrl(url: string): { path: string; search: string } {
@@ -115,9 +126,16 @@ function splitUrl(url: string): { path: string; search: string } {
 type ParsedBody = { ok: true; value: unknown } | { ok: false; response: RestResponse };
 
 async function parseBody(req: RestRequest): Promise<ParsedBody> {
-  const raw = await req.readBody();
-  if (raw === "too-large") {
-    return { ok: false, response: json(413, { detail: `Request body too large (limit ${MAX_BODY_BYTES / 1024} KiB)` }) };
+  let raw: Awaited<ReturnType<RestRequest["readBody"]>>;
+  try {
+    raw = await req.readBody();
+  } catch (err) {
+    // Nobody reads this answer; it is logged as the client's doing (400), not as a server failure.
+    if (err instanceof ClientGoneError) return { ok: false, response: json(400, { detail: "body: the connection closed before the body arrived" }) };
+    throw err;
+  }
+  if (raw === TOO_LARGE) {
+    return { ok: false, response: json(413, { detail: tooLargeDetail() }) };
   }
   // An empty body is an empty object: bookmark/follow take none, and clients may send none.
   if (raw.length === 0 || raw.toString("utf8").trim() === "") return { ok: true, value: {} };
@@ -156,43 +174,6 @@ function exceedsDepth(value: unknown, max: number): boolean {
   return false;
 }
 
-/** The body, already parsed and checked here, is JSON as far as trpc-to-openapi is concerned. */
-const JSON_HEADERS = { get: (name: string) => (name.toLowerCase() === "content-type" ? "application/json" : null) };
-
-/**
- * Runs the procedure through trpc-to-openapi with a minimal request/response pair. The request's
- * prototype is the Fetch API's Request: for a node request, trpc-to-openapi builds a whole Fetch
- * Request (headers copied, an AbortController) only to read its `signal` — 10–20 % of the CPU of a
- * cheap call. Of a Request it reads `method`, `url`, `headers.get`, `body` and `signal`, given here.
- */
-function runProcedure(b: Built, method: string, url: string, body: unknown, ctx: Context): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const noop = () => {};
-    const req: object = Object.create(Request.prototype, {
-      method: { value: method },
-      url: { value: url },
-      headers: { value: JSON_HEADERS },
-      body: { value: body },
-      signal: { value: new AbortController().signal },
-    });
-    const res = {
-      statusCode: 200,
-      setHeader: noop,
-      once: noop,
-      off: noop,
-      on: noop,
-      writableEnded: false,
-      end(chunk?: string) {
-        this.writableEnded = true;
-        resolve({ status: this.statusCode, body: chunk ?? "" });
-      },
-    };
-    b.contexts.set(req, ctx);
-    // @ts-expect-error: the adapter only touches the members provided above.
-    b.handle(req, res).catch(reject);
-  });
-}
-
 function reshapeError(status: number, raw: string): RestResponse {
   let detail = "Request failed";
   let errors: unknown;
@@ -204,7 +185,9 @@ function reshapeError(status: number, raw: string): RestResponse {
   } catch {
     /* keep the generic detail */
   }
-  // 501 carries a deliberate message ("github sign-in is not configured"); other 5xx never leak detail.
+  // 501 carries a deliberate message ("github sign-in is not configured"), 503 the database-busy one
+  // (server/errors.ts); other 5xx never leak detail.
+  if (status === 503) return json(503, { detail: DATABASE_BUSY }, { "Retry-After": BUSY_RETRY_AFTER_SECONDS });
   if (status >= 500 && status !== 501) detail = "Internal server error";
   return json(status, errors ? { detail, errors } : { detail });
 }
@@ -215,21 +198,50 @@ function redirectResponse(raw: string): RestResponse {
   return { status: 302, headers: { Location: location }, body: null, setCookies: set_cookies };
 }
 
+/** Retry-After of a 503 (a statement cut off by the statement timeout): the load is usually passing. */
+const BUSY_RETRY_AFTER_SECONDS = "1";
+
+/**
+ * Every answer of the adapter: a body of COMPRESS_MIN_BYTES or more is encoded when the client accepts
+ * it (server/http/compression.ts); every answer varies on Accept-Encoding. The one place it is done:
+ * both servers mount this function.
+ */
 export async function handleRest(req: RestRequest): Promise<RestResponse> {
+  const out = await handleRestPlain(req);
+  const headers = { ...out.headers, Vary: varyOnEncoding(out.headers.Vary) };
+  const coding = typeof out.body === "string" ? chooseCoding(header(req, "accept-encoding")) : null;
+  if (coding === null || typeof out.body !== "string" || Buffer.byteLength(out.body) < COMPRESS_MIN_BYTES) return { ...out, headers };
+  const body = await encode(Buffer.from(out.body, "utf8"), coding);
+  return { ...out, headers: { ...headers, "Content-Encoding": coding }, body };
+}
+
+async function handleRestPlain(req: RestRequest): Promise<RestResponse> {
+  // The limit of this request once known: every answer, a failure's included, carries its headers.
+  const state: { limit?: RateLimitResult } = {};
   try {
-    return await handle(req);
+    return await handle(req, state);
   } catch (err) {
-    console.error("[api] unexpected failure:", err);
-    return json(500, { detail: "Internal server error" }, BASE_HEADERS);
+    // Outside a procedure (identity look-up, rate limiter): the same 503 as inside one.
+    const limit = state.limit ?? (await peekCaller(ANONYMOUS, clientIp(req)).catch(() => undefined));
+    const limitHeaders = limit ? rateLimitHeaders(limit) : {};
+    if (isStatementTimeout(err)) {
+      return json(503, { detail: DATABASE_BUSY }, { ...BASE_HEADERS, ...limitHeaders, "Retry-After": BUSY_RETRY_AFTER_SECONDS });
+    }
+    logError("[api] unexpected failure", err);
+    return json(500, { detail: "Internal server error" }, { ...BASE_HEADERS, ...limitHeaders });
   }
 }
 
-async function handle(req: RestRequest): Promise<RestResponse> {
+async function handle(req: RestRequest, state: { limit?: RateLimitResult }): Promise<RestResponse> {
   const b = built();
   const method = req.method.toUpperCase();
   const { path, search } = splitUrl(req.url);
 
   if (method === "OPTIONS") {
+    // A preflight does no work and is not charged; it still tells the caller where its limit stands.
+    await dbReady();
+    const identity = await identityFromAuthorization(header(req, "authorization"));
+    const limit = await peekCaller(identity, clientIp(req));
     return {
       status: 204,
       headers: {
@@ -237,15 +249,28 @@ async function handle(req: RestRequest): Promise<RestResponse> {
         "Access-Control-Allow-Methods": "GET, POST, PATCH, DELETE, OPTIONS",
         "Access-Control-Allow-Headers": "Authorization, Content-Type",
         "Access-Control-Max-Age": "600",
+        ...rateLimitHeaders(limit),
       },
       body: null,
     };
   }
 
+  // Probes: answered before the database is waited for and never rate limited (a load balancer and
+  // an orchestrator call them every few seconds from one address).
+  if ((method === "GET" || method === "HEAD") && (path === "/health/live" || path === "/health/ready")) {
+    const out = path === "/health/live" ? liveness() : await readiness();
+    return { status: out.status, headers: { ...BASE_HEADERS, "Content-Type": "application/json" }, body: method === "HEAD" ? null : JSON.stringify(out.body) };
+  }
+
   await dbReady();
   const ip = clientIp(req);
-  const identity: Identity = await identityFromAuthorization(header(req, "authorization"));
+  // The credential endpoints ignore any Authorization header: a client sending its expired access
+  // token along with every call must still be able to log in or refresh.
+  const identity: Identity = CREDENTIAL_PATHS.has(path) && method === "POST"
+    ? ANONYMOUS
+    : await identityFromAuthorization(header(req, "authorization"));
   let limit = await limitCaller(identity, ip);
+  state.limit = limit;
   const finish = (res: RestResponse): RestResponse => ({
     ...res,
     headers: { ...BASE_HEADERS, ...res.headers, ...rateLimitHeaders(limit) },
@@ -272,13 +297,19 @@ async function handle(req: RestRequest): Promise<RestResponse> {
     if (AUTH_ATTEMPT_PATHS.has(route.path)) {
       const attempt = await limitAuthAttempt(ip, body);
       limit = mostRestrictive([limit, attempt]);
+      state.limit = limit;
       if (!attempt.success) return finish(json(429, { detail: "Rate limit exceeded" }));
     }
   }
 
-  const ctx: Context = { identity, ip };
-  const out = await runProcedure(b, routeMethod, path + search, body, ctx);
+  const ctx: Context = { identity, ip, http: { ifModifiedSince: header(req, "if-modified-since") } };
+  const out = await b.call(routeMethod, path + search, body, ctx);
   if (out.status >= 400) return finish(reshapeError(out.status, out.body));
+  if (ctx.http?.lastModified) {
+    const lastModified = { "Last-Modified": ctx.http.lastModified };
+    if (ctx.http.notModified) return finish({ status: 304, headers: lastModified, body: null });
+    return finish({ status: route.successStatus, headers: { "Content-Type": "application/json", ...lastModified }, body: method === "HEAD" ? null : out.body });
+  }
   if (route.successStatus === 204) return finish({ status: 204, headers: {}, body: null });
   if (route.successStatus === 302) return finish(redirectResponse(out.body));
   return finish({ status: route.successStatus, headers: { "Content-Type": "application/json" }, body: method === "HEAD" ? null : out.body });

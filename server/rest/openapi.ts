@@ -1,8 +1,11 @@
 // The OpenAPI 3 document of /api/v1, generated once from the procedures by trpc-to-openapi and then
 // corrected to what the adapter really answers: {"detail"} error bodies, the real success statuses
 // (201/204), the rate-limit headers, and optional bearer auth on public operations.
-import { generateOpenApiDocument } from "trpc-to-openapi";
+// Two bearer schemes: access tokens (JWT) and API keys (`clm_…`), the latter wherever a key works.
+import { generateOpenApiDocument, type OpenApiMeta } from "trpc-to-openapi";
 import { appRouter } from "../api/root.ts";
+import type { ProcedureMeta } from "../api/trpc.ts";
+import { API_KEY_SCOPES, requiredScope, SCOPE_DESCRIPTIONS } from "../domain/scopes.ts";
 import { buildRouteTable } from "./routes.ts";
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
@@ -33,8 +36,17 @@ export function buildOpenApiDocument(): Json {
       "Collaborative assessment of claims: agents submit claims, vote how true they are (0.0–1.0), bring evidence, and see where consensus stands (the gradient). Every error is `{\"detail\": string}`.",
     version: "1.0.0",
     baseUrl: "/api/v1",
-    securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+    securitySchemes: {
+      bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "An access token from `POST /auth/login` (1 hour)" },
+      apiKey: {
+        type: "http",
+        scheme: "bearer",
+        bearerFormat: "clm_…",
+        description: `A long-lived API key from \`POST /auth/api-keys\`, sent as \`Authorization: Bearer clm_…\`. A call outside the key's scopes answers 403. Scopes: ${API_KEY_SCOPES.map((s) => `\`${s}\` — ${SCOPE_DESCRIPTIONS[s]}`).join("; ")}.`,
+      },
+    },
   }) as Json;
+  const keyScopeOf = apiKeyScopes();
 
   const statusOf = new Map(buildRouteTable(appRouter).routes.map((r) => [`${r.method} ${r.path}`, r.successStatus]));
   doc.components ??= {};
@@ -87,7 +99,16 @@ export function buildOpenApiDocument(): Json {
       if (bodySchema && !(bodySchema.required ?? []).length && !bodySchema.$ref) op.requestBody.required = false;
       // Public operations accept an optional token; a bad one is refused with 401 everywhere.
       codes.add(401);
-      if (!op.security) op.security = [{}, { bearerAuth: [] }];
+      // (The generator lists every scheme on protected operations; the schemes are set here instead.)
+      op.security = op.security ? [{ bearerAuth: [] }] : [{}, { bearerAuth: [] }];
+      // An API key works wherever its scope is one a key can hold (not on key management itself).
+      const keyScope = keyScopeOf.get(`${method.toUpperCase()} ${path}`);
+      if (keyScope !== "account") {
+        op.security.push({ apiKey: [] });
+        op["x-api-key-scope"] = keyScope;
+      }
+      // A key outside its scopes (or any key, on key management) is refused with 403.
+      codes.add(403);
 
       const responses: Json = {};
       if (success === 204) {
@@ -109,6 +130,17 @@ export function buildOpenApiDocument(): Json {
     }
   }
   return doc;
+}
+
+/** "METHOD /path" → the scope an API key needs for it (see server/domain/scopes.ts). */
+function apiKeyScopes(): Map<string, string> {
+  const out = new Map<string, string>();
+  const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { type: "query" | "mutation" | "subscription"; meta?: OpenApiMeta<ProcedureMeta> } }>;
+  for (const procedure of Object.values(procedures)) {
+    const { meta, type } = procedure._def;
+    if (meta?.openapi) out.set(`${meta.openapi.method} ${meta.openapi.path}`, requiredScope(meta.scope, type));
+  }
+  return out;
 }
 
 let cached: string | undefined;

@@ -11,7 +11,7 @@ export interface RestRoute {
   path: string;
   pattern: RegExp;
   procedurePath: string;
-  successStatus: 200 | 201 | 204 | 302;
+  successStatus: 200 | 201 | 202 | 204 | 302;
 }
 
 export interface RouteTable {

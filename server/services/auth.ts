@@ -9,10 +9,11 @@ import {
   REFRESH_TOKEN_TTL_MS,
   signAccessToken,
 } from "../auth/tokens.ts";
-import { conflict, notFound, unauthorized } from "../api/errors.ts";
+import { conflict, notFound, unauthorized } from "../errors.ts";
 import { TRPCError } from "@trpc/server";
-import { agentSelect, toAgent } from "../api/schemas/common.ts";
-import type { TokenPair } from "../api/schemas/auth.ts";
+import { agentSelect, toAgent } from "../contract/common.ts";
+import type { TokenPair } from "../contract/auth.ts";
+import { admitSignIn, applyAdminEmails } from "./moderation.ts";
 
 type Tx = Prisma.TransactionClient;
 
@@ -40,7 +41,10 @@ export async function register(input: {
       },
       select: { ...agentSelect, email: true },
     });
-    return { ...toAgent(agent), email: agent.email };
+    // ADMIN_EMAILS (CONTRACT §14): the account is an admin from its first answer on.
+    await applyAdminEmails(agent.id);
+    const role = (await db().agent.findUnique({ where: { id: agent.id }, select: { role: true } }))?.role ?? agent.role;
+    return { ...toAgent({ ...agent, role }), email: agent.email };
   } catch (err) {
     // Two registrations raced past the check above: the unique index decides.
     if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
@@ -51,7 +55,7 @@ export async function register(input: {
   }
 }
 
-const INVALID_LOGIN = () => new TRPCError({ code: "UNAUTHORIZED", message: "Invalid email or password" });
+const INVALID_LOGIN = () => unauthorized("Invalid email or password");
 
 /** The agent these credentials belong to, or null (API login and the web UI's sign-in share this). */
 export async function verifyCredentials(input: { email: string; password: string }): Promise<{ id: string } | null> {
@@ -67,11 +71,38 @@ export async function verifyCredentials(input: { email: string; password: string
 export async function login(input: { email: string; password: string }): Promise<TokenPair> {
   const agent = await verifyCredentials(input);
   if (!agent) throw INVALID_LOGIN();
+  // A suspended agent: 403 `Account suspended` (only after the password matched: no enumeration).
+  await admitSignIn(agent.id);
   return issueTokenPair(agent.id);
+}
+
+/** Dead families deleted per login at most: the statement stays short however large the backlog. */
+export const FAMILY_PRUNE_BATCH = 100;
+
+/**
+ * Deletes up to FAMILY_PRUNE_BATCH refresh-token families (their tokens go with them, ON DELETE
+ * CASCADE) that have been expired or revoked for longer than an access token lives. By then nothing
+ * they issued can work: their refresh tokens were refused anyway (an unknown token is refused the
+ * same way) and their last access token has expired. Live families are never touched, so every used
+ * token that reuse detection needs is kept for as long as its family could still rotate.
+ *
+ * It runs on every new family (a login): only logins add families, and each removes up to 100 dead
+ * ones, so the table stays bounded by the live logins without a timer or a second process. SKIP
+ * LOCKED: two logins pruning at once take different rows instead of waiting for each other.
+ */
+export async function pruneTokenFamilies(tx: Tx = db(), now = new Date()): Promise<number> {
+  const deadBefore = new Date(now.getTime() - ACCESS_TOKEN_TTL_SECONDS * 1000);
+  return tx.$executeRaw`
+    DELETE FROM refresh_token_families WHERE id IN (
+      SELECT id FROM refresh_token_families WHERE expires_at < ${deadBefore} OR revoked_at < ${deadBefore}
+      LIMIT ${FAMILY_PRUNE_BATCH}
+      FOR UPDATE SKIP LOCKED
+    )`;
 }
 
 /** Starts a new token family (a login) and returns its first pair. */
 export async function issueTokenPair(agentId: string, tx: Tx = db()): Promise<TokenPair> {
+  await pruneTokenFamilies(tx);
   const family = await tx.refreshTokenFamily.create({
     data: { agentId, expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_MS) },
     select: { id: true },

@@ -2,12 +2,12 @@
 // shows, prefixed `author_`, and the API's Agent built from them. One definition for every raw read
 // that joins the author in.
 import { Prisma } from "../db/generated/client.ts";
-import { toAgent, type AgentOut, type AgentRow } from "../api/schemas/common.ts";
+import { toAgent, type AgentOut, type AgentRow } from "../contract/common.ts";
 
 export const AUTHOR_COLUMNS = Prisma.raw(
   `a.id::text AS author_id, a.username AS author_username, a.display_name AS author_display_name,
    a.avatar_url AS author_avatar_url, a.bio AS author_bio, a.reputation AS author_reputation,
-   a.tier::text AS author_tier, a.created_at AS author_created_at`,
+   a.tier::text AS author_tier, a.role::text AS author_role, a.created_at AS author_created_at`,
 );
 
 export interface AuthorColumns {
@@ -18,6 +18,7 @@ export interface AuthorColumns {
   author_bio: string | null;
   author_reputation: number;
   author_tier: AgentRow["tier"];
+  author_role: AgentRow["role"];
   author_created_at: Date;
 }
 
@@ -30,6 +31,7 @@ export function authorOf(row: AuthorColumns): AgentOut {
     bio: row.author_bio,
     reputation: Number(row.author_reputation),
     tier: row.author_tier,
+    role: row.author_role,
     createdAt: row.author_created_at,
   });
 }

@@ -1,6 +1,6 @@
 // Bookmarks (CONTRACT §4): idempotent; the list is served by services/claims.listBookmarkedClaims.
 import { db } from "../db/client.ts";
-import type { BookmarkOut } from "../api/schemas/claims.ts";
+import type { BookmarkOut } from "../contract/claims.ts";
 import { assertClaimExists } from "./claims.ts";
 
 /** Bookmarks the claim; bookmarking it again keeps the first bookmark and its time. */

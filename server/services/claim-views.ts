@@ -3,11 +3,12 @@
 // fetched claim by claim. Discovery, profiles and the web UI reuse this.
 import { readQuery } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
-import { isUuid } from "../api/schemas/common.ts";
-import type { Claim } from "../api/schemas/claims.ts";
+import { isUuid } from "../contract/common.ts";
+import type { Claim } from "../contract/claims.ts";
 import { AUTHOR_COLUMNS, authorOf, type AuthorColumns } from "./author-columns.ts";
+import { mayReveal, moderationInfo, visibleClaim } from "./visibility.ts";
 
-export type { Claim } from "../api/schemas/claims.ts";
+export type { Claim } from "../contract/claims.ts";
 
 interface ClaimViewRow extends AuthorColumns {
   id: string;
@@ -23,10 +24,18 @@ interface ClaimViewRow extends AuthorColumns {
   user_vote: number | null;
   is_bookmarked: boolean;
   is_following: boolean;
+  hidden_at: Date | null;
+  hidden_reason: string | null;
+  bridging_score: number | null;
+  bridging_polarity: number | null;
+  bridging_status: Claim["bridging"]["status"];
+  bridging_computed_at: Date | null;
 }
 
 function toClaim(row: ClaimViewRow, hasViewer: boolean): Claim {
+  const moderation = moderationInfo(row);
   return {
+    ...(moderation ? { moderation } : {}),
     id: row.id,
     statement: row.statement,
     complexity_tier: row.complexity_tier,
@@ -41,6 +50,12 @@ function toClaim(row: ClaimViewRow, hasViewer: boolean): Claim {
     user_vote: hasViewer && row.user_vote !== null ? Number(row.user_vote) : null,
     is_bookmarked: hasViewer ? row.is_bookmarked : null,
     is_following: hasViewer ? row.is_following : null,
+    bridging: {
+      score: row.bridging_score === null ? null : Number(row.bridging_score),
+      polarity: row.bridging_polarity === null ? null : Number(row.bridging_polarity),
+      status: row.bridging_status,
+      computed_at: row.bridging_computed_at ? row.bridging_computed_at.toISOString() : null,
+    },
   };
 }
 
@@ -49,7 +64,11 @@ function toClaim(row: ClaimViewRow, hasViewer: boolean): Claim {
  * `user_vote`, `is_bookmarked` and `is_following` are null when there is no viewer. A read outside
  * transactions (`readQuery`): call it after a write commits, never inside one.
  */
-export async function claimViews(ids: readonly string[], viewerId: string | null): Promise<Claim[]> {
+export async function claimViews(
+  ids: readonly string[],
+  viewerId: string | null,
+  opts: { includeHidden?: boolean } = {},
+): Promise<Claim[]> {
   if (ids.length === 0) return [];
   const unique = [...new Set(ids)].filter(isUuid);
   if (unique.length === 0) return [];
@@ -58,21 +77,38 @@ export async function claimViews(ids: readonly string[], viewerId: string | null
     SELECT c.id::text AS id, c.statement, c.complexity_tier::text AS complexity_tier, c.tags,
            ARRAY(SELECT p.parent_id::text FROM claim_parents p WHERE p.claim_id = c.id ORDER BY p.position, p.parent_id) AS parent_ids,
            c.gradient, c.vote_count, c.evidence_count, c.created_at, c.updated_at,
+           c.bridging_score, c.bridging_polarity, c.bridging_status::text AS bridging_status, c.bridging_computed_at,
            ${AUTHOR_COLUMNS},
-           v.value AS user_vote, (b.agent_id IS NOT NULL) AS is_bookmarked, (f.agent_id IS NOT NULL) AS is_following
+           v.value AS user_vote, (b.agent_id IS NOT NULL) AS is_bookmarked, (f.agent_id IS NOT NULL) AS is_following,
+           c.hidden_at, c.hidden_reason
     FROM claims c
     JOIN agents a ON a.id = c.author_id
     LEFT JOIN claim_votes v ON v.claim_id = c.id AND v.agent_id = ${viewerId}::uuid
     LEFT JOIN bookmarks b ON b.claim_id = c.id AND b.agent_id = ${viewerId}::uuid
     LEFT JOIN follows f ON f.claim_id = c.id AND f.agent_id = ${viewerId}::uuid
-    WHERE c.id = ANY(${unique}::uuid[])`;
+    WHERE c.id = ANY(${unique}::uuid[]) AND (${visibleClaim("c")} OR ${opts.includeHidden === true}::boolean)`;
   const rows = await readQuery<ClaimViewRow>(query, { prepared: true });
   const byId = new Map(rows.map((r) => [r.id, toClaim(r, viewerId !== null)]));
   return ids.map((id) => byId.get(id.toLowerCase())).filter((c): c is Claim => c !== undefined);
 }
 
-/** One claim as `viewerId` sees it, or null. */
-export async function claimView(id: string, viewerId: string | null): Promise<Claim | null> {
-  const [claim] = await claimViews([id], viewerId);
+/**
+ * One claim as `viewerId` sees it, or null. Every list goes through claimViews, which leaves hidden
+ * claims out unless `includeHidden` (the detail for its author and moderators, the moderation queue).
+ */
+export async function claimView(id: string, viewerId: string | null, opts: { includeHidden?: boolean } = {}): Promise<Claim | null> {
+  const [claim] = await claimViews([id], viewerId, opts);
   return claim ?? null;
+}
+
+/**
+ * The claim as its writer sees it once the write has committed, or null when it is gone. A moderator
+ * may hide it in between: the acknowledged write stands, so the claim is still answered, without the
+ * moderation details that only its author and moderators may see.
+ */
+export async function claimAfterWrite(id: string, writerId: string): Promise<Claim | null> {
+  const claim = await claimView(id, writerId, { includeHidden: true });
+  if (!claim?.moderation || (await mayReveal(writerId, claim.author.id))) return claim;
+  const { moderation: _hiddenFromWriter, ...shown } = claim;
+  return shown;
 }

@@ -1,11 +1,12 @@
 // Claims: creation, the searchable list, the detail view, and the caller's bookmark/follow lists.
 import { db, preparedSql, readSql } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
-import { badRequest, notFound } from "../api/errors.ts";
-import { isUuid } from "../api/schemas/common.ts";
-import type { ClaimDetail, ClaimList, CreateClaimInput, ListClaimsInput } from "../api/schemas/claims.ts";
+import { badRequest, notFound } from "../errors.ts";
+import { isUuid } from "../contract/common.ts";
+import type { ClaimDetail, ClaimList, CreateClaimInput, ListClaimsInput } from "../contract/claims.ts";
 import { parseTagQuery } from "../domain/tags.ts";
-import { claimView, claimViews, type Claim } from "./claim-views.ts";
+import { claimAfterWrite, claimView, claimViews, type Claim } from "./claim-views.ts";
+import { mayReveal, visibleClaim, VISIBLE_CLAIM_WHERE } from "./visibility.ts";
 
 type Tx = Prisma.TransactionClient;
 
@@ -14,11 +15,19 @@ export const CLAIM_NOT_FOUND = "Claim not found";
 export const GRADIENT_HISTORY_LIMIT = 1000;
 /** Tags a list query may name (after splitting on commas). */
 export const MAX_QUERY_TAGS = 50;
+/** Kept by triggers on claims (migration 'vote_outcomes'), whatever path inserts or deletes one. */
 const CLAIMS_COUNTER = "claims";
+export { MAX_SEARCH_TERMS } from "../contract/claims.ts";
+/**
+ * A search counts and ranks at most this many matches. One that matches more (a common word, many OR
+ * terms) reports `total` = SEARCH_MATCH_CAP and ranks its SEARCH_MATCH_CAP newest matches; pages past
+ * it are empty. Below the cap, total and ranking are exact.
+ */
+export const SEARCH_MATCH_CAP = 1000;
 
-/** 404 unless the claim exists (a malformed id is an unknown one). */
+/** 404 unless the claim exists and is visible (a malformed id is an unknown one). */
 export async function assertClaimExists(claimId: string, tx: Tx = db()): Promise<void> {
-  const found = isUuid(claimId) ? await tx.claim.findUnique({ where: { id: claimId }, select: { id: true } }) : null;
+  const found = isUuid(claimId) ? await tx.claim.findUnique({ where: { id: claimId, ...VISIBLE_CLAIM_WHERE }, select: { id: true } }) : null;
   if (!found) throw notFound(CLAIM_NOT_FOUND);
 }
 
@@ -37,20 +46,18 @@ export async function createClaim(authorId: string, input: CreateClaimInput): Pr
       },
       select: { id: true },
     });
-    // The unfiltered list reads its total here; same transaction, so it never drifts.
-    await tx.$executeRaw`
-      INSERT INTO platform_counters (name, value) VALUES (${CLAIMS_COUNTER}, 1)
-      ON CONFLICT (name) DO UPDATE SET value = platform_counters.value + 1`;
     return claim.id;
   });
-  return (await claimView(id, authorId))!;
+  const created = await claimAfterWrite(id, authorId);
+  if (!created) throw notFound(CLAIM_NOT_FOUND); // deleted by its author since
+  return created;
 }
 
 async function assertParentsExist(tx: Tx, parentIds: string[]): Promise<void> {
   if (parentIds.length === 0) return;
   const wellFormed = parentIds.filter(isUuid);
   const found = wellFormed.length
-    ? await tx.claim.findMany({ where: { id: { in: wellFormed } }, select: { id: true } })
+    ? await tx.claim.findMany({ where: { id: { in: wellFormed }, ...VISIBLE_CLAIM_WHERE }, select: { id: true } })
     : [];
   const known = new Set(found.map((c) => c.id));
   const unknown = parentIds.find((id) => !known.has(id));
@@ -64,6 +71,7 @@ const SORT_COLUMNS = {
   gradient: Prisma.raw("gradient"),
   vote_count: Prisma.raw("vote_count"),
   relevance: Prisma.raw("rank"),
+  bridging_score: Prisma.raw("bridging_score"),
 } as const;
 
 /**
@@ -78,7 +86,9 @@ const SORT_COLUMNS = {
  * - with `q`: the full-text matches are found once through the GIN index on search_vector, then
  *   counted and sorted from that set in the same statement. Matching first keeps a rare word from
  *   turning into a walk over the whole created_at index (≈90 ms when the planner guessed wrong, 0.3 ms
- *   this way); the cost is proportional to the number of matches, which ranking needs anyway.
+ *   this way). The cost is proportional to the number of matches, so it is bounded: a probe counts up
+ *   to SEARCH_MATCH_CAP + 1, and a broader search ranks only its SEARCH_MATCH_CAP newest matches
+ *   (`q` holds at most MAX_SEARCH_TERMS terms; the statement timeout is the last resort).
  * Ties are broken by id in the sort direction, so pages never overlap or skip.
  */
 export async function listClaims(input: ListClaimsInput, viewerId: string | null): Promise<ClaimList> {
@@ -90,32 +100,43 @@ export async function listClaims(input: ListClaimsInput, viewerId: string | null
   if (input.complexity) filters.push(Prisma.sql`c.complexity_tier = ${input.complexity}::"ComplexityTier"`);
   if (input.min_gradient !== undefined) filters.push(Prisma.sql`c.gradient >= ${input.min_gradient}`);
   if (input.max_gradient !== undefined) filters.push(Prisma.sql`c.gradient <= ${input.max_gradient}`);
+  if (input.bridging_status) filters.push(Prisma.sql`c.bridging_status = ${input.bridging_status}::"BridgingStatus"`);
 
   const sortBy = input.sort_by ?? (input.q ? "relevance" : "created_at");
   // Relevance is always most relevant first; sort_order applies to the sort_by columns.
   const direction = Prisma.raw(sortBy === "relevance" || input.sort_order === "desc" ? "DESC" : "ASC");
   const column = SORT_COLUMNS[sortBy];
+  // Unscored claims (bridging_score NULL) come last in both directions (two indexes, migration 'bridging').
+  const nulls = sortBy === "bridging_score" ? Prisma.raw(" NULLS LAST") : Prisma.empty;
   const page = Prisma.sql`LIMIT ${input.limit} OFFSET ${input.offset}`;
 
   let ids: string[];
   let total: number;
   if (input.q) {
-    const where = Prisma.join([Prisma.sql`c.search_vector @@ query.q`, ...filters], " AND ");
+    const where = Prisma.join([Prisma.sql`c.search_vector @@ query.q`, visibleClaim("c"), ...filters], " AND ");
+    const tsquery = Prisma.sql`WITH query AS (SELECT websearch_to_tsquery('english', ${input.q}) AS q)`;
+    // How many matches, counting no further than the cap (the scan stops there).
+    const [probe] = await readSql<{ n: number }>`
+      ${tsquery} SELECT count(*)::int AS n FROM (SELECT 1 FROM claims c, query WHERE ${where} LIMIT ${SEARCH_MATCH_CAP + 1}) m`;
+    const capped = Number(probe.n) > SEARCH_MATCH_CAP;
+    // Below the cap: every match, found once through the GIN index. Above it: the newest matches only.
+    const newest = capped ? Prisma.sql`ORDER BY c.created_at DESC, c.id DESC LIMIT ${SEARCH_MATCH_CAP}` : Prisma.empty;
     const [row] = await readSql<{ total: number; ids: string[] }>`
-      WITH query AS (SELECT websearch_to_tsquery('english', ${input.q}) AS q),
+      ${tsquery},
       matches AS MATERIALIZED (
-        SELECT c.id, c.created_at, c.gradient, c.vote_count, ts_rank(c.search_vector, query.q) AS rank
-        FROM claims c, query WHERE ${where}
+        SELECT c.id, c.created_at, c.gradient, c.vote_count, c.bridging_score, ts_rank(c.search_vector, query.q) AS rank
+        FROM claims c, query WHERE ${where} ${newest}
       )
       SELECT (SELECT count(*)::int FROM matches) AS total,
-             ARRAY(SELECT m.id::text FROM matches m ORDER BY m.${column} ${direction}, m.id ${direction} ${page}) AS ids`;
+             ARRAY(SELECT m.id::text FROM matches m ORDER BY m.${column} ${direction}${nulls}, m.id ${direction} ${page}) AS ids`;
     ids = row.ids;
     total = Number(row.total);
   } else {
-    const where = filters.length ? Prisma.sql`WHERE ${Prisma.join(filters, " AND ")}` : Prisma.empty;
+    // The maintained counter counts visible claims, like the list.
+    const where = Prisma.sql`WHERE ${Prisma.join([visibleClaim("c"), ...filters], " AND ")}`;
     const [rows, count] = await Promise.all([
       readSql<{ id: string }>`
-        SELECT c.id::text AS id FROM claims c ${where} ORDER BY c.${column} ${direction}, c.id ${direction} ${page}`,
+        SELECT c.id::text AS id FROM claims c ${where} ORDER BY c.${column} ${direction}${nulls}, c.id ${direction} ${page}`,
       filters.length ? countClaims(where) : claimsCounter(),
     ]);
     ids = rows.map((r) => r.id);
@@ -129,7 +150,7 @@ async function countClaims(where: Prisma.Sql): Promise<number> {
   return row.n;
 }
 
-/** The maintained number of claims (never a count(*) over the table). */
+/** The maintained number of visible claims (never a count(*) over the table). */
 export async function claimsCounter(): Promise<number> {
   const [row] = await preparedSql<{ n: number }>`SELECT value::float8 AS n FROM platform_counters WHERE name = ${CLAIMS_COUNTER}`;
   return row?.n ?? 0;
@@ -138,8 +159,9 @@ export async function claimsCounter(): Promise<number> {
 // ---- one claim ----
 
 export async function getClaimDetail(claimId: string, viewerId: string | null): Promise<ClaimDetail> {
-  const claim = isUuid(claimId) ? await claimView(claimId, viewerId) : null;
-  if (!claim) throw notFound(CLAIM_NOT_FOUND);
+  const claim = isUuid(claimId) ? await claimView(claimId, viewerId, { includeHidden: true }) : null;
+  // Hidden: 404 to everyone but its author and moderators (CONTRACT §14).
+  if (!claim || (claim.moderation && !(await mayReveal(viewerId, claim.author.id)))) throw notFound(CLAIM_NOT_FOUND);
   const [recent, parents] = await Promise.all([
     preparedSql<{ gradient: number; vote_count: number; recorded_at: Date }>`
       SELECT gradient, vote_count, recorded_at FROM gradient_history
@@ -164,7 +186,7 @@ export interface Page {
 /** The claims that name this one as a parent (its sub-claims), newest first. */
 export async function listChildClaims(claimId: string, viewerId: string | null, page: Page): Promise<ClaimList> {
   await assertClaimExists(claimId);
-  const where = { parentId: claimId.toLowerCase() };
+  const where = { parentId: claimId.toLowerCase(), claim: VISIBLE_CLAIM_WHERE };
   const [rows, total] = await Promise.all([
     db().claimParent.findMany({
       where,
@@ -182,13 +204,13 @@ export async function listChildClaims(claimId: string, viewerId: string | null, 
 export async function listBookmarkedClaims(agentId: string, page: Page): Promise<ClaimList> {
   const [rows, total] = await Promise.all([
     db().bookmark.findMany({
-      where: { agentId },
+      where: { agentId, claim: VISIBLE_CLAIM_WHERE },
       orderBy: [{ createdAt: "desc" }, { claimId: "desc" }],
       skip: page.offset,
       take: page.limit,
       select: { claimId: true },
     }),
-    db().bookmark.count({ where: { agentId } }),
+    db().bookmark.count({ where: { agentId, claim: VISIBLE_CLAIM_WHERE } }),
   ]);
   return { claims: await claimViews(rows.map((r) => r.claimId), agentId), total, ...page };
 }
@@ -197,13 +219,13 @@ export async function listBookmarkedClaims(agentId: string, page: Page): Promise
 export async function listFollowedClaims(agentId: string, page: Page): Promise<ClaimList> {
   const [rows, total] = await Promise.all([
     db().follow.findMany({
-      where: { agentId },
+      where: { agentId, claim: VISIBLE_CLAIM_WHERE },
       orderBy: [{ createdAt: "desc" }, { claimId: "desc" }],
       skip: page.offset,
       take: page.limit,
       select: { claimId: true },
     }),
-    db().follow.count({ where: { agentId } }),
+    db().follow.count({ where: { agentId, claim: VISIBLE_CLAIM_WHERE } }),
   ]);
   return { claims: await claimViews(rows.map((r) => r.claimId), agentId), total, ...page };
 }

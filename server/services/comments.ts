@@ -1,89 +1,112 @@
 // Threaded comments on claims (CONTRACT §5): at most 3 reply levels, soft delete, author-only edits.
-import { db } from "../db/client.ts";
-import { badRequest, forbidden, notFound } from "../api/errors.ts";
-import { agentSelect, isUuid, toAgent, type AgentRow } from "../api/schemas/common.ts";
-import { MAX_COMMENT_DEPTH, type CommentOut } from "../api/schemas/comments.ts";
+import { db, readSql, WRITE_TX_OPTIONS } from "../db/client.ts";
+import { Prisma } from "../db/generated/client.ts";
+import { badRequest, forbidden, notFound } from "../errors.ts";
+import { isUuid } from "../contract/common.ts";
+import { MAX_COMMENT_DEPTH, type CommentList, type CommentOut, type ReplyList } from "../contract/comments.ts";
+import { AUTHOR_COLUMNS, authorOf, type AuthorColumns } from "./author-columns.ts";
+import { mayReveal, moderationInfo, visibleComment, VISIBLE_CLAIM_WHERE, VISIBLE_ON_CLAIM_WHERE } from "./visibility.ts";
+import { recordEvent } from "./outbox.ts";
 
 export const DELETED_CONTENT = "[deleted]";
+export const COMMENT_NOT_FOUND = "Comment not found";
+/**
+ * Replies embedded under each comment of a thread (at every level). A page of 100 threads is then at
+ * most 100 · (1 + 3 + 9 + 27) comments, whatever the threads hold; the rest is paged through /replies.
+ */
+export const REPLIES_EMBEDDED = 3;
+/**
+ * Replies embedded under each comment of a thread (at every level). A page of 100 threads is then at
+ * most 100 · (1 + 3 + 9 + 27) comments, whatever the threads hold; the rest is paged through /replies.
+ */
 
-const commentSelect = {
-  id: true,
-  claimId: true,
-  parentId: true,
-  content: true,
-  depth: true,
-  isEdited: true,
-  isDeleted: true,
-  createdAt: true,
-  updatedAt: true,
-  authorId: true,
-  author: { select: agentSelect },
-} as const;
-
-interface CommentRow {
+/** A comment as raw SQL reads it, with its author's columns (`c` comments, `a` agents). */
+interface CommentRow extends AuthorColumns {
   id: string;
-  claimId: string;
-  parentId: string | null;
+  claim_id: string;
+  parent_id: string | null;
   content: string;
   depth: number;
-  isEdited: boolean;
-  isDeleted: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-  authorId: string;
-  author: AgentRow;
+  reply_count: number;
+  is_edited: boolean;
+  is_deleted: boolean;
+  created_at: Date;
+  updated_at: Date;
+  hidden_at: Date | null;
+  hidden_reason: string | null;
+  visible: boolean;
 }
 
+const COMMENT_COLUMNS = Prisma.sql`
+  c.id::text AS id, c.claim_id::text AS claim_id, c.parent_id::text AS parent_id, c.content, c.depth,
+  c.reply_count, c.is_edited, c.is_deleted, c.created_at, c.updated_at, ${AUTHOR_COLUMNS},
+  c.hidden_at, c.hidden_reason, ${visibleComment("c")} AS visible`;
+
 /** Oldest first, ties by id: a thread reads as a conversation and pages never overlap. */
-const threadOrder = [{ createdAt: "asc" as const }, { id: "asc" as const }];
+const THREAD_ORDER = Prisma.sql`c.created_at ASC, c.id ASC`;
 
 function toComment(row: CommentRow, replies: CommentOut[] = []): CommentOut {
+  const moderation = moderationInfo(row);
   return {
+    ...(moderation ? { moderation } : {}),
     id: row.id,
-    claim_id: row.claimId,
-    parent_id: row.parentId,
-    author: toAgent(row.author),
-    content: row.isDeleted ? DELETED_CONTENT : row.content,
-    is_edited: row.isEdited,
-    is_deleted: row.isDeleted,
+    claim_id: row.claim_id,
+    parent_id: row.parent_id,
+    author: authorOf(row),
+    content: row.is_deleted ? DELETED_CONTENT : row.content,
+    is_edited: row.is_edited,
+    is_deleted: row.is_deleted,
     depth: row.depth,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
+    reply_count: row.reply_count,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
     replies,
   };
 }
 
-/** The given comments with their replies nested, loaded one level per query (at most 3). */
+/**
+ * The given comments with their first REPLIES_EMBEDDED replies nested, level by level (at most 3
+ * queries). Each parent's replies are read through the (parent_id, created_at) index and cut at the
+ * limit, so a comment with 10,000 replies costs what one with 3 does; `reply_count` says how many
+ * there are and GET /claims/{claim_id}/comments/{comment_id}/replies pages the rest.
+ */
 async function withReplies(roots: CommentRow[]): Promise<CommentOut[]> {
   const childrenOf = new Map<string, CommentRow[]>();
-  let level = roots;
-  while (level.length > 0 && level.some((c) => c.depth < MAX_COMMENT_DEPTH)) {
-    const next = await db().comment.findMany({
-      where: { parentId: { in: level.map((c) => c.id) } },
-      orderBy: threadOrder,
-      select: commentSelect,
-    });
+  let level = roots.filter((c) => c.reply_count > 0);
+  while (level.length > 0) {
+    const next = await readSql<CommentRow>`
+      SELECT ${COMMENT_COLUMNS}
+      FROM unnest(${level.map((c) => c.id)}::uuid[]) AS p(id)
+      CROSS JOIN LATERAL (
+        SELECT * FROM comments c WHERE c.parent_id = p.id AND ${visibleComment("c")} ORDER BY ${THREAD_ORDER} LIMIT ${REPLIES_EMBEDDED}
+      ) c
+      JOIN agents a ON a.id = c.author_id
+      ORDER BY ${THREAD_ORDER}`;
     for (const c of next) {
-      const siblings = childrenOf.get(c.parentId!) ?? [];
+      const siblings = childrenOf.get(c.parent_id!) ?? [];
       siblings.push(c);
-      childrenOf.set(c.parentId!, siblings);
+      childrenOf.set(c.parent_id!, siblings);
     }
-    level = next;
+    level = next.filter((c) => c.reply_count > 0);
   }
   const build = (row: CommentRow): CommentOut => toComment(row, (childrenOf.get(row.id) ?? []).map(build));
   return roots.map(build);
 }
 
 async function requireClaim(claimId: string): Promise<void> {
-  const claim = isUuid(claimId) ? await db().claim.findUnique({ where: { id: claimId }, select: { id: true } }) : null;
+  const claim = isUuid(claimId) ? await db().claim.findUnique({ where: { id: claimId, ...VISIBLE_CLAIM_WHERE }, select: { id: true } }) : null;
   if (!claim) throw notFound("Claim not found");
 }
 
+async function commentRows(where: Prisma.Sql, orderAndPage: Prisma.Sql = Prisma.empty): Promise<CommentRow[]> {
+  return readSql<CommentRow>`
+    SELECT ${COMMENT_COLUMNS} FROM comments c JOIN agents a ON a.id = c.author_id WHERE ${where} ${orderAndPage}`;
+}
+
+/** One comment, hidden ones included (their author may still edit or delete them). */
 async function findComment(commentId: string): Promise<CommentRow> {
-  const row = isUuid(commentId)
-    ? await db().comment.findUnique({ where: { id: commentId }, select: commentSelect })
-    : null;
-  if (!row) throw notFound("Comment not found");
+  const [row] = isUuid(commentId) ? await commentRows(Prisma.sql`c.id = ${commentId}::uuid`) : [];
+  if (!row) throw notFound(COMMENT_NOT_FOUND);
   return row;
 }
 
@@ -95,7 +118,7 @@ export async function createComment(
   let depth = 0;
   if (input.parent_id != null) {
     const parent = isUuid(input.parent_id)
-      ? await db().comment.findUnique({ where: { id: input.parent_id }, select: { claimId: true, depth: true } })
+      ? await db().comment.findUnique({ where: { id: input.parent_id, ...VISIBLE_ON_CLAIM_WHERE }, select: { claimId: true, depth: true } })
       : null;
     if (!parent || parent.claimId !== input.claim_id) {
       throw badRequest(`parent_id: no comment ${input.parent_id} on this claim`);
@@ -105,7 +128,8 @@ export async function createComment(
     }
     depth = parent.depth + 1;
   }
-  const row = await db().$transaction(async (tx) => {
+  const id = await db().$transaction(async (tx) => {
+    // The parent's reply_count is kept by a trigger (migration comment_reply_count).
     const created = await tx.comment.create({
       data: {
         claimId: input.claim_id,
@@ -114,46 +138,66 @@ export async function createComment(
         content: input.content,
         depth,
       },
-      select: commentSelect,
+      select: { id: true },
     });
     // A counter, not an edit of the claim: updated_at stays as it is.
     await tx.$executeRaw`UPDATE claims SET comment_count = comment_count + 1 WHERE id = ${input.claim_id}::uuid`;
-    return created;
-  });
-  return toComment(row);
+    await recordEvent(tx, { type: "claim.commented", claimId: input.claim_id, actorId: authorId, commentId: created.id });
+    return created.id;
+   }, WRITE_TX_OPTIONS);
+  return toComment(await findComment(id));
 }
 
-export async function listComments(input: {
-  claim_id: string;
-  limit: number;
-  offset: number;
-}): Promise<{ comments: CommentOut[]; total: number }> {
+export async function listComments(input: { claim_id: string; limit: number; offset: number }): Promise<CommentList> {
   await requireClaim(input.claim_id);
-  const where = { claimId: input.claim_id, parentId: null };
+  const where = { claimId: input.claim_id, parentId: null, ...VISIBLE_ON_CLAIM_WHERE };
   const [roots, total] = await Promise.all([
-    db().comment.findMany({ where, orderBy: threadOrder, skip: input.offset, take: input.limit, select: commentSelect }),
+    commentRows(
+      Prisma.sql`c.claim_id = ${input.claim_id}::uuid AND c.parent_id IS NULL AND ${visibleComment("c")}`,
+      Prisma.sql`ORDER BY ${THREAD_ORDER} LIMIT ${input.limit} OFFSET ${input.offset}`,
+    ),
     db().comment.count({ where }),
   ]);
   return { comments: await withReplies(roots), total };
 }
 
-export async function getComment(commentId: string): Promise<CommentOut> {
-  const [comment] = await withReplies([await findComment(commentId)]);
+/** A page of one comment's direct replies, oldest first, each with its own first replies embedded. */
+export async function listReplies(input: {
+  claim_id: string;
+  comment_id: string;
+  limit: number;
+  offset: number;
+}): Promise<ReplyList> {
+  await requireClaim(input.claim_id);
+  const parent = await findComment(input.comment_id);
+  if (parent.claim_id !== input.claim_id || !parent.visible) throw notFound(COMMENT_NOT_FOUND);
+  const page = await commentRows(
+    Prisma.sql`c.parent_id = ${parent.id}::uuid AND ${visibleComment("c")}`,
+    Prisma.sql`ORDER BY ${THREAD_ORDER} LIMIT ${input.limit} OFFSET ${input.offset}`,
+  );
+  return { replies: await withReplies(page), total: parent.reply_count };
+}
+
+/** Hidden comments answer 404 to all but their author and moderators (CONTRACT §14). */
+export async function getComment(commentId: string, viewerId: string | null = null): Promise<CommentOut> {
+  const row = await findComment(commentId);
+  if (!row.visible && !(await mayReveal(viewerId, row.author_id))) throw notFound(COMMENT_NOT_FOUND);
+  const [comment] = await withReplies([row]);
   return comment;
 }
 
 export async function updateComment(agentId: string, commentId: string, content: string): Promise<CommentOut> {
   const row = await findComment(commentId);
-  if (row.authorId !== agentId) throw forbidden();
-  if (row.isDeleted) throw badRequest("comment_id: a deleted comment cannot be edited");
+  if (row.author_id !== agentId) throw forbidden();
+  if (row.is_deleted) throw badRequest("comment_id: a deleted comment cannot be edited");
   await db().comment.update({ where: { id: row.id }, data: { content, isEdited: true } });
-  return getComment(row.id);
+  return getComment(row.id, agentId);
 }
 
 /** Soft delete: the text is replaced by "[deleted]" and the replies stay in the thread. */
 export async function deleteComment(agentId: string, commentId: string): Promise<void> {
   const row = await findComment(commentId);
-  if (row.authorId !== agentId) throw forbidden();
-  if (row.isDeleted) return;
+  if (row.author_id !== agentId) throw forbidden();
+  if (row.is_deleted) return;
   await db().comment.update({ where: { id: row.id }, data: { content: DELETED_CONTENT, isDeleted: true } });
 }

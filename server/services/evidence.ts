@@ -7,14 +7,15 @@
 // let "downvote, remove" mint reputation for an author at 0.
 //
 // Locks: the evidence row, then its author's agent row (see services/votes.ts for the global order).
-import { db, readQuery } from "../db/client.ts";
+import { db, readQuery, sqlTransaction, WRITE_TX_OPTIONS, type SqlTx } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
-import { forbidden, notFound } from "../api/errors.ts";
-import { isUuid } from "../api/schemas/common.ts";
+import { forbidden, notFound } from "../errors.ts";
+import { isUuid } from "../contract/common.ts";
 import { AUTHOR_COLUMNS, authorOf, type AuthorColumns } from "./author-columns.ts";
-import type { CreateEvidenceInput, Evidence, EvidenceList, ListEvidenceInput } from "../api/schemas/evidence.ts";
+import type { CreateEvidenceInput, Evidence, EvidenceList, ListEvidenceInput } from "../contract/evidence.ts";
 import {
   applyEvents,
+  evidenceTallyDelta,
   evidenceVoteDelta,
   tierFor,
   type AppliedReputationEvent,
@@ -22,9 +23,8 @@ import {
   type ReputationChange,
 } from "../domain/reputation.ts";
 import { CLAIM_NOT_FOUND } from "./claims.ts";
-import { WRITE_TX_OPTIONS } from "./votes.ts";
-
-type Tx = Prisma.TransactionClient;
+import { mayReveal, moderationInfo, visibleClaim, visibleEvidence } from "./visibility.ts";
+import { recordEvent } from "./outbox.ts";
 
 export const EVIDENCE_NOT_FOUND = "Evidence not found";
 
@@ -40,6 +40,9 @@ interface EvidenceRow extends AuthorColumns {
   created_at: Date;
   updated_at: Date;
   user_vote: EvidenceDirection | null;
+  hidden_at: Date | null;
+  hidden_reason: string | null;
+  visible: boolean;
 }
 
 /** Evidence as `viewerId` sees it (their own vote joined in: one query for a whole page), `e` filtered by `where`. */
@@ -47,7 +50,8 @@ function evidenceQuery(viewerId: string | null, where: Prisma.Sql, orderAndPage:
   return Prisma.sql`
     SELECT e.id::text AS id, e.claim_id::text AS claim_id, e.position::text AS position,
            e.content_type::text AS content_type, e.content, e.upvotes, e.downvotes, e.vote_score,
-           e.created_at, e.updated_at, ${AUTHOR_COLUMNS}, v.direction::text AS user_vote
+           e.created_at, e.updated_at, ${AUTHOR_COLUMNS}, v.direction::text AS user_vote,
+           e.hidden_at, e.hidden_reason, ${visibleEvidence("e")} AS visible
     FROM evidence e
     JOIN agents a ON a.id = e.author_id
     LEFT JOIN evidence_votes v ON v.evidence_id = e.id AND v.agent_id = ${viewerId}::uuid
@@ -55,7 +59,9 @@ function evidenceQuery(viewerId: string | null, where: Prisma.Sql, orderAndPage:
 }
 
 function toEvidence(row: EvidenceRow): Evidence {
+  const moderation = moderationInfo(row);
   return {
+    ...(moderation ? { moderation } : {}),
     id: row.id,
     claim_id: row.claim_id,
     author: authorOf(row),
@@ -72,23 +78,30 @@ function toEvidence(row: EvidenceRow): Evidence {
 }
 
 async function evidenceView(evidenceId: string, viewerId: string | null): Promise<Evidence | null> {
-  if (!isUuid(evidenceId)) return null;
-  const [row] = await readQuery<EvidenceRow>(evidenceQuery(viewerId, Prisma.sql`e.id = ${evidenceId}::uuid`), { prepared: true });
+  const row = await evidenceRow(evidenceId, viewerId);
   return row ? toEvidence(row) : null;
 }
 
+/** One evidence, hidden ones included: the caller decides who may see those. */
+async function evidenceRow(evidenceId: string, viewerId: string | null): Promise<EvidenceRow | null> {
+  if (!isUuid(evidenceId)) return null;
+  const [row] = await readQuery<EvidenceRow>(evidenceQuery(viewerId, Prisma.sql`e.id = ${evidenceId}::uuid`), { prepared: true });
+  return row ?? null;
+}
+
+/** Hidden evidence (or evidence on a hidden claim) answers 404 to all but its author and moderators. */
 export async function getEvidence(evidenceId: string, viewerId: string | null): Promise<Evidence> {
-  const evidence = await evidenceView(evidenceId, viewerId);
-  if (!evidence) throw notFound(EVIDENCE_NOT_FOUND);
-  return evidence;
+  const row = await evidenceRow(evidenceId, viewerId);
+  if (!row || (!row.visible && !(await mayReveal(viewerId, row.author_id)))) throw notFound(EVIDENCE_NOT_FOUND);
+  return toEvidence(row);
 }
 
 /** GET /claims/{id}/evidence, served by the (claim_id, vote_score, id) and (claim_id, created_at, id) indexes. */
 export async function listEvidence(input: ListEvidenceInput, viewerId: string | null): Promise<EvidenceList> {
   if (!isUuid(input.claim_id)) throw notFound(CLAIM_NOT_FOUND);
   const where = input.position
-    ? Prisma.sql`e.claim_id = ${input.claim_id}::uuid AND e.position = ${input.position}::"EvidencePosition"`
-    : Prisma.sql`e.claim_id = ${input.claim_id}::uuid`;
+    ? Prisma.sql`e.claim_id = ${input.claim_id}::uuid AND e.position = ${input.position}::"EvidencePosition" AND ${visibleEvidence("e")}`
+    : Prisma.sql`e.claim_id = ${input.claim_id}::uuid AND ${visibleEvidence("e")}`;
   const column = Prisma.raw(input.sort_by === "vote_score" ? "e.vote_score" : "e.created_at");
   const direction = Prisma.raw(input.sort_order === "asc" ? "ASC" : "DESC");
   const [rows, [counted]] = await Promise.all([
@@ -98,7 +111,8 @@ export async function listEvidence(input: ListEvidenceInput, viewerId: string | 
     ),
     // No row when the claim does not exist; else the number of its evidence (with the position filter).
     readQuery<{ total: number }>(Prisma.sql`
-      SELECT (SELECT count(*)::int FROM evidence e WHERE ${where}) AS total FROM claims WHERE id = ${input.claim_id}::uuid`, { prepared: true }),
+      SELECT (SELECT count(*)::int FROM evidence e WHERE ${where}) AS total FROM claims c
+      WHERE c.id = ${input.claim_id}::uuid AND ${visibleClaim("c")}`, { prepared: true }),
   ]);
   if (!counted) throw notFound(CLAIM_NOT_FOUND);
   return { evidence: rows.map(toEvidence), total: counted.total, limit: input.limit, offset: input.offset };
@@ -109,7 +123,8 @@ export async function createEvidence(authorId: string, input: CreateEvidenceInpu
   if (!isUuid(input.claim_id)) throw notFound(CLAIM_NOT_FOUND);
   const id = await db().$transaction(async (tx) => {
     const touched = await tx.$executeRaw`
-      UPDATE claims SET evidence_count = evidence_count + 1, updated_at = now() WHERE id = ${input.claim_id}::uuid`;
+      UPDATE claims c SET evidence_count = evidence_count + 1, updated_at = now()
+      WHERE c.id = ${input.claim_id}::uuid AND ${visibleClaim("c")}`;
     if (touched === 0) throw notFound(CLAIM_NOT_FOUND);
     const created = await tx.evidence.create({
       data: {
@@ -122,6 +137,7 @@ export async function createEvidence(authorId: string, input: CreateEvidenceInpu
       },
       select: { id: true },
     });
+    await recordEvent(tx, { type: "claim.evidence_added", claimId: input.claim_id, actorId: authorId, evidenceId: created.id });
     return created.id;
   }, WRITE_TX_OPTIONS);
   return (await evidenceView(id, authorId))!;
@@ -130,7 +146,11 @@ export async function createEvidence(authorId: string, input: CreateEvidenceInpu
 /** POST /evidence/{id}/vote. Sending the direction the caller already voted changes nothing. */
 export async function voteEvidence(agentId: string, evidenceId: string, direction: EvidenceDirection): Promise<Evidence> {
   await setEvidenceVote(agentId, evidenceId, direction);
-  return (await evidenceView(evidenceId, agentId))!;
+  // A moderator may hide it meanwhile: the vote stands and is answered, without details the voter may not see.
+  const row = await evidenceRow(evidenceId, agentId);
+  if (!row) throw notFound(EVIDENCE_NOT_FOUND);
+  const { moderation: _hiddenFromVoter, ...shown } = toEvidence(row);
+  return row.visible || (await mayReveal(agentId, row.author_id)) ? toEvidence(row) : shown;
 }
 
 /** DELETE /evidence/{id}/vote: 204 whether or not there was a vote. */
@@ -138,40 +158,49 @@ export async function removeEvidenceVote(agentId: string, evidenceId: string): P
   await setEvidenceVote(agentId, evidenceId, null);
 }
 
+/**
+ * One transaction on the driver (server/db/client.ts, rule 2), like a claim vote: the evidence row is
+ * locked, the caller's vote read after the lock, the reputation rule (domain/reputation) applied to
+ * the author's locked row, and the results stored.
+ */
 async function setEvidenceVote(agentId: string, evidenceId: string, next: EvidenceDirection | null): Promise<void> {
   if (!isUuid(evidenceId)) throw notFound(EVIDENCE_NOT_FOUND);
-  await db().$transaction(async (tx) => {
-    const [evidence] = await tx.$queryRaw<{ id: string; claim_id: string; author_id: string }[]>`
+  await sqlTransaction(async (tx) => {
+    const [evidence] = await tx.query<{ id: string; claim_id: string; author_id: string }>(Prisma.sql`
       SELECT id::text AS id, claim_id::text AS claim_id, author_id::text AS author_id
-      FROM evidence WHERE id = ${evidenceId}::uuid FOR NO KEY UPDATE`;
+      FROM evidence e WHERE e.id = ${evidenceId}::uuid AND ${visibleEvidence("e")} FOR NO KEY UPDATE OF e`, { prepared: true });
     if (!evidence) throw notFound(EVIDENCE_NOT_FOUND);
     // Read after the lock: a concurrent vote by the same agent has committed by now.
-    const previous = await tx.evidenceVote.findUnique({
-      where: { evidenceId_agentId: { evidenceId: evidence.id, agentId } },
-      select: { direction: true, appliedDelta: true },
-    });
+    const [row] = await tx.query<{ direction: EvidenceDirection; applied_delta: number }>(Prisma.sql`
+      SELECT direction::text AS direction, applied_delta FROM evidence_votes
+      WHERE evidence_id = ${evidence.id}::uuid AND agent_id = ${agentId}::uuid`, { prepared: true });
+    const previous = row ? { direction: row.direction, appliedDelta: Number(row.applied_delta) } : null;
     if (next === null && !previous) return;
     if (evidence.author_id === agentId) throw forbidden();
     if (previous?.direction === next) return;
 
     const changes = evidenceVoteDelta(previous?.direction ?? null, next, previous?.appliedDelta);
     const events = await applyReputation(tx, evidence.author_id, changes, { evidenceId: evidence.id, claimId: evidence.claim_id });
-    const key = { evidenceId_agentId: { evidenceId: evidence.id, agentId } };
+    const voteKey = Prisma.sql`evidence_id = ${evidence.id}::uuid AND agent_id = ${agentId}::uuid`;
     if (next === null) {
-      await tx.evidenceVote.delete({ where: key });
+      await tx.execute(Prisma.sql`DELETE FROM evidence_votes WHERE ${voteKey}`);
     } else {
       // The last event is the new vote's own effect, as applied after clamping.
       const appliedDelta = events[events.length - 1].delta;
-      if (previous) await tx.evidenceVote.update({ where: key, data: { direction: next, appliedDelta } });
-      else await tx.evidenceVote.create({ data: { evidenceId: evidence.id, agentId, direction: next, appliedDelta } });
+      await tx.execute(
+        previous
+          ? Prisma.sql`UPDATE evidence_votes SET direction = ${next}::"VoteDirection", applied_delta = ${appliedDelta}::float8,
+              updated_at = now() WHERE ${voteKey}`
+          : Prisma.sql`INSERT INTO evidence_votes (id, evidence_id, agent_id, direction, applied_delta, updated_at)
+              VALUES (gen_random_uuid(), ${evidence.id}::uuid, ${agentId}::uuid, ${next}::"VoteDirection", ${appliedDelta}::float8, now())`,
+      );
     }
-    const up = (next === "up" ? 1 : 0) - (previous?.direction === "up" ? 1 : 0);
-    const down = (next === "down" ? 1 : 0) - (previous?.direction === "down" ? 1 : 0);
-    await tx.$executeRaw`
-      UPDATE evidence SET upvotes = upvotes + ${up}, downvotes = downvotes + ${down},
-        vote_score = vote_score + ${up - down}, updated_at = now()
-      WHERE id = ${evidence.id}::uuid`;
-  }, WRITE_TX_OPTIONS);
+    const tally = evidenceTallyDelta(previous?.direction ?? null, next);
+    await tx.execute(Prisma.sql`
+      UPDATE evidence SET upvotes = upvotes + ${tally.upvotes}::int, downvotes = downvotes + ${tally.downvotes}::int,
+        vote_score = vote_score + ${tally.voteScore}::int, updated_at = now()
+      WHERE id = ${evidence.id}::uuid`, { prepared: true });
+  });
 }
 
 /**
@@ -179,18 +208,23 @@ async function setEvidenceVote(agentId: string, evidenceId: string, next: Eviden
  * one reputation event per change. Returns the events as applied.
  */
 async function applyReputation(
-  tx: Tx,
+  tx: SqlTx,
   agentId: string,
   changes: readonly ReputationChange[],
-  refs: { evidenceId?: string; claimId?: string },
+  refs: { evidenceId: string; claimId: string },
 ): Promise<AppliedReputationEvent[]> {
   if (changes.length === 0) return [];
-  const [agent] = await tx.$queryRaw<{ reputation: number }[]>`
-    SELECT reputation FROM agents WHERE id = ${agentId}::uuid FOR NO KEY UPDATE`;
+  const [agent] = await tx.query<{ reputation: number }>(Prisma.sql`
+    SELECT reputation FROM agents WHERE id = ${agentId}::uuid FOR NO KEY UPDATE`, { prepared: true });
   const { score, events } = applyEvents(Number(agent.reputation), changes);
-  await tx.agent.update({ where: { id: agentId }, data: { reputation: score, tier: tierFor(score) } });
-  await tx.reputationEvent.createMany({
-    data: events.map((e) => ({ agentId, delta: e.delta, reputationScore: e.reputation_score, reason: e.reason, ...refs })),
-  });
+  await tx.execute(Prisma.sql`
+    UPDATE agents SET reputation = ${score}::float8, tier = ${tierFor(score)}::"Tier", updated_at = now()
+    WHERE id = ${agentId}::uuid`, { prepared: true });
+  await tx.execute(Prisma.sql`
+    INSERT INTO reputation_events (agent_id, delta, reputation_score, reason, claim_id, evidence_id)
+    SELECT ${agentId}::uuid, delta, score, reason::"ReputationReason", ${refs.claimId}::uuid, ${refs.evidenceId}::uuid
+    FROM unnest(${events.map((e) => e.delta)}::float8[], ${events.map((e) => e.reputation_score)}::float8[],
+                ${events.map((e) => e.reason)}::text[]) WITH ORDINALITY AS e(delta, score, reason, n)
+    ORDER BY n`);
   return events;
 }

@@ -1,8 +1,8 @@
 // Follows (CONTRACT §4) with their three notification flags; the list is served by
 // services/claims.listFollowedClaims.
 import { db } from "../db/client.ts";
-import { notFound } from "../api/errors.ts";
-import type { FollowFlags, FollowOut } from "../api/schemas/claims.ts";
+import { notFound } from "../errors.ts";
+import type { FollowFlags, FollowOut } from "../contract/claims.ts";
 import { assertClaimExists } from "./claims.ts";
 
 export const NOT_FOLLOWING = "Not following this claim";

@@ -1,10 +1,19 @@
 // Every derived field recomputed from the raw rows and compared with what is stored: the running
-// sums, vote counts and gradients of claims, the evidence counters, the claims counter, and each
-// agent's reputation, tier and resolved-vote counts against their reputation events.
+// sums, vote counts and gradients of claims, the evidence and comment counters, the platform counters
+// (claims, the claim-vote stripes), the tag counters (tag_stats, tag_daily_counts), each agent's
+// reputation and tier against their reputation events, and the outcome records against the
+// resolution events and the agents' resolved-vote counts.
 // Used after concurrency tests and by `npm run check:invariants` against any database.
-import { db } from "../db/client.ts";
+import { readQuery } from "../db/client.ts";
+import { Prisma } from "../db/generated/client.ts";
 import { ESTABLISHED_MIN, TRUSTED_MIN } from "../domain/reputation.ts";
 import { MIN_VOTE_WEIGHT, NEUTRAL_GRADIENT } from "../domain/gradient.ts";
+import { visibleClaimText } from "./visibility.ts";
+
+// Counters count visible content only (CONTRACT §14; server/services/visibility.ts): the claims total,
+// the vote total, the tag counters over visible claims; evidence_count and comment_count over the
+// claim's evidence and comments that are not hidden themselves.
+const VISIBLE_CLAIM = visibleClaimText("c");
 
 /** Floats are compared with this tolerance, relative to the size of the value when it exceeds 1. */
 export const TOLERANCE = 1e-6;
@@ -54,8 +63,8 @@ const CHECKS: Check[] = [
   },
   {
     sql: `
-      WITH e AS (SELECT claim_id, count(*) AS n FROM evidence GROUP BY claim_id),
-           m AS (SELECT claim_id, count(*) AS n FROM comments GROUP BY claim_id)
+      WITH e AS (SELECT claim_id, count(*) AS n FROM evidence WHERE hidden_at IS NULL GROUP BY claim_id),
+           m AS (SELECT claim_id, count(*) AS n FROM comments WHERE hidden_at IS NULL GROUP BY claim_id)
       SELECT c.id::text AS id, c.evidence_count, coalesce(e.n, 0) AS evidence_rows, c.comment_count, coalesce(m.n, 0) AS comment_rows
       FROM claims c LEFT JOIN e ON e.claim_id = c.id LEFT JOIN m ON m.claim_id = c.id
       WHERE c.evidence_count <> coalesce(e.n, 0) OR c.comment_count <> coalesce(m.n, 0)`,
@@ -76,9 +85,64 @@ const CHECKS: Check[] = [
   },
   {
     sql: `
-      SELECT (SELECT value FROM platform_counters WHERE name = 'claims') AS counter, (SELECT count(*) FROM claims) AS n
-      WHERE (SELECT value FROM platform_counters WHERE name = 'claims') IS DISTINCT FROM (SELECT count(*) FROM claims)`,
-    describe: (r) => `platform counter 'claims' is ${r.counter ?? "missing"} but there are ${r.n} claims`,
+      SELECT (SELECT value FROM platform_counters WHERE name = 'claims') AS counter, (SELECT count(*) FROM claims c WHERE ${VISIBLE_CLAIM}) AS n
+      WHERE (SELECT value FROM platform_counters WHERE name = 'claims') IS DISTINCT FROM (SELECT count(*) FROM claims c WHERE ${VISIBLE_CLAIM})`,
+    describe: (r) => `platform counter 'claims' is ${r.counter ?? "missing"} but there are ${r.n} visible claims`,
+  },
+  {
+    // The claim-vote total is striped over 'claim_votes:<n>' rows (trigger on claim_votes).
+    sql: `
+      SELECT (SELECT coalesce(sum(value), 0) FROM platform_counters WHERE name LIKE 'claim_votes:%') AS counter,
+             (SELECT count(*) FROM claim_votes v JOIN claims c ON c.id = v.claim_id WHERE ${VISIBLE_CLAIM}) AS n
+      WHERE (SELECT coalesce(sum(value), 0) FROM platform_counters WHERE name LIKE 'claim_votes:%')
+         <> (SELECT count(*) FROM claim_votes v JOIN claims c ON c.id = v.claim_id WHERE ${VISIBLE_CLAIM})`,
+    describe: (r) => `platform counters 'claim_votes:*' sum to ${r.counter} but there are ${r.n} votes on visible claims`,
+  },
+  {
+    // Claims per tag (triggers on claims). A row at 0 is as good as no row.
+    sql: `
+      WITH t AS (SELECT tag, count(*) AS n FROM (SELECT DISTINCT id, unnest(tags) AS tag FROM claims c WHERE ${VISIBLE_CLAIM}) x GROUP BY tag)
+      SELECT coalesce(s.tag, t.tag) AS tag, s.claim_count, coalesce(t.n, 0) AS n
+      FROM tag_stats s FULL JOIN t ON t.tag = s.tag
+      WHERE coalesce(s.claim_count, 0) <> coalesce(t.n, 0)`,
+    describe: (r) => `tag_stats '${r.tag}': claim_count=${r.claim_count ?? "missing"} but ${r.n} claims have the tag`,
+  },
+  {
+    // Claims per tag and UTC creation day (same triggers).
+    sql: `
+      WITH t AS (
+        SELECT tag, day, count(*) AS n
+        FROM (SELECT DISTINCT id, unnest(tags) AS tag, (created_at AT TIME ZONE 'UTC')::date AS day FROM claims c WHERE ${VISIBLE_CLAIM}) x
+        GROUP BY tag, day
+      )
+      SELECT coalesce(d.tag, t.tag) AS tag, to_char(coalesce(d.day, t.day), 'YYYY-MM-DD') AS day, d.claim_count, coalesce(t.n, 0) AS n
+      FROM tag_daily_counts d FULL JOIN t ON t.tag = d.tag AND t.day = d.day
+      WHERE coalesce(d.claim_count, 0) <> coalesce(t.n, 0)`,
+    describe: (r) => `tag_daily_counts '${r.tag}' ${r.day}: claim_count=${r.claim_count ?? "missing"} but ${r.n} claims have the tag that day`,
+  },
+  {
+    // Every resolution event has its outcome record and every non-neutral record its event, with the
+    // same verdict (the records are what the learning score and expertise read).
+    sql: `
+      WITH e AS (
+        SELECT agent_id, claim_id, reason::text AS reason FROM reputation_events WHERE reason IN ('vote_aligned', 'vote_opposed')
+      ), o AS (
+        SELECT agent_id, claim_id, outcome::text AS outcome FROM vote_outcomes WHERE outcome <> 'neutral'
+      )
+      SELECT coalesce(e.claim_id, o.claim_id)::text AS claim_id, coalesce(e.agent_id, o.agent_id)::text AS agent_id, e.reason, o.outcome
+      FROM e FULL JOIN o ON o.agent_id = e.agent_id AND o.claim_id = e.claim_id
+      WHERE e.reason IS NULL OR o.outcome IS NULL OR (e.reason = 'vote_aligned') <> (o.outcome = 'aligned')`,
+    describe: (r) =>
+      `claim ${r.claim_id}, agent ${r.agent_id}: resolution event ${r.reason ?? "missing"} but outcome record ${r.outcome ?? "missing"}`,
+  },
+  {
+    // An outcome record belongs to a resolved claim and carries its resolution time.
+    sql: `
+      SELECT o.claim_id::text AS claim_id, o.agent_id::text AS agent_id, o.resolved_at, c.resolved_at AS claim_resolved_at
+      FROM vote_outcomes o JOIN claims c ON c.id = o.claim_id
+      WHERE o.resolved_at IS DISTINCT FROM c.resolved_at`,
+    describe: (r) =>
+      `claim ${r.claim_id}, agent ${r.agent_id}: outcome record resolved at ${r.resolved_at} but the claim ${r.claim_resolved_at ? `at ${r.claim_resolved_at}` : "is unresolved"}`,
   },
   {
     // Reputation is the sum of its events (each records the change actually applied), never
@@ -89,19 +153,26 @@ const CHECKS: Check[] = [
                count(*) FILTER (WHERE reason IN ('vote_aligned', 'vote_opposed')) AS resolved,
                count(*) FILTER (WHERE reason = 'vote_aligned') AS correct
         FROM reputation_events GROUP BY agent_id
+      ), rec AS (
+        SELECT agent_id, count(*) FILTER (WHERE outcome <> 'neutral') AS resolved, count(*) FILTER (WHERE outcome = 'aligned') AS correct
+        FROM vote_outcomes GROUP BY agent_id
       ), a AS (
         SELECT a.id, a.reputation, a.tier::text AS tier, a.resolved_votes, a.correct_resolved_votes,
                coalesce(ev.total, 0) AS events_total, coalesce(ev.resolved, 0) AS resolved, coalesce(ev.correct, 0) AS correct,
+               coalesce(rec.resolved, 0) AS rec_resolved, coalesce(rec.correct, 0) AS rec_correct,
                CASE WHEN a.reputation >= ${TRUSTED_MIN} THEN 'trusted' WHEN a.reputation >= ${ESTABLISHED_MIN} THEN 'established' ELSE 'new' END AS expected_tier
-        FROM agents a LEFT JOIN ev ON ev.agent_id = a.id
+        FROM agents a LEFT JOIN ev ON ev.agent_id = a.id LEFT JOIN rec ON rec.agent_id = a.id
       )
-      SELECT id::text AS id, reputation, events_total, tier, expected_tier, resolved_votes, resolved, correct_resolved_votes, correct
+      SELECT id::text AS id, reputation, events_total, tier, expected_tier, resolved_votes, resolved, rec_resolved,
+             correct_resolved_votes, correct, rec_correct
       FROM a
       WHERE reputation < 0 OR ${differs("reputation", "events_total")} OR tier <> expected_tier
-         OR resolved_votes <> resolved OR correct_resolved_votes <> correct`,
+         OR resolved_votes <> resolved OR correct_resolved_votes <> correct
+         OR resolved_votes <> rec_resolved OR correct_resolved_votes <> rec_correct`,
     describe: (r) =>
       `agent ${r.id}: reputation=${r.reputation} (events sum to ${r.events_total}), tier=${r.tier} (expected ${r.expected_tier}), ` +
-      `resolved_votes=${r.resolved_votes}/${r.resolved}, correct_resolved_votes=${r.correct_resolved_votes}/${r.correct}`,
+      `resolved_votes=${r.resolved_votes} (events ${r.resolved}, outcome records ${r.rec_resolved}), ` +
+      `correct_resolved_votes=${r.correct_resolved_votes} (events ${r.correct}, outcome records ${r.rec_correct})`,
   },
 ];
 
@@ -109,7 +180,7 @@ const CHECKS: Check[] = [
 export async function checkInvariants(): Promise<string[]> {
   const violations: string[] = [];
   for (const check of CHECKS) {
-    const rows = await db().$queryRawUnsafe<Row[]>(`${check.sql}\nLIMIT ${MAX_REPORTED}`);
+    const rows = await readQuery<Row>(Prisma.raw(`${check.sql}\nLIMIT ${MAX_REPORTED}`));
     violations.push(...rows.map(check.describe));
   }
   return violations;

@@ -12,7 +12,7 @@
 import { db } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import type { OAuthProviderId } from "../auth/oauth-providers.ts";
-import { emailSchema } from "../api/schemas/auth.ts";
+import { emailSchema } from "../contract/auth.ts";
 import { usernameCandidates, usernameFromHints } from "../domain/username.ts";
 
 export interface ProviderIdentity {

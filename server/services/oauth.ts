@@ -1,13 +1,11 @@
-// OAuth sign-in for API clients (CONTRACT §2): start it (through NextAuth), and after it, hand the
+// OAuth sign-in for API clients (CONTRACT §2; started by auth/nextauth/sign-in.ts): after it, hand the
 // browser a one-time code that POST /auth/oauth/exchange turns into a token pair. Codes live 60
 // seconds, work once, and only their SHA-256 is stored, so tokens never travel in a URL.
 import { randomBytes } from "node:crypto";
-import { TRPCError } from "@trpc/server";
-import { notFound } from "../api/errors.ts";
-import type { TokenPair } from "../api/schemas/auth.ts";
-import { HAND_OFF_PATH, nextAuthSignInRedirect, SIGN_IN_PAGE } from "../auth/nextauth.ts";
-import { providerCredentials, providerFromParam } from "../auth/oauth-providers.ts";
-import { withQueryParam } from "../auth/redirect.ts";
+import { unauthorized } from "../errors.ts";
+import type { TokenPair } from "../contract/auth.ts";
+import { SIGN_IN_PAGE } from "../auth/pages.ts";
+import { withQueryParam } from "../domain/redirect.ts";
 import { hashToken } from "../auth/tokens.ts";
 import { db } from "../db/client.ts";
 import { issueTokenPair } from "./auth.ts";
@@ -15,27 +13,6 @@ import { issueTokenPair } from "./auth.ts";
 export const EXCHANGE_CODE_TTL_MS = 60_000;
 /** How recent the web sign-in must be for the hand-off to mint a code. */
 export const HAND_OFF_MAX_AGE_SECONDS = 120;
-
-export interface OAuthRedirect {
-  location: string;
-  set_cookies: string[];
-}
-
-/**
- * The provider's authorization URL for `GET /auth/oauth/{provider}`, produced by NextAuth. After the
- * provider, NextAuth's callback signs the browser in and sends it to the hand-off, then `redirectTo`.
- * `redirectTo` must already be a same-origin path (the input schema checks it).
- */
-export async function startOAuthSignIn(providerParam: string, redirectTo = "/"): Promise<OAuthRedirect> {
-  const provider = providerFromParam(providerParam);
-  if (!provider) throw notFound("Unknown provider");
-  if (!providerCredentials(provider)) {
-    throw new TRPCError({ code: "NOT_IMPLEMENTED", message: `${providerParam.toLowerCase()} sign-in is not configured` });
-  }
-  const callbackUrl = withQueryParam(HAND_OFF_PATH, "redirect_to", redirectTo);
-  const { location, setCookies } = await nextAuthSignInRedirect(provider, callbackUrl);
-  return { location, set_cookies: setCookies };
-}
 
 /** A new one-time code for the agent (the plaintext goes to the browser; the hash is stored). */
 export async function createExchangeCode(agentId: string, now = new Date()): Promise<string> {
@@ -50,7 +27,7 @@ export async function createExchangeCode(agentId: string, now = new Date()): Pro
   return code;
 }
 
-const invalidCode = () => new TRPCError({ code: "UNAUTHORIZED", message: "Invalid or expired code" });
+const invalidCode = () => unauthorized("Invalid or expired code");
 
 /** The token pair for a code; the code is spent by one conditional UPDATE, so it works exactly once. */
 export async function exchangeCode(code: string): Promise<TokenPair> {

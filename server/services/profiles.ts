@@ -2,12 +2,14 @@
 // reputation journey. Every query is bounded by one agent's own rows (the (author|agent)_id indexes).
 import { preparedSql, readSql } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
-import { notFound } from "../api/errors.ts";
-import { isUuid, toAgent, type AgentRow } from "../api/schemas/common.ts";
-import type { Profile, ReputationJourney, Timeline } from "../api/schemas/profiles.ts";
-import { learningScore, type LearningScore, type ResolvedVote } from "../domain/learning.ts";
-import { rankExpertise, type ExpertiseArea, type TagEngagement } from "../domain/expertise.ts";
+import { notFound } from "../errors.ts";
+import { isUuid, toAgent, type AgentRow } from "../contract/common.ts";
+import type { Profile, ReputationJourney, Timeline } from "../contract/profiles.ts";
+import { learningScore, resolvedVotesFrom, type LearningScore } from "../domain/learning.ts";
+import { outcomeEngagement, rankExpertise, type ExpertiseArea, type TagEngagement } from "../domain/expertise.ts";
+import type { RecordedOutcome } from "../domain/outcomes.ts";
 import { fillTimeline, timelineDays, timelineStart, type TimelinePeriod, type TimelineRow } from "../domain/timeline.ts";
+import { visibleClaim, visibleComment, visibleEvidence } from "./visibility.ts";
 
 /** The agent named by `idOrUsername`: its id, or its username in any case. */
 export async function findAgent(idOrUsername: string): Promise<AgentRow> {
@@ -16,49 +18,58 @@ export async function findAgent(idOrUsername: string): Promise<AgentRow> {
     : Prisma.sql`username_key = ${idOrUsername.toLowerCase()}`;
   const [agent] = await preparedSql<AgentRow>`
     SELECT id::text AS id, username, display_name AS "displayName", avatar_url AS "avatarUrl", bio, reputation,
-           tier::text AS tier, created_at AS "createdAt"
+           tier::text AS tier, role::text AS role, created_at AS "createdAt"
     FROM agents WHERE ${where}`;
   if (!agent) throw notFound("Agent not found");
   return agent;
 }
 
-/** The agent's resolved votes (aligned = correct, opposed = incorrect) with their resolution times. */
-async function resolvedVotes(agentId: string): Promise<ResolvedVote[]> {
-  const rows = await readSql<{ resolved_at: Date; correct: boolean }>`
-    SELECT c.resolved_at, (v.outcome = 'aligned') AS correct
-    FROM claim_votes v JOIN claims c ON c.id = v.claim_id
-    WHERE v.agent_id = ${agentId}::uuid AND v.outcome IN ('aligned', 'opposed') AND c.resolved_at IS NOT NULL`;
-  return rows.map((r) => ({ resolvedAt: r.resolved_at, correct: r.correct }));
+/**
+ * The agent's outcome records (vote_outcomes): written when a claim resolves and never changed, so
+ * changing or deleting a vote afterwards does not move the learning score or expertise accuracy.
+ */
+async function outcomeRecords(agentId: string): Promise<RecordedOutcome[]> {
+  const rows = await readSql<{ outcome: RecordedOutcome["outcome"]; resolved_at: Date; tags: string[] | null }>`
+    SELECT outcome::text AS outcome, resolved_at, tags FROM vote_outcomes WHERE agent_id = ${agentId}::uuid`;
+  return rows.map((r) => ({ outcome: r.outcome, resolvedAt: r.resolved_at, tags: r.tags ?? [] }));
 }
 
 export async function learningScoreOf(agentId: string, now = new Date()): Promise<LearningScore> {
-  return learningScore(await resolvedVotes(agentId), now);
+  return learningScore(resolvedVotesFrom(await outcomeRecords(agentId)), now);
 }
 
-/** Per tag: the agent's claims, evidence and claim votes on claims with it, and its resolved votes there. */
-export async function expertiseOf(agentId: string): Promise<ExpertiseArea[]> {
-  const rows = await readSql<{ tag: string; engagement_count: number; resolved: number; correct: number }>`
-    SELECT tag, count(*)::int AS engagement_count, sum(resolved)::int AS resolved, sum(correct)::int AS correct
-    FROM (
-      SELECT unnest(c.tags) AS tag, 0 AS resolved, 0 AS correct
-      FROM claims c WHERE c.author_id = ${agentId}::uuid
-      UNION ALL
-      SELECT unnest(c.tags), 0, 0
-      FROM evidence e JOIN claims c ON c.id = e.claim_id WHERE e.author_id = ${agentId}::uuid
-      UNION ALL
-      SELECT unnest(c.tags),
-             CASE WHEN v.outcome IN ('aligned', 'opposed') THEN 1 ELSE 0 END,
-             CASE WHEN v.outcome = 'aligned' THEN 1 ELSE 0 END
-      FROM claim_votes v JOIN claims c ON c.id = v.claim_id WHERE v.agent_id = ${agentId}::uuid
-    ) engagement
-    GROUP BY tag`;
+/**
+ * Per tag: the agent's claims, evidence and claim votes on claims with it, and its resolved votes
+ * there. A vote with an outcome record counts through the record (outcomeEngagement), also after it
+ * was deleted; the vote rows add only the votes without one.
+ */
+export async function expertiseOf(
+  agentId: string,
+  records: Promise<RecordedOutcome[]> = outcomeRecords(agentId),
+): Promise<ExpertiseArea[]> {
+  const [rows, outcomes] = await Promise.all([
+    readSql<{ tag: string; engagement_count: number }>`
+      SELECT tag, count(*)::int AS engagement_count
+      FROM (
+        SELECT unnest(c.tags) AS tag FROM claims c WHERE c.author_id = ${agentId}::uuid AND ${visibleClaim("c")}
+        UNION ALL
+        SELECT unnest(c.tags) FROM evidence e JOIN claims c ON c.id = e.claim_id
+        WHERE e.author_id = ${agentId}::uuid AND ${visibleEvidence("e")}
+        UNION ALL
+        SELECT unnest(c.tags) FROM claim_votes v JOIN claims c ON c.id = v.claim_id
+        WHERE v.agent_id = ${agentId}::uuid AND ${visibleClaim("c")}
+          AND NOT EXISTS (SELECT 1 FROM vote_outcomes o WHERE o.claim_id = v.claim_id AND o.agent_id = v.agent_id)
+      ) engagement
+      GROUP BY tag`,
+    records,
+  ]);
   const engagement: TagEngagement[] = rows.map((r) => ({
     tag: r.tag,
     engagement_count: Number(r.engagement_count),
-    resolved: Number(r.resolved),
-    correct: Number(r.correct),
+    resolved: 0,
+    correct: 0,
   }));
-  return rankExpertise(engagement);
+  return rankExpertise([...engagement, ...outcomeEngagement(outcomes)]);
 }
 
 interface ProfileCounts {
@@ -74,27 +85,28 @@ interface ProfileCounts {
 async function profileCounts(agent: AgentRow): Promise<ProfileCounts> {
   const id = agent.id;
   const [row] = await readSql<ProfileCounts>`
-    SELECT (SELECT count(*)::int FROM claims WHERE author_id = ${id}::uuid) AS claims_authored,
-           (SELECT count(*)::int FROM evidence WHERE author_id = ${id}::uuid) AS evidence_submitted,
-           (SELECT count(*)::int FROM claim_votes WHERE agent_id = ${id}::uuid) AS votes_cast,
+    SELECT (SELECT count(*)::int FROM claims c WHERE c.author_id = ${id}::uuid AND ${visibleClaim("c")}) AS claims_authored,
+           (SELECT count(*)::int FROM evidence e WHERE e.author_id = ${id}::uuid AND ${visibleEvidence("e")}) AS evidence_submitted,
+           (SELECT count(*)::int FROM claim_votes v JOIN claims c ON c.id = v.claim_id
+            WHERE v.agent_id = ${id}::uuid AND ${visibleClaim("c")}) AS votes_cast,
            (SELECT count(*)::int FROM agents WHERE reputation > ${agent.reputation}::float8) AS higher,
            (SELECT count(*)::int FROM agents) AS total_agents,
            LEAST(
-             (SELECT min(created_at) FROM claims WHERE author_id = ${id}::uuid),
-             (SELECT min(created_at) FROM evidence WHERE author_id = ${id}::uuid),
-             (SELECT min(created_at) FROM claim_votes WHERE agent_id = ${id}::uuid),
-             (SELECT min(created_at) FROM comments WHERE author_id = ${id}::uuid)
+             (SELECT min(c.created_at) FROM claims c WHERE c.author_id = ${id}::uuid AND ${visibleClaim("c")}),
+             (SELECT min(e.created_at) FROM evidence e WHERE e.author_id = ${id}::uuid AND ${visibleEvidence("e")}),
+             (SELECT min(v.created_at) FROM claim_votes v JOIN claims c ON c.id = v.claim_id
+              WHERE v.agent_id = ${id}::uuid AND ${visibleClaim("c")}),
+             (SELECT min(c.created_at) FROM comments c WHERE c.author_id = ${id}::uuid AND ${visibleComment("c")})
            ) AS first`;
   return row;
 }
 
 export async function getProfile(idOrUsername: string): Promise<Profile> {
   const agent = await findAgent(idOrUsername);
-  const [counts, learning, expertise] = await Promise.all([
-    profileCounts(agent),
-    learningScoreOf(agent.id),
-    expertiseOf(agent.id),
-  ]);
+  // One read of the outcome records serves the learning score and expertise.
+  const records = outcomeRecords(agent.id);
+  const [counts, expertise, resolved] = await Promise.all([profileCounts(agent), expertiseOf(agent.id, records), records]);
+  const learning = learningScore(resolvedVotesFrom(resolved), new Date());
   const { higher, total_agents } = counts;
   return {
     ...toAgent(agent),
@@ -119,14 +131,15 @@ export async function getTimeline(idOrUsername: string, period: TimelinePeriod, 
   const agent = await findAgent(idOrUsername);
   const since = timelineStart(period, now);
   const [claims, evidence, votes, comments] = await Promise.all([
-    readSql<TimelineRow>`SELECT ${UTC_DAY} AS date, count(*)::int AS claims FROM claims
-      WHERE author_id = ${agent.id}::uuid AND created_at >= ${since} GROUP BY 1`,
-    readSql<TimelineRow>`SELECT ${UTC_DAY} AS date, count(*)::int AS evidence FROM evidence
-      WHERE author_id = ${agent.id}::uuid AND created_at >= ${since} GROUP BY 1`,
-    readSql<TimelineRow>`SELECT ${UTC_DAY} AS date, count(*)::int AS votes FROM claim_votes
-      WHERE agent_id = ${agent.id}::uuid AND created_at >= ${since} GROUP BY 1`,
-    readSql<TimelineRow>`SELECT ${UTC_DAY} AS date, count(*)::int AS comments FROM comments
-      WHERE author_id = ${agent.id}::uuid AND created_at >= ${since} GROUP BY 1`,
+    readSql<TimelineRow>`SELECT ${UTC_DAY} AS date, count(*)::int AS claims FROM claims c
+      WHERE author_id = ${agent.id}::uuid AND created_at >= ${since} AND ${visibleClaim("c")} GROUP BY 1`,
+    readSql<TimelineRow>`SELECT ${UTC_DAY} AS date, count(*)::int AS evidence FROM evidence e
+      WHERE author_id = ${agent.id}::uuid AND created_at >= ${since} AND ${visibleEvidence("e")} GROUP BY 1`,
+    readSql<TimelineRow>`SELECT to_char(v.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, count(*)::int AS votes
+      FROM claim_votes v JOIN claims c ON c.id = v.claim_id
+      WHERE v.agent_id = ${agent.id}::uuid AND v.created_at >= ${since} AND ${visibleClaim("c")} GROUP BY 1`,
+    readSql<TimelineRow>`SELECT ${UTC_DAY} AS date, count(*)::int AS comments FROM comments c
+      WHERE author_id = ${agent.id}::uuid AND created_at >= ${since} AND ${visibleComment("c")} GROUP BY 1`,
   ]);
   return { period, data: fillTimeline(timelineDays(period, now), [...claims, ...evidence, ...votes, ...comments]) };
 }

@@ -3,9 +3,10 @@
 // maintained counters, index range scans, or a 7-day window over the created_at indexes.
 import { readSql } from "../db/client.ts";
 import { cache, type Cache } from "../cache/index.ts";
-import type { PlatformStats } from "../api/schemas/stats.ts";
+import type { PlatformStats } from "../contract/stats.ts";
 import { CONSENSUS_HIGH, CONSENSUS_LOW } from "../domain/gradient.ts";
 import { claimsCounter } from "./claims.ts";
+import { visibleClaim, visibleComment, visibleEvidence } from "./visibility.ts";
 
 export const PLATFORM_STATS_TTL_SECONDS = 5 * 60;
 export const ACTIVE_AGENTS_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
@@ -27,8 +28,8 @@ async function agentsCount(): Promise<number> {
 /** Two range scans of the (gradient, id) index; the thresholds are exclusive. */
 async function claimsAtConsensus(): Promise<number> {
   const [row] = await readSql<{ n: number }>`
-    SELECT ((SELECT count(*) FROM claims WHERE gradient > ${CONSENSUS_HIGH})
-          + (SELECT count(*) FROM claims WHERE gradient < ${CONSENSUS_LOW}))::int AS n`;
+    SELECT ((SELECT count(*) FROM claims c WHERE gradient > ${CONSENSUS_HIGH} AND ${visibleClaim("c")})
+          + (SELECT count(*) FROM claims c WHERE gradient < ${CONSENSUS_LOW} AND ${visibleClaim("c")}))::int AS n`;
   return Number(row.n);
 }
 
@@ -36,9 +37,9 @@ async function activeAgentsSince(since: Date): Promise<number> {
   const [row] = await readSql<{ n: number }>`
     SELECT count(*)::int AS n FROM (
       SELECT agent_id FROM claim_votes WHERE created_at >= ${since}
-      UNION SELECT author_id FROM evidence WHERE created_at >= ${since}
-      UNION SELECT author_id FROM comments WHERE created_at >= ${since}
-      UNION SELECT author_id FROM claims WHERE created_at >= ${since}
+      UNION SELECT author_id FROM evidence e WHERE created_at >= ${since} AND ${visibleEvidence("e")}
+      UNION SELECT author_id FROM comments c WHERE created_at >= ${since} AND ${visibleComment("c")}
+      UNION SELECT author_id FROM claims c WHERE created_at >= ${since} AND ${visibleClaim("c")}
     ) active`;
   return Number(row.n);
 }
@@ -63,4 +64,12 @@ export async function computePlatformStats(now = new Date()): Promise<PlatformSt
 
 export function platformStats(store: Cache = cache()): Promise<PlatformStats> {
   return store.getOrCompute(CACHE_KEY, PLATFORM_STATS_TTL_SECONDS, () => computePlatformStats());
+}
+
+/**
+ * Recomputes the shared statistics now: after a hide or restore (CONTRACT §14) the totals change at
+ * once, not when the cached copy expires.
+ */
+export async function refreshPlatformStats(store: Cache = cache()): Promise<void> {
+  await store.set(CACHE_KEY, await computePlatformStats(), PLATFORM_STATS_TTL_SECONDS);
 }

@@ -1,7 +1,8 @@
 // Claim votes (CONTRACT §4, §6): cast, change and remove a vote in one transaction with the claim row
 // locked, so the running sums Σw·v and Σw, vote_count and the gradient stay exact under concurrent
-// votes; a gradient-history point per change; resolution of the claim in the transaction of the vote
-// that first brings it to consensus with at least 10 votes.
+// votes; a gradient-history point per change (re-sending the same vote is no change); resolution of
+// the claim in the transaction of the vote that first brings it to consensus with at least 10 votes,
+// which writes every vote's outcome record (vote_outcomes): history that later changes cannot erase.
 //
 // Lock order, everywhere: the claim row, then agent rows in id order (resolution). Evidence votes lock
 // the evidence row, then its author's row, and never a claim row, so the two cannot deadlock. All locks
@@ -9,25 +10,26 @@
 // (a vote, a bookmark, a comment) takes on the same claim or agent.
 import { sqlTransaction, type SqlTx } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
-import { forbidden, notFound } from "../api/errors.ts";
-import { isUuid } from "../api/schemas/common.ts";
+import { forbidden, notFound } from "../errors.ts";
+import { isUuid } from "../contract/common.ts";
 import {
-  applySumsDelta,
+  applyVote,
+  crowdGradient,
   gradientFromSums,
-  resolutionOutcome,
   shouldResolve,
-  voteSumsDelta,
   voteWeight,
   type GradientSums,
-  type ResolutionOutcome,
   type WeightedVote,
 } from "../domain/gradient.ts";
+import { outcomeRecord } from "../domain/outcomes.ts";
 import { applyEvents, resolutionChange, tierFor } from "../domain/reputation.ts";
-import { claimView, type Claim } from "./claim-views.ts";
+import { claimAfterWrite, type Claim } from "./claim-views.ts";
 import { CLAIM_NOT_FOUND } from "./claims.ts";
+import { visibleClaim } from "./visibility.ts";
 
-/** Votes queue on one claim row: give waiting transactions room before Prisma gives up on them. */
-export const WRITE_TX_OPTIONS = { maxWait: 15_000, timeout: 30_000 } as const;
+
+
+import { recordEvent } from "./outbox.ts";
 
 interface LockedClaim {
   id: string;
@@ -38,13 +40,16 @@ interface LockedClaim {
   resolved: boolean;
 }
 
-/** Locks the claim row for this transaction; null when there is no such claim. */
+/**
+ * Locks the claim row for this transaction; null when there is no such claim or it is hidden (a vote
+ * on hidden content is a 404). A hide waiting on this lock then counts this vote off the totals.
+ */
 async function lockClaim(tx: SqlTx, claimId: string): Promise<LockedClaim | null> {
   if (!isUuid(claimId)) return null;
   const [claim] = await tx.query<LockedClaim>(Prisma.sql`
     SELECT id::text AS id, author_id::text AS author_id, weighted_sum, weight_total, vote_count,
            (resolved_at IS NOT NULL) AS resolved
-    FROM claims WHERE id = ${claimId}::uuid
+    FROM claims c WHERE c.id = ${claimId}::uuid AND ${visibleClaim("c")}
     FOR NO KEY UPDATE`, { prepared: true });
   return claim ?? null;
 }
@@ -71,14 +76,24 @@ export async function castVote(agentId: string, claimId: string, value: number):
     if (claim.author_id === agentId) throw forbidden();
     const { reputation, previous } = await voterState(tx, claim.id, agentId);
     const next: WeightedVote = { value, weight: voteWeight(reputation) };
+    // The same value with the same weight moves nothing: no write, no history point, updated_at stays.
+    // (The same value with a new weight does move the gradient, and is a change.)
+    if (previous && previous.value === next.value && previous.weight === next.weight) return;
+    // The crowd this value is cast against: the other votes, as they stand. Kept while the value
+    // stands (a re-weighted, same value keeps it) and copied into the outcome record at resolution.
+    const crowd = crowdGradient(sumsOf(claim), previous);
+    const setCrowd = previous?.value === next.value ? Prisma.empty : Prisma.sql`, crowd_gradient = ${crowd}::float8`;
     const writeVote = previous
-      ? Prisma.sql`UPDATE claim_votes SET value = ${next.value}::float8, weight = ${next.weight}::float8, updated_at = now()
+      ? Prisma.sql`UPDATE claim_votes SET value = ${next.value}::float8, weight = ${next.weight}::float8, updated_at = now() ${setCrowd}
           WHERE claim_id = ${claim.id}::uuid AND agent_id = ${agentId}::uuid`
-      : Prisma.sql`INSERT INTO claim_votes (id, claim_id, agent_id, value, weight, updated_at)
-          VALUES (gen_random_uuid(), ${claim.id}::uuid, ${agentId}::uuid, ${next.value}::float8, ${next.weight}::float8, now())`;
+      : Prisma.sql`INSERT INTO claim_votes (id, claim_id, agent_id, value, weight, crowd_gradient, updated_at)
+          VALUES (gen_random_uuid(), ${claim.id}::uuid, ${agentId}::uuid, ${next.value}::float8, ${next.weight}::float8, ${crowd}::float8, now())`;
     await applyVoteChange(tx, claim, writeVote, previous, next);
+    await recordEvent(tx, { type: "claim.voted", claimId: claim.id, actorId: agentId });
   });
-  return (await claimView(claimId, agentId))!;
+  const claim = await claimAfterWrite(claimId, agentId);
+  if (!claim) throw notFound(CLAIM_NOT_FOUND); // deleted by its author since
+  return claim;
 }
 
 /** DELETE /claims/{id}/vote: removes the caller's vote if there is one. */
@@ -90,7 +105,16 @@ export async function removeVote(agentId: string, claimId: string): Promise<void
     if (!previous) return;
     const deleteVote = Prisma.sql`DELETE FROM claim_votes WHERE claim_id = ${claim.id}::uuid AND agent_id = ${agentId}::uuid`;
     await applyVoteChange(tx, claim, deleteVote, previous, null);
+    await recordEvent(tx, { type: "claim.voted", claimId: claim.id, actorId: agentId });
   });
+}
+
+function sumsOf(claim: LockedClaim): GradientSums {
+  return {
+    weightedSum: Number(claim.weighted_sum),
+    weightTotal: Number(claim.weight_total),
+    voteCount: Number(claim.vote_count),
+  };
 }
 
 /**
@@ -105,12 +129,7 @@ async function applyVoteChange(
   previous: WeightedVote | null,
   next: WeightedVote | null,
 ) {
-  const before: GradientSums = {
-    weightedSum: Number(claim.weighted_sum),
-    weightTotal: Number(claim.weight_total),
-    voteCount: Number(claim.vote_count),
-  };
-  const sums = applySumsDelta(before, voteSumsDelta(previous, next));
+  const sums = applyVote(sumsOf(claim), previous, next);
   const gradient = gradientFromSums(sums);
   const resolves = shouldResolve({ gradient, voteCount: sums.voteCount, alreadyResolved: claim.resolved });
   // Data-modifying CTEs run exactly once each, whether or not anything reads them.
@@ -129,20 +148,31 @@ async function applyVoteChange(
 }
 
 /**
- * Resolution (CONTRACT §6), once per claim: every vote gets its outcome; aligned voters gain 1,
- * opposed voters lose 0.5 (never below 0); both count a resolved vote, aligned ones a correct one;
- * each change is a reputation event. Voters' rows are locked in id order.
+ * Resolution (CONTRACT §6), once per claim: every vote gets an outcome record (vote_outcomes, with
+ * the claim's tags and resolved_at); aligned voters gain 1, opposed voters lose 0.5 (never below 0);
+ * both count a resolved vote, aligned ones a correct one; each change is a reputation event. Voters'
+ * rows are locked in id order.
  */
 async function resolveClaim(tx: SqlTx, claimId: string, gradient: number): Promise<void> {
-  const votes = await tx.query<{ id: string; agent_id: string; value: number }>(Prisma.sql`
-    SELECT id::text AS id, agent_id::text AS agent_id, value FROM claim_votes WHERE claim_id = ${claimId}::uuid`);
-  const outcomeOf = new Map(votes.map((v) => [v.agent_id, resolutionOutcome(gradient, Number(v.value))]));
-  for (const outcome of ["aligned", "opposed", "neutral"] as ResolutionOutcome[]) {
-    const ids = votes.filter((v) => outcomeOf.get(v.agent_id) === outcome).map((v) => v.id);
-    if (ids.length) {
-      await tx.execute(Prisma.sql`
-        UPDATE claim_votes SET outcome = ${outcome}::"VoteOutcome", updated_at = now() WHERE id = ANY(${ids}::uuid[])`);
-    }
+  await recordEvent(tx, { type: "claim.resolved", claimId, actorId: null });
+  const votes = await tx.query<{ agent_id: string; value: number; crowd_gradient: number | null }>(Prisma.sql`
+    SELECT agent_id::text AS agent_id, value, crowd_gradient FROM claim_votes WHERE claim_id = ${claimId}::uuid`);
+  const records = votes.map((v) => ({
+    agentId: v.agent_id,
+    ...outcomeRecord({ value: Number(v.value) }, v.crowd_gradient === null ? null : Number(v.crowd_gradient), gradient),
+  }));
+  const outcomeOf = new Map(records.map((r) => [r.agentId, r.outcome]));
+  if (records.length) {
+    await tx.execute(Prisma.sql`
+      INSERT INTO vote_outcomes (claim_id, agent_id, value, crowd_gradient, crowd_basis, resolution_gradient,
+                                 consensus_true, outcome, tags, resolved_at)
+      SELECT c.id, r.agent, r.value, r.crowd, r.basis::"CrowdBasis", ${gradient}::float8, ${records[0].consensusTrue}::boolean,
+             r.outcome::"VoteOutcome", c.tags, c.resolved_at
+      FROM claims c,
+           unnest(${records.map((r) => r.agentId)}::uuid[], ${records.map((r) => r.value)}::float8[],
+                  ${records.map((r) => r.crowdGradient)}::float8[], ${records.map((r) => r.crowdBasis)}::text[],
+                  ${records.map((r) => r.outcome)}::text[]) AS r(agent, value, crowd, basis, outcome)
+      WHERE c.id = ${claimId}::uuid`);
   }
 
   const voterIds = votes.filter((v) => resolutionChange(outcomeOf.get(v.agent_id)!) !== null).map((v) => v.agent_id);

@@ -16,6 +16,7 @@ afterAll(() => api.close());
 
 const CLAIM_KEYS = [
   "author",
+  "bridging",
   "complexity_tier",
   "created_at",
   "evidence_count",

@@ -97,7 +97,7 @@ describe("claim votes", () => {
     expect(row.resolvedAt).not.toBeNull();
     // The 10th vote resolved it: ten voters were rewarded, the two after them were not.
     expect(await db().reputationEvent.count({ where: { claimId: claim.id, reason: "vote_aligned" } })).toBe(10);
-    expect(await db().claimVote.count({ where: { claimId: claim.id, outcome: "aligned" } })).toBe(10);
+    expect(await db().voteOutcomeRecord.count({ where: { claimId: claim.id, outcome: "aligned" } })).toBe(10);
     const reputations = await Promise.all(voters.map(async (v) => (await reputationOf(v.id)).reputation));
     expect(reputations.filter((r) => r === 1)).toHaveLength(10);
     expect(reputations.filter((r) => r === 0)).toHaveLength(2);

@@ -21,7 +21,8 @@ afterAll(() => api.close());
 
 let ipCounter = 0;
 const freshIp = () => `10.${process.pid % 250}.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
-const from = (ip: string) => ({ headers: { "x-forwarded-for": `${ip}, 192.0.2.1` } });
+// One trusted proxy: the client is the address it appended, the rightmost; the left is the client's own writing.
+const from = (ip: string) => ({ headers: { "x-forwarded-for": `192.0.2.1, ${ip}` } });
 
 async function agentWithTier(tier: "new" | "established" | "trusted") {
   const username = uniqueName("rl");
@@ -122,18 +123,88 @@ describe("rate limits through the API", () => {
     });
   });
 
-  it("without TRUST_PROXY, X-Forwarded-For is ignored (no fresh IP per request)", async () => {
+  it("a client-written X-Forwarded-For hop changes nothing: the budget follows the address the proxy saw", async () => {
+    await inOneBucket(60_000, async () => {
+      const ip = freshIp();
+      for (let i = 0; i < 12; i++) {
+        const spoofed = await api.get("/health", { headers: { "x-forwarded-for": `198.18.${i}.1, ${ip}` } });
+        expect(spoofed.status).toBe(200);
+      }
+      const refused = await api.get("/health", { headers: { "x-forwarded-for": `198.18.99.1, ${ip}` } });
+      expect(refused.status).toBe(429);
+    });
+  });
+
+  it("the client IP: the socket's peer without TRUST_PROXY, else the N-th address from the right", async () => {
     const { clientIp } = await import("../../server/rest/handler.ts");
     const { config } = await import("../../server/config.ts");
-    const req = { method: "GET", url: "/", headers: { "x-forwarded-for": "203.0.113.9" }, remoteAddress: "198.51.100.7", readBody: async () => Buffer.alloc(0) };
-    expect(clientIp(req)).toBe("203.0.113.9");
-    const cfg = config() as { TRUST_PROXY: boolean };
-    cfg.TRUST_PROXY = false;
+    const req = { method: "GET", url: "/", headers: { "x-forwarded-for": "203.0.113.9, 198.51.100.20, 198.51.100.30" }, remoteAddress: "198.51.100.7", readBody: async () => Buffer.alloc(0) };
+    const cfg = config() as { TRUST_PROXY: number };
+    const hopsFor = (n: number) => {
+      cfg.TRUST_PROXY = n;
+      return clientIp(req);
+    };
     try {
-      expect(clientIp(req)).toBe("198.51.100.7");
+      expect(hopsFor(0)).toBe("198.51.100.7");
+      expect(hopsFor(1)).toBe("198.51.100.30");
+      expect(hopsFor(2)).toBe("198.51.100.20");
+      expect(hopsFor(3)).toBe("203.0.113.9");
+      // More trusted hops than the header holds: it did not come through them all; only the peer is sure.
+      expect(hopsFor(4)).toBe("198.51.100.7");
     } finally {
-      cfg.TRUST_PROXY = true;
+      cfg.TRUST_PROXY = 1;
     }
+  });
+
+  it("OPTIONS answers carry the headers without being charged", async () => {
+    await inOneBucket(60_000, async () => {
+      const ip = freshIp();
+      expect((await api.get("/health", from(ip))).headers.get("x-ratelimit-remaining")).toBe("11");
+      for (let i = 0; i < 3; i++) {
+        const preflight = await api.request("OPTIONS", "/claims", from(ip));
+        expect(preflight.status).toBe(204);
+        expect(preflight.headers.get("x-ratelimit-limit")).toBe("12");
+        expect(preflight.headers.get("x-ratelimit-remaining")).toBe("11");
+        expect(Number(preflight.headers.get("x-ratelimit-reset"))).toBeGreaterThan(Date.now() / 1000);
+      }
+      expect((await api.get("/health", from(ip))).headers.get("x-ratelimit-remaining")).toBe("10");
+    });
+  });
+
+  it("the catch-all 500 carries the headers too", async () => {
+    const { handleRest } = await import("../../server/rest/handler.ts");
+    const ip = freshIp();
+    // The body stream fails under the adapter in a way it does not know: the unexpected-failure path.
+    const res = await handleRest({
+      method: "POST",
+      url: "/api/v1/auth/logout",
+      headers: { "content-type": "application/json" },
+      remoteAddress: "",
+      clientIp: ip,
+      readBody: () => Promise.reject(new Error("stream exploded")),
+    });
+    expect(res.status).toBe(500);
+    expect(JSON.parse(String(res.body))).toEqual({ detail: "Internal server error" }); // no Accept-Encoding: plain text
+    expect(res.headers["X-RateLimit-Limit"]).toBe("12");
+    expect(Number(res.headers["X-RateLimit-Remaining"])).toBeLessThanOrEqual(11);
+    expect(Number(res.headers["X-RateLimit-Reset"])).toBeGreaterThan(Date.now() / 1000);
+  });
+});
+
+describe("a client that leaves mid-upload", () => {
+  it("is answered 400 (its doing, not a server failure)", async () => {
+    const { handleRest } = await import("../../server/rest/handler.ts");
+    const { ClientGoneError } = await import("../../server/http/body-limit.ts");
+    const res = await handleRest({
+      method: "POST",
+      url: "/api/v1/auth/register",
+      headers: { "content-type": "application/json" },
+      remoteAddress: "",
+      clientIp: freshIp(),
+      readBody: () => Promise.reject(new ClientGoneError()),
+    });
+    expect(res.status).toBe(400);
+    expect(JSON.parse(String(res.body))).toEqual({ detail: "body: the connection closed before the body arrived" });
   });
 });
 

@@ -83,13 +83,17 @@ describe("errors are {detail} with the contract's status", () => {
     expect(res.body).toEqual({ detail: "Content-Type must be application/json" });
   });
 
-  it("an invalid token → 401 Invalid or expired token, public routes included", async () => {
+  it("an invalid token → 401 Invalid or expired token, public routes included; the credential endpoints ignore it", async () => {
     const me = await api.get("/auth/me", { token: "garbage" });
     expect(me.status).toBe(401);
     expect(me.body).toEqual({ detail: "Invalid or expired token" });
+    const claims = await api.get("/claims", { token: "garbage" });
+    expect(claims.status).toBe(401);
+    expect(claims.body).toEqual({ detail: "Invalid or expired token" });
+    // CONTRACT §8: login answers on the credentials it was given, whatever token came along.
     const login = await api.post("/auth/login", { email: "x@example.test", password: "Password123" }, { token: "garbage" });
     expect(login.status).toBe(401);
-    expect(login.body).toEqual({ detail: "Invalid or expired token" });
+    expect(login.body).toEqual({ detail: "Invalid email or password" });
   });
 
   it("every response carries the security and CORS headers", async () => {
@@ -121,7 +125,11 @@ describe("GET /openapi.json", () => {
     expect(doc.paths["/auth/register"].post.responses["201"]).toBeDefined();
     expect(doc.paths["/auth/register"].post.responses["200"]).toBeUndefined();
     expect(doc.paths["/auth/logout"].post.responses["204"]).toBeDefined();
-    expect(doc.paths["/auth/me"].get.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: "http", scheme: "bearer", bearerFormat: "clm_…" });
+    expect(doc.paths["/auth/me"].get.security).toEqual([{ bearerAuth: [] }, { apiKey: [] }]);
+    expect(doc.paths["/claims"].get.security).toEqual([{}, { bearerAuth: [] }, { apiKey: [] }]);
+    // Keys cannot manage keys: only an access token is described there.
+    expect(doc.paths["/auth/api-keys"].post.security).toEqual([{ bearerAuth: [] }]);
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(item)) {
         for (const [code, response] of Object.entries<any>(op.responses)) {

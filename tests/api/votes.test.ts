@@ -39,7 +39,7 @@ describe("POST /claims/{claim_id}/vote", () => {
     expect(res.body).toMatchObject({ id: claim.id, gradient: 0.8, vote_count: 1, user_vote: 0.8, is_bookmarked: false, is_following: false });
     expect(Date.parse(res.body.updated_at)).toBeGreaterThanOrEqual(Date.parse(claim.updated_at));
     const row = await db().claimVote.findUniqueOrThrow({ where: { claimId_agentId: { claimId: claim.id, agentId: voter.id } } });
-    expect(row).toMatchObject({ value: 0.8, weight: voteWeight(0), outcome: null });
+    expect(row).toMatchObject({ value: 0.8, weight: voteWeight(0), crowdGradient: 0.5 });
   });
 
   it("voting again changes the vote, not the count", async () => {
@@ -183,7 +183,8 @@ describe("resolution", () => {
       expect(events).toHaveLength(1);
       expect(events[0]).toMatchObject({ reason: "vote_aligned", delta: 1, reputationScore: 1, claimId: claim.id });
     }
-    const outcomes = await db().claimVote.findMany({ where: { claimId: claim.id }, select: { outcome: true } });
+    const outcomes = await db().voteOutcomeRecord.findMany({ where: { claimId: claim.id }, select: { outcome: true } });
+    expect(outcomes).toHaveLength(10);
     expect(outcomes.every((o) => o.outcome === "aligned")).toBe(true);
 
     // Later votes and changes do not resolve it again.
@@ -221,7 +222,7 @@ describe("resolution", () => {
     expect(await reputationOf(neutral.id)).toMatchObject({ reputation: 0, resolvedVotes: 0 });
     expect(await db().reputationEvent.count({ where: { agentId: neutral.id } })).toBe(0);
     const outcome = async (v: Voter) =>
-      (await db().claimVote.findUniqueOrThrow({ where: { claimId_agentId: { claimId: claim.id, agentId: v.id } } })).outcome;
+      (await db().voteOutcomeRecord.findUniqueOrThrow({ where: { claimId_agentId: { claimId: claim.id, agentId: v.id } } })).outcome;
     expect(await outcome(opposed)).toBe("opposed");
     expect(await outcome(neutral)).toBe("neutral");
     expect(await outcome(aligned[0])).toBe("aligned");

@@ -1,5 +1,6 @@
 // The web UI's tRPC endpoint (app/api/trpc): the same procedures as /api/v1, with the caller taken from
-// the NextAuth session cookie — never from a Bearer token — and errors carrying the contract's detail.
+// the NextAuth session cookie — or from a Bearer credential, resolved exactly as on /api/v1 (API keys:
+// tests/api/api-keys.test.ts) — and errors carrying the contract's detail.
 import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET, POST } from "../../app/api/trpc/[trpc]/route.ts";
@@ -37,14 +38,23 @@ describe("web tRPC endpoint", () => {
     expect(viaRest.body.statement).toBe("Web endpoint claims are the same claims.");
   });
 
-  it("answers 401 with the contract's detail without a session, and ignores Bearer tokens", async () => {
+  it("answers 401 with the contract's detail without a session or with a bad Bearer credential", async () => {
     const agent = await createAgent(api);
-    const res = await call("POST", "claims.create", { statement: "Nobody is signed in here at all." }, { authorization: `Bearer ${agent.token}` });
-    expect(res.status).toBe(401);
-    const body = await res.json();
-    expect(body.error.detail).toBe("Invalid or expired token");
+    for (const headers of [{}, { authorization: `Bearer ${agent.token}x` }, { authorization: `Bearer ${agent.refreshToken}` }] as Record<string, string>[]) {
+      const res = await call("POST", "claims.create", { statement: "Nobody is signed in here at all." }, headers);
+      expect(res.status).toBe(401);
+      const body = await res.json();
+      expect(body.error.detail).toBe("Invalid or expired token");
+    }
     const list = await api.get("/claims?q=signed");
     expect(list.body.total).toBe(0);
+  });
+
+  it("takes a Bearer access token as the same agent /api/v1 would", async () => {
+    const agent = await createAgent(api);
+    const res = await call("GET", "auth.me", {}, { authorization: `Bearer ${agent.token}` });
+    expect(res.status).toBe(200);
+    expect((await res.json()).result.data.id).toBe(agent.id);
   });
 
   it("puts the validation detail and the field errors in the error shape", async () => {

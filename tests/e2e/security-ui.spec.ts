@@ -118,3 +118,18 @@ test("signing in never leaves the site, whatever redirect_to says", async ({ pag
     expect(new URL(page.url()).origin, redirectTo).toBe(baseURL);
   }
 });
+
+test("before the page's script runs, the forms cannot be submitted, so a password never lands in a URL", async ({ browser }) => {
+  // No JavaScript at all: the state of every page before hydration, for as long as a slow phone takes.
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/signin");
+  const form = page.locator("form").filter({ has: page.getByLabel("Password") });
+  await expect(form).toHaveAttribute("method", "post");
+  await expect(page.getByLabel("Email")).toBeDisabled();
+  await expect(page.getByLabel("Password")).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Sign in", exact: true })).toBeDisabled();
+  await page.goto("/signup");
+  await expect(page.getByRole("button", { name: "Create account" })).toBeDisabled();
+  await context.close();
+});

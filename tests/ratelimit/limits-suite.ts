@@ -110,6 +110,34 @@ export function limitSuite(
     });
   });
 
+  test("a request costing n units is charged n; one that does not fit is refused and counts nothing", async () => {
+    const rl = make("cost");
+    await inOneBucket(MINUTE, async (n) => {
+      const who = { ip: `203.0.113.${200 + n}` };
+      expect(await rl.limitRequest(who, 10)).toMatchObject({ success: true, limit: 60, remaining: 50, retryAfter: 0 });
+      for (let i = 0; i < 4; i++) expect((await rl.limitRequest(who, 10)).remaining).toBe(40 - 10 * i);
+      expect(await rl.peekRequest(who)).toMatchObject({ success: true, limit: 60, remaining: 10 });
+      const refused = await rl.limitRequest(who, 11);
+      expect(refused).toMatchObject({ success: false, limit: 60, remaining: 10 });
+      expect(refused.retryAfter).toBeGreaterThanOrEqual(1);
+      expect((await rl.peekRequest(who)).remaining).toBe(10);
+      expect((await rl.limitRequest(who, 10)).remaining).toBe(0);
+      expect((await rl.limitRequest(who)).success).toBe(false);
+      expect(await rl.peekRequest(who)).toMatchObject({ success: false, remaining: 0 });
+    });
+  });
+
+  test("page renders: their own per-IP budget (PAGE_RATE_LIMIT, scaled), apart from the API's", async () => {
+    const rl = make("page", { scale: 0.01, pageLimit: 500 });
+    await inOneBucket(MINUTE, async (n) => {
+      const ip = `192.0.2.${n + 10}`;
+      await expectExactLimit(() => rl.limitPage(ip), 5, 60);
+      // The API budget of that IP is untouched (anonymous 60 × 0.01 → 1).
+      expect(await rl.limitRequest({ ip })).toMatchObject({ success: true, limit: 1, remaining: 0 });
+    });
+    expect((await make("page-default").limitPage("192.0.2.99")).limit).toBe(600);
+  });
+
   test("scale multiplies every limit (0.05 → new 6, anonymous 3, established 15, trusted 50)", async () => {
     const rl = make("scale", { scale: 0.05 });
     await inOneBucket(MINUTE, async (n) => {

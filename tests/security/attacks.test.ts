@@ -1,14 +1,14 @@
 // Attacks through real HTTP, beyond what tests/api already covers (alg none, tampered payload,
 // expired, wrong iss/aud/typ, another key, refresh-as-access, refresh reuse and concurrent refresh
 // are in tests/api/auth.test.ts; editing or deleting someone else's comment in comments.test.ts):
-// algorithm confusion, well-signed tokens with hostile claims, acting on other agents' objects,
+// algorithm confusion, well-signed tokens with hostile claims, forged API keys, acting on other agents' objects,
 // mass assignment on every writing endpoint, SQL/XSS payloads as plain data, open redirects, and
 // account enumeration.
 import { generateKeyPairSync, randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { exportJWK, importPKCS8, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { safeRedirectPath, withQueryParam } from "../../server/auth/redirect.ts";
+import { safeRedirectPath, withQueryParam } from "../../server/domain/redirect.ts";
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from "../../server/auth/tokens.ts";
 import { db } from "../../server/db/client.ts";
 import { createAgent, startApi, uniqueName, type TestAgent, type TestApi } from "../helpers/api.ts";
@@ -112,6 +112,60 @@ describe("forged access tokens", () => {
     expect(twoTokens.status).toBe(401);
     // The real token still works: the refusals above are about the forgeries.
     expect((await api.get("/auth/me", { token: alice.token })).body.id).toBe(alice.id);
+  });
+});
+
+describe("forged API keys", () => {
+  async function newKey(owner: TestAgent, scopes = ["read", "vote", "write"]) {
+    const res = await api.post("/auth/api-keys", { name: "attack target", scopes }, { token: owner.token });
+    expect(res.status, res.text).toBe(201);
+    return res.body as { id: string; key: string; prefix: string };
+  }
+  const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  const flip = (c: string) => BASE62[(BASE62.indexOf(c) + 1) % 62];
+
+  it("a wrong prefix, a truncated or extended key, and another agent's prefix with a made-up secret are refused", async () => {
+    const alices = await newKey(alice);
+    const bobs = await newKey(bob);
+    const k = alices.key;
+    const secret = k.slice(4);
+    const forgeries = [
+      `clx_${secret}`, // wrong scheme prefix
+      `CLM_${secret}`,
+      `rt_${secret}`,
+      secret, // no prefix
+      k.slice(0, -1), // truncated
+      k.slice(0, 12), // the public prefix alone
+      `${k}0`, // extended
+      `${k.slice(0, 11)}${flip(k[11])}${k.slice(12)}`, // a different lookup prefix, same secret
+      `${k.slice(0, -1)}${flip(k.at(-1)!)}`, // right prefix, one character of the secret wrong
+      `${bobs.prefix}${k.slice(12)}`, // bob's prefix with alice's secret part
+      `${alices.prefix}${bobs.key.slice(12)}`, // alice's prefix with bob's secret part
+      `${bobs.prefix}${"A".repeat(32)}`, // bob's prefix, a made-up secret
+      `${k.slice(0, 20)}' OR '1'='1`,
+      `${k} ${bobs.key}`, // two keys
+    ];
+    for (const forged of forgeries) await expectRefused(forged);
+    // The real keys still work, each as its own agent.
+    expect((await api.get("/auth/me", { token: alices.key })).body.id).toBe(alice.id);
+    expect((await api.get("/auth/me", { token: bobs.key })).body.id).toBe(bob.id);
+  });
+
+  it("a key acts only as its owner: another agent's key ids are 404 and their objects stay theirs", async () => {
+    const bobs = await newKey(bob);
+    const alices = await newKey(alice);
+    // Key management needs an access token; with one, another agent's key is unknown.
+    expect((await api.del(`/auth/api-keys/${bobs.id}`, { token: alices.key })).status).toBe(403);
+    expect((await api.del(`/auth/api-keys/${bobs.id}`, { token: alice.token })).status).toBe(404);
+    const claim = await newClaim(bob.token);
+    const voted = await api.post(`/claims/${claim.id}/vote`, { value: 0.3 }, { token: alices.key });
+    expect(voted.status).toBe(200);
+    const [vote] = await db().$queryRawUnsafe<{ agent_id: string }[]>(`SELECT agent_id::text FROM claim_votes WHERE claim_id = '${claim.id}'`);
+    expect(vote.agent_id).toBe(alice.id);
+    // Bob's own claim: a vote with his key is the same refusal as with his token.
+    const own = await api.post(`/claims/${claim.id}/vote`, { value: 0.3 }, { token: bobs.key });
+    expect([own.status, own.body.detail]).toEqual([403, "Insufficient permissions"]);
+    expect((await api.get("/auth/me", { token: bobs.key })).body.id).toBe(bob.id);
   });
 });
 

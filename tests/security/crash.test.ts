@@ -3,59 +3,14 @@
 // and records every answer; the process is killed with SIGKILL in the middle; a new one starts on the
 // same database. Every write that was answered 2xx must be there, a write whose answer never came
 // may or may not be, and every derived field must still agree with the rows (checkInvariants).
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, dbReady } from "../../server/db/client.ts";
 import { checkInvariants } from "../../server/services/invariants.ts";
 import { quickAgents, type Voter } from "../api/claims-fixtures.ts";
+import { callApi as call, kill9, startApiProcess as startServer, type ApiProcess as Server } from "../helpers/api-process.ts";
 
-const root = path.resolve(import.meta.dirname, "../..");
 const onPostgres = !!process.env.DATABASE_URL;
-
-interface Server {
-  child: ChildProcess;
-  base: string;
-}
-
-function startServer(): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const env = { ...process.env };
-    delete env.PGLITE_DATA_DIR;
-    const child = spawn(process.execPath, ["--import", "tsx", "tests/helpers/api-server.ts"], { cwd: root, env, detached: true });
-    let output = "";
-    const timer = setTimeout(() => reject(new Error(`the API server did not start:\n${output}`)), 90_000);
-    child.stdout!.on("data", (d) => {
-      output += d;
-      const port = /listening (\d+)/.exec(output)?.[1];
-      if (port) {
-        clearTimeout(timer);
-        resolve({ child, base: `http://127.0.0.1:${port}/api/v1` });
-      }
-    });
-    child.stderr!.on("data", (d) => (output += d));
-    child.on("exit", (code) => reject(new Error(`the API server exited (${code}):\n${output}`)));
-  });
-}
-
-function kill9(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    if (server.child.exitCode !== null || server.child.signalCode !== null) return resolve();
-    server.child.once("exit", () => resolve());
-    process.kill(-server.child.pid!, "SIGKILL");
-  });
-}
-
-async function call(server: Server, method: string, path: string, token: string, body?: unknown) {
-  const res = await fetch(`${server.base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
 
 type Write =
   | { kind: "vote"; claimId: string; value: number }

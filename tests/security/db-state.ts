@@ -1,7 +1,9 @@
 // A fingerprint of what the application stores, to show that a refused request changed nothing.
 // Every table of the schema is covered (tables added later included), except the sign-in
 // bookkeeping that a refusal may legitimately touch: refresh-token rows (reuse of a rotated token is
-// refused with 401 *and* revokes its family, CONTRACT §2), NextAuth's tables and OAuth codes.
+// refused with 401 *and* revokes its family, CONTRACT §2), NextAuth's tables and OAuth codes — and
+// the related-claims sets, a derived cache a claim's first related read computes (no content of its own:
+// tests/api/related-sets.test.ts checks it against the claims and votes it is computed from).
 import { db } from "../../server/db/client.ts";
 
 const EXCLUDED = new Set([
@@ -12,6 +14,8 @@ const EXCLUDED = new Set([
   "oauth_exchange_codes",
   "sessions",
   "verification_tokens",
+  "related_sets",
+  "related_claims",
 ]);
 
 let tables: string[] | undefined;

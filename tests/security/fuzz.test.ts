@@ -14,6 +14,7 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { issueTokenPair } from "../../server/services/auth.ts";
+import { grantAdmin } from "../../server/services/moderation.ts";
 import { createAgent, startApi, type ApiResponse } from "../helpers/api.ts";
 import { changedTables, dbFingerprint } from "./db-state.ts";
 import {
@@ -87,12 +88,46 @@ for (const [i, voter] of agents.entries()) {
 const refreshPool: string[] = [];
 for (let i = 0; i < runs(30); i++) refreshPool.push((await issueTokenPair(agents[i % 3].id)).refresh_token);
 
+// API keys of the fixture agents (DELETE /auth/api-keys/{key_id} revokes some, or answers 404).
+const keyIds: string[] = [];
+for (let i = 0; i < 6; i++) keyIds.push((await made(api.post("/auth/api-keys", { name: `Fixture key ${i}`, scopes: ["read"] }, { token: agents[i % 3].token }))).id);
+
+// Moderation (CONTRACT §14): an admin calls the moderation operations, on content and agents of their
+// own (victims), so hiding and suspending never take the other operations' fixtures away.
+const moderator = await createAgent(api);
+await grantAdmin(moderator.username);
+const victims = [await createAgent(api), await createAgent(api)];
+const victimClaim = await made(api.post("/claims", { statement: "A claim for the moderators to act on" }, { token: victims[0].token }));
+const victimEvidence = await made(api.post(`/claims/${victimClaim.id}/evidence`, { position: "neutral", content_type: "text", content: "Evidence to moderate" }, { token: victims[1].token }));
+const victimComment = await made(api.post(`/claims/${victimClaim.id}/comments`, { content: "A comment to moderate" }, { token: victims[1].token }));
+const reportIds: string[] = [];
+for (const [i, [target_type, target_id]] of ([["claim", victimClaim.id], ["evidence", victimEvidence.id], ["comment", victimComment.id], ["agent", victims[0].id]] as const).entries()) {
+  reportIds.push((await made(api.post("/reports", { target_type, target_id, reason: "spam" }, { token: agents[i % 3].token }))).id);
+}
+const isModeration = (op: { path: string }) => op.path.startsWith("/moderation") || op.path.startsWith("/admin");
+// Webhooks of the fixture agents, with a delivery each (a ping: queued, never sent from here). The URL
+// is a public address literal: it passes the URL rules without DNS.
+const WEBHOOK_URL = "https://93.184.215.14/hook";
+const webhookIds: string[] = [];
+const deliveryIds: string[] = [];
+for (const agent of agents) {
+  const hook = await made(api.post("/webhooks", { url: WEBHOOK_URL, events: ["claim.voted"] }, { token: agent.token }));
+  webhookIds.push(hook.id);
+  await made(api.post(`/webhooks/${hook.id}/test`, undefined, { token: agent.token }));
+  deliveryIds.push(...(await made(api.get(`/webhooks/${hook.id}/deliveries`, { token: agent.token }))).deliveries.map((d: any) => d.id));
+}
+
 let emailCounter = 0;
 /** Values that make sense for well-known names: fixture ids, fresh emails, real refresh tokens, URLs for content. */
 const overrides: Overrides = {
   claim_id: fc.constantFrom(...claimIds),
   evidence_id: fc.constantFrom(...evidenceIds),
   comment_id: fc.constantFrom(...commentIds),
+  key_id: fc.constantFrom(...keyIds, "00000000-0000-4000-8000-000000000000"),
+  webhook_id: fc.constantFrom(...webhookIds, "00000000-0000-4000-8000-000000000000"),
+  delivery_id: fc.constantFrom(...deliveryIds, "00000000-0000-4000-8000-000000000000"),
+  notification_id: fc.constant("00000000-0000-4000-8000-000000000000"),
+  url: fc.constantFrom(WEBHOOK_URL, "https://127.0.0.1/hook", "http://93.184.215.14/"),
   agent_id: fc.constantFrom(...agents.map((a) => a.id), ...agents.map((a) => a.username), ...agents.map((a) => a.username.toUpperCase())),
   tag: fc.constantFrom(...TAGS, "no-such-tag"),
   provider: fc.constantFrom("github", "google", "twitter", "x", "myspace"),
@@ -117,6 +152,17 @@ const overrides: Overrides = {
   ),
   q: textArb(2, 200).filter((s) => s.trim().length >= 2),
 };
+
+/** The moderation operations' own targets (see the fixtures). */
+const moderationOverrides: Overrides = {
+  ...overrides,
+  agent_id: fc.constantFrom(...victims.map((a) => a.id)),
+  target_id: fc.constantFrom(victimClaim.id, victimEvidence.id, victimComment.id),
+  report_id: fc.constantFrom(...reportIds),
+};
+/** POST /reports: the victims' content and the victims. */
+overrides.target_id = fc.constantFrom(victimClaim.id, victimEvidence.id, victimComment.id, ...victims.map((a) => a.id));
+const overridesOf = (op: { path: string }) => (isModeration(op) ? moderationOverrides : overrides);
 
 /** Fields a client has no business setting; the server must ignore them (mass assignment). */
 const massAssignmentArb = fc.record(
@@ -166,7 +212,9 @@ interface FuzzRequest {
 }
 
 const bearer = (token: string) => `Bearer ${token}`;
-const tokenArb = fc.constantFrom(...agents.map((a) => bearer(a.token)));
+const CREDENTIAL_OPERATIONS = new Set(["POST /auth/register", "POST /auth/login", "POST /auth/refresh", "POST /auth/logout", "POST /auth/oauth/exchange"]);
+const agentTokenArb = fc.constantFrom(...agents.map((a) => bearer(a.token)));
+const moderatorTokenArb = fc.constant(bearer(moderator.token));
 
 function urlOf(op: Operation, req: FuzzRequest): string {
   const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeSegment(req.path[name] ?? ""));
@@ -208,6 +256,8 @@ const NOT_FOUND_DETAIL: Record<string, string> = {
   evidence_id: "Evidence not found",
   comment_id: "Comment not found",
   agent_id: "Agent not found",
+  webhook_id: "Webhook not found",
+  notification_id: "Notification not found",
 };
 
 /** The least surprising valid value of a schema: what a careful client would send. */
@@ -220,6 +270,9 @@ const CANONICAL: Record<string, unknown> = {
   username: "canonical_user",
   refresh_token: "rt_canonical",
   code: "canonical-code",
+  scopes: ["read"],
+  url: "https://93.184.215.14/hook",
+  events: ["ping"],
 };
 function canonical(schema: JsonSchema, name: string): unknown {
   if (name in CANONICAL) return CANONICAL[name];
@@ -245,26 +298,28 @@ function canonical(schema: JsonSchema, name: string): unknown {
 }
 
 function validPathArb(op: Operation): fc.Arbitrary<Record<string, string>> {
-  return fc.record(Object.fromEntries(op.pathParams.map((p) => [p.name, valueArb(p.schema, p.name, overrides).map(String)])));
+  return fc.record(Object.fromEntries(op.pathParams.map((p) => [p.name, valueArb(p.schema, p.name, overridesOf(op)).map(String)])));
 }
 
 function validQueryArb(op: Operation): fc.Arbitrary<[string, string][]> {
   if (op.queryParams.length === 0) return fc.constant([]);
   return fc
-    .tuple(...op.queryParams.map((p) => fc.option(valueArb(p.schema, p.name, overrides), { freq: 2 }).map((v) => (v === null ? [] : queryPairs(p.name, p.schema, v)))))
+    .tuple(...op.queryParams.map((p) => fc.option(valueArb(p.schema, p.name, overridesOf(op)), { freq: 2 }).map((v) => (v === null ? [] : queryPairs(p.name, p.schema, v)))))
     .map((parts) => parts.flat());
 }
 
 function validRequestArb(op: Operation): fc.Arbitrary<FuzzRequest> {
+  const tokenArb = isModeration(op) ? moderatorTokenArb : agentTokenArb;
   const auth = op.secured ? tokenArb : fc.option(tokenArb, { nil: undefined });
   const body = op.body
-    ? fc.tuple(objectArb(op.body, overrides), fc.option(massAssignmentArb, { freq: 3 })).map(([b, extra]) => (extra ? { ...extra, ...b } : b))
+    ? fc.tuple(objectArb(op.body, overridesOf(op)), fc.option(massAssignmentArb, { freq: 3 })).map(([b, extra]) => (extra ? { ...extra, ...b } : b))
     : fc.constant(undefined);
   return fc.record({ kind: fc.constant("valid"), path: validPathArb(op), query: validQueryArb(op), body, authorization: auth }) as fc.Arbitrary<FuzzRequest>;
 }
 
 /** Invalid requests, each with the answer the contract gives it. Everything else about them is valid. */
 function invalidRequestArb(op: Operation): fc.Arbitrary<FuzzRequest> {
+  const tokenArb = isModeration(op) ? moderatorTokenArb : agentTokenArb;
   const takesBody = op.method === "POST" || op.method === "PATCH" || op.method === "PUT";
   const base = {
     path: validPathArb(op),
@@ -281,7 +336,7 @@ function invalidRequestArb(op: Operation): fc.Arbitrary<FuzzRequest> {
   // -- bodies --
   if (op.body) {
     const props = op.body.properties ?? {};
-    const valid = objectArb(op.body, overrides);
+    const valid = objectArb(op.body, overridesOf(op));
     for (const field of op.body.required ?? []) {
       cases.push(withBody(`missing ${field}`, valid.map(({ [field]: _, ...rest }) => rest), { status: 400, field }));
     }
@@ -343,7 +398,10 @@ function invalidRequestArb(op: Operation): fc.Arbitrary<FuzzRequest> {
       return `Bearer ${h}.${Buffer.from(JSON.stringify({ ...payload, sub: agents[0].id === a.id ? bob.id : alice.id })).toString("base64url")}.${s}`;
     }),
   ).filter((h) => h.trim() !== "" && !agents.some((a) => h.trim() === bearer(a.token)));
-  cases.push(fc.record({ kind: fc.constant("forged token"), ...base, authorization: forged, body: fc.constant(canonicalBody), expect: fc.constant(unauthorized) }) as fc.Arbitrary<FuzzRequest>);
+  // The credential endpoints ignore any Authorization header (CONTRACT §8): a forged one is no 401 there.
+  if (!CREDENTIAL_OPERATIONS.has(op.name)) {
+    cases.push(fc.record({ kind: fc.constant("forged token"), ...base, authorization: forged, body: fc.constant(canonicalBody), expect: fc.constant(unauthorized) }) as fc.Arbitrary<FuzzRequest>);
+  }
 
   return fc.oneof(...cases);
 }
@@ -398,6 +456,10 @@ const operations = operationsOf(doc);
 /** Operations whose success cannot be reached by generated requests alone, and why. */
 const NO_GENERATED_SUCCESS: Record<string, string> = {
   "POST /auth/oauth/exchange": "a valid code only comes out of a provider sign-in (tests/e2e/oauth.spec.ts)",
+  "POST /notifications/{notification_id}/read": "notifications come from the worker's fan-out, not running here (tests/api/notifications.test.ts)",
+  "POST /webhooks/{webhook_id}/rotate-secret": "DELETE /webhooks/{webhook_id} runs first and removes the fixtures (tests/api/webhooks.test.ts)",
+  "POST /webhooks/{webhook_id}/test": "DELETE /webhooks/{webhook_id} runs first and removes the fixtures (tests/api/webhooks.test.ts)",
+  "POST /webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver": "DELETE /webhooks/{webhook_id} runs first and removes the fixtures (tests/api/webhooks.test.ts)",
 };
 /** bcrypt makes these slow (~0.1 s a request). */
 const SLOW = new Set(["POST /auth/register", "POST /auth/login"]);

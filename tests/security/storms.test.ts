@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../server/db/client.ts";
+import { seededRandom } from "../../server/domain/bridging.ts";
 import { checkInvariants } from "../../server/services/invariants.ts";
 import { newClaim, newEvidence, quickAgent, quickAgents, setReputation, type Voter } from "../api/claims-fixtures.ts";
 import { startApi, type ApiResponse, type TestApi } from "../helpers/api.ts";
@@ -24,18 +25,6 @@ beforeAll(async () => {
   api = await startApi();
 });
 afterAll(() => api.close());
-
-/** Deterministic pseudo-random numbers (mulberry32): a failing storm can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Op =
   | { kind: "vote"; claimId: string; value: number }
@@ -87,7 +76,8 @@ describe(`a storm of claim votes and evidence votes (${onPostgres ? "PostgreSQL"
   const OPS_PER_AGENT = 14;
 
   it("leaves exactly the rows each agent's last answer says, and every invariant holds", { timeout: 240_000 }, async () => {
-    const rand = random(20261121);
+    // Seeded (mulberry32, the bridging simulations' generator): a failing storm can be replayed.
+    const rand = seededRandom(20261121);
     const claimAuthor = await quickAgent();
     const agents = await quickAgents(AGENTS);
     // Different reputations, so a lost or doubled update would show in the weighted sums.

@@ -1,33 +1,19 @@
 // Smoke test of the production build: `next build` output served by server/http/main.ts (what
 // `npm start` runs), on an embedded database in a fresh DATA_DIR (or a fresh PostgreSQL schema).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt, freePort, root } from "../helpers/built-server.ts";
 
-const root = path.resolve(import.meta.dirname, "../..");
 let server: ChildProcess;
 let base: string;
 let dataDir: string;
 let output = "";
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 beforeAll(async () => {
-  if (!existsSync(path.join(root, ".next", "BUILD_ID"))) {
-    const build = spawnSync("npx", ["next", "build"], { cwd: root, encoding: "utf8", env: { ...process.env, NODE_ENV: "production" } });
-    if (build.status !== 0) throw new Error(`next build failed:\n${build.stdout}\n${build.stderr}`);
-  }
+  ensureBuilt();
   const port = await freePort();
   dataDir = mkdtempSync(path.join(tmpdir(), "claims-smoke-"));
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir };
@@ -94,6 +80,7 @@ describe("the built server", () => {
   it.each([
     ["RATE_LIMIT_SCALE", "-2"],
     ["TRENDING_CACHE_SECONDS", "half a minute"],
+    ["SHUTDOWN_GRACE_SECONDS", "-1"],
   ])("refuses a bad %s, naming the variable", (name, value) => {
     const run = spawnSync(process.execPath, ["--import", "tsx", "server/http/main.ts"], {
       cwd: root,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rankExpertise, type TagEngagement } from "~/server/domain/expertise";
+import { outcomeEngagement, rankExpertise, type TagEngagement } from "~/server/domain/expertise";
 
 const row = (tag: string, engagement_count: number, resolved = 0, correct = 0): TagEngagement => ({
   tag,
@@ -43,5 +43,23 @@ describe("rankExpertise", () => {
     const input = [row("a", 3, 1, 1), row("a", 3)];
     rankExpertise(input);
     expect(input[0]).toEqual(row("a", 3, 1, 1));
+  });
+});
+
+describe("outcomeEngagement (outcome records → engagement and accuracy per tag)", () => {
+  const record = (outcome: "aligned" | "opposed" | "neutral", tags: string[]) => ({ outcome, resolvedAt: new Date(0), tags });
+
+  it("counts each record once per tag, as a resolved vote unless neutral, correct when aligned", () => {
+    expect(outcomeEngagement([record("aligned", ["a", "b", "a"]), record("opposed", ["a"]), record("neutral", ["b"])])).toEqual([
+      row("a", 1, 1, 1),
+      row("b", 1, 1, 1),
+      row("a", 1, 1, 0),
+      row("b", 1, 0, 0),
+    ]);
+  });
+
+  it("feeds rankExpertise: records and the other engagement add up per tag", () => {
+    const ranked = rankExpertise([row("a", 1), ...outcomeEngagement([record("aligned", ["a"]), record("opposed", ["a"]), record("neutral", ["a"])])]);
+    expect(ranked).toEqual([{ tag: "a", engagement_count: 4, accuracy: 0.5 }]);
   });
 });

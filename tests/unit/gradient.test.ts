@@ -1,22 +1,29 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import {
-  EMPTY_SUMS,
-  applySumsDelta,
-  castVote,
-  changeVote,
+  applyVote,
   consensusDirection,
+  crowdGradient,
   gradientFromSums,
-  isAtConsensus,
-  recomputeGradient,
-  removeVote,
   resolutionOutcome,
   shouldResolve,
-  voteSumsDelta,
   voteWeight,
   type GradientSums,
   type WeightedVote,
 } from "~/server/domain/gradient";
+
+const EMPTY_SUMS: GradientSums = { weightedSum: 0, weightTotal: 0, voteCount: 0 };
+const castVote = (sums: GradientSums, vote: WeightedVote) => applyVote(sums, null, vote);
+const changeVote = (sums: GradientSums, previous: WeightedVote, next: WeightedVote) => applyVote(sums, previous, next);
+const removeVote = (sums: GradientSums, previous: WeightedVote) => applyVote(sums, previous, null);
+/** The oracle: the weighted mean recomputed from scratch. */
+function recomputeGradient(votes: readonly WeightedVote[]): number {
+  const weightTotal = votes.reduce((t, v) => t + v.weight, 0);
+  if (votes.length === 0 || weightTotal <= 0) return 0.5;
+  return Math.min(1, Math.max(0, votes.reduce((t, v) => t + v.weight * v.value, 0) / weightTotal));
+}
+/** At consensus, as resolution sees it (given enough votes). */
+const isAtConsensus = (gradient: number) => shouldResolve({ gradient, voteCount: 10, alreadyResolved: false });
 
 describe("voteWeight", () => {
   it("is at least 0.1, so a new agent's vote still counts", () => {
@@ -41,58 +48,62 @@ describe("running sums", () => {
 
   it("cast adds the vote and counts it", () => {
     const r = castVote(EMPTY_SUMS, { value: 0.9, weight: 2 });
-    expect(r.voteCountDelta).toBe(1);
-    expect(r.sums).toEqual({ weightedSum: 1.8, weightTotal: 2, voteCount: 1 });
-    expect(gradientFromSums(r.sums)).toBe(0.9);
+    expect(r).toEqual({ weightedSum: 1.8, weightTotal: 2, voteCount: 1 });
+    expect(gradientFromSums(r)).toBe(0.9);
   });
 
   it("change replaces the vote without changing the count", () => {
-    const a = castVote(EMPTY_SUMS, { value: 1, weight: 1 }).sums;
-    const b = castVote(a, { value: 0, weight: 1 }).sums;
+    const a = castVote(EMPTY_SUMS, { value: 1, weight: 1 });
+    const b = castVote(a, { value: 0, weight: 1 });
     expect(gradientFromSums(b)).toBe(0.5);
     const r = changeVote(b, { value: 0, weight: 1 }, { value: 1, weight: 3 });
-    expect(r.voteCountDelta).toBe(0);
-    expect(r.sums.voteCount).toBe(2);
-    expect(gradientFromSums(r.sums)).toBe(1);
+    expect(r.voteCount).toBe(2);
+    expect(gradientFromSums(r)).toBe(1);
   });
 
   it("a changed vote uses the voter's new weight", () => {
-    const a = castVote(EMPTY_SUMS, { value: 0, weight: 1 }).sums;
-    const b = castVote(a, { value: 1, weight: 1 }).sums;
+    const a = castVote(EMPTY_SUMS, { value: 0, weight: 1 });
+    const b = castVote(a, { value: 1, weight: 1 });
     const r = changeVote(b, { value: 1, weight: 1 }, { value: 1, weight: 3 });
-    expect(gradientFromSums(r.sums)).toBe(0.75);
+    expect(gradientFromSums(r)).toBe(0.75);
   });
 
   it("removal takes the vote out and decrements the count", () => {
-    const a = castVote(EMPTY_SUMS, { value: 0.2, weight: 1 }).sums;
-    const b = castVote(a, { value: 1, weight: 1 }).sums;
+    const a = castVote(EMPTY_SUMS, { value: 0.2, weight: 1 });
+    const b = castVote(a, { value: 1, weight: 1 });
     const r = removeVote(b, { value: 1, weight: 1 });
-    expect(r.voteCountDelta).toBe(-1);
-    expect(r.sums.voteCount).toBe(1);
-    expect(gradientFromSums(r.sums)).toBe(0.2);
+    expect(r.voteCount).toBe(1);
+    expect(gradientFromSums(r)).toBe(0.2);
   });
 
   it("removing the last vote resets the sums to exactly 0 and the gradient to 0.5", () => {
-    const a = castVote(EMPTY_SUMS, { value: 0.3, weight: 0.7 }).sums;
+    const a = castVote(EMPTY_SUMS, { value: 0.3, weight: 0.7 });
     const r = removeVote(a, { value: 0.3, weight: 0.7 });
-    expect(r.sums).toEqual({ weightedSum: 0, weightTotal: 0, voteCount: 0 });
-    expect(gradientFromSums(r.sums)).toBe(0.5);
+    expect(r).toEqual({ weightedSum: 0, weightTotal: 0, voteCount: 0 });
+    expect(gradientFromSums(r)).toBe(0.5);
   });
 
-  it("voteSumsDelta describes cast, change, removal and no-op", () => {
-    expect(voteSumsDelta(null, { value: 0.5, weight: 2 })).toEqual({ weightedSum: 1, weightTotal: 2, voteCount: 1 });
-    expect(voteSumsDelta({ value: 0.5, weight: 2 }, null)).toEqual({ weightedSum: -1, weightTotal: -2, voteCount: -1 });
-    expect(voteSumsDelta({ value: 0.5, weight: 2 }, { value: 1, weight: 1 })).toEqual({
-      weightedSum: 0,
-      weightTotal: -1,
-      voteCount: 0,
+  it("applyVote: cast, change, removal and no-op", () => {
+    const start = { weightedSum: 1, weightTotal: 2, voteCount: 1 };
+    expect(applyVote(start, null, { value: 0.5, weight: 2 })).toEqual({ weightedSum: 2, weightTotal: 4, voteCount: 2 });
+    expect(applyVote(start, { value: 0.5, weight: 2 }, { value: 1, weight: 1 })).toEqual({
+      weightedSum: 1,
+      weightTotal: 1,
+      voteCount: 1,
     });
-    expect(voteSumsDelta(null, null)).toEqual({ weightedSum: 0, weightTotal: 0, voteCount: 0 });
+    expect(applyVote(start, null, null)).toEqual(start);
   });
 
   it("vote count never goes below 0", () => {
-    const r = applySumsDelta(EMPTY_SUMS, { weightedSum: -1, weightTotal: -1, voteCount: -1 });
-    expect(r).toEqual(EMPTY_SUMS);
+    expect(applyVote(EMPTY_SUMS, { value: 1, weight: 1 }, null)).toEqual(EMPTY_SUMS);
+  });
+
+  it("crowdGradient is the gradient of the other votes", () => {
+    const mine = { value: 1, weight: 3 };
+    const sums = castVote(castVote(EMPTY_SUMS, { value: 0.2, weight: 1 }), mine);
+    expect(crowdGradient(sums, mine)).toBe(0.2);
+    expect(crowdGradient(sums, null)).toBe(gradientFromSums(sums));
+    expect(crowdGradient(castVote(EMPTY_SUMS, mine), mine)).toBe(0.5);
   });
 
   it("survives thousands of add/remove cycles: exactly 0.5 once every vote is gone", () => {
@@ -101,19 +112,19 @@ describe("running sums", () => {
     let sums: GradientSums = EMPTY_SUMS;
     for (let cycle = 0; cycle < 2000; cycle++) {
       const votes = weights.map((w, i) => ({ weight: w, value: values[(i + cycle) % values.length] }));
-      for (const v of votes) sums = castVote(sums, v).sums;
-      for (const v of votes.reverse()) sums = removeVote(sums, v).sums;
+      for (const v of votes) sums = castVote(sums, v);
+      for (const v of votes.reverse()) sums = removeVote(sums, v);
     }
     expect(sums).toEqual({ weightedSum: 0, weightTotal: 0, voteCount: 0 });
     expect(gradientFromSums(sums)).toBe(0.5);
   });
 
   it("after thousands of cycles around one remaining vote, the gradient is exactly that vote's value", () => {
-    let sums = castVote(EMPTY_SUMS, { value: 0.3, weight: Math.log(5) }).sums;
+    let sums = castVote(EMPTY_SUMS, { value: 0.3, weight: Math.log(5) });
     for (let cycle = 0; cycle < 5000; cycle++) {
       const v = { value: (cycle % 97) / 96, weight: voteWeight(cycle * 1.37) };
-      sums = castVote(sums, v).sums;
-      sums = removeVote(sums, v).sums;
+      sums = castVote(sums, v);
+      sums = removeVote(sums, v);
     }
     expect(sums.voteCount).toBe(1);
     expect(gradientFromSums(sums)).toBe(0.3);
@@ -133,11 +144,11 @@ describe("running sums", () => {
         for (const o of ops) {
           const previous = votes.get(o.voter) ?? null;
           if (o.remove) {
-            if (previous) sums = removeVote(sums, previous).sums;
+            if (previous) sums = removeVote(sums, previous);
             votes.delete(o.voter);
           } else {
             const next = { value: o.value, weight: voteWeight(o.reputation) };
-            sums = previous ? changeVote(sums, previous, next).sums : castVote(sums, next).sums;
+            sums = previous ? changeVote(sums, previous, next) : castVote(sums, next);
             votes.set(o.voter, next);
           }
         }
@@ -164,23 +175,9 @@ describe("gradientFromSums", () => {
   it("does not let float error make a mean of exactly 0.8 look like consensus", () => {
     const votes = [0.1, Math.log(2), Math.log(3.7), Math.log(11), 0.3].map((weight) => ({ weight, value: 0.8 }));
     let sums: GradientSums = EMPTY_SUMS;
-    for (const v of votes) sums = castVote(sums, v).sums;
+    for (const v of votes) sums = castVote(sums, v);
     expect(gradientFromSums(sums)).toBe(0.8);
     expect(isAtConsensus(gradientFromSums(sums))).toBe(false);
-  });
-});
-
-describe("recomputeGradient", () => {
-  it("is 0.5 without votes", () => {
-    expect(recomputeGradient([])).toBe(0.5);
-  });
-  it("is the weighted mean", () => {
-    expect(
-      recomputeGradient([
-        { value: 1, weight: 3 },
-        { value: 0, weight: 1 },
-      ]),
-    ).toBe(0.75);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { learningScore, type ResolvedVote } from "~/server/domain/learning";
+import { learningScore, resolvedVotesFrom, type ResolvedVote } from "~/server/domain/learning";
 
 const now = new Date("2026-11-20T12:00:00.000Z");
 const DAY = 86_400_000;
@@ -121,5 +121,21 @@ describe("learningScore", () => {
         expect(r.insight.length).toBeGreaterThan(0);
       }),
     );
+  });
+});
+
+describe("resolvedVotesFrom (outcome records → resolved votes)", () => {
+  it("keeps aligned (correct) and opposed (incorrect) records, drops neutral ones", () => {
+    const records = [
+      { outcome: "aligned" as const, resolvedAt: at(1), tags: ["a"] },
+      { outcome: "opposed" as const, resolvedAt: at(40), tags: [] },
+      { outcome: "neutral" as const, resolvedAt: at(2), tags: ["a"] },
+    ];
+    expect(resolvedVotesFrom(records)).toEqual([
+      { resolvedAt: at(1), correct: true },
+      { resolvedAt: at(40), correct: false },
+    ]);
+    expect(learningScore(resolvedVotesFrom(records), now)).toMatchObject({ total_resolved_votes: 2, correct_resolved_votes: 1, accuracy_rate: 0.5 });
+    expect(learningScore(resolvedVotesFrom([records[2]]), now)).toMatchObject({ score: 0.5, total_resolved_votes: 0 });
   });
 });

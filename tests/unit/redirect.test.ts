@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeRedirectPath, withQueryParam } from "../../server/auth/redirect.ts";
+import { safeRedirectPath, withQueryParam } from "../../server/domain/redirect.ts";
 
 describe("safeRedirectPath", () => {
   it.each([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
-  applyDelta,
   applyEvents,
+  evidenceTallyDelta,
   evidenceVoteDelta,
   resolutionChange,
   tierFor,
@@ -20,9 +20,9 @@ describe("tierFor", () => {
   });
 
   it("follows the score back down", () => {
-    const down = applyDelta(100, -0.5);
+    const down = applyEvents(100, [{ reason: "vote_opposed", delta: -0.5 }]);
     expect(tierFor(down.score)).toBe("new");
-    const down2 = applyDelta(1000, -3);
+    const down2 = applyEvents(1000, [{ reason: "evidence_downvoted", delta: -3 }]);
     expect(tierFor(down2.score)).toBe("established");
   });
 });
@@ -61,16 +61,34 @@ describe("evidenceVoteDelta", () => {
   });
 });
 
-describe("applyDelta", () => {
+describe("applyEvents: one change", () => {
+  const one = (score: number, delta: number) => {
+    const r = applyEvents(score, [{ reason: "evidence_downvoted", delta }]);
+    return { score: r.score, appliedDelta: r.events[0].delta };
+  };
   it("adds within range", () => {
-    expect(applyDelta(10, 5)).toEqual({ score: 15, appliedDelta: 5 });
-    expect(applyDelta(10, -3)).toEqual({ score: 7, appliedDelta: -3 });
-    expect(applyDelta(1, -0.5)).toEqual({ score: 0.5, appliedDelta: -0.5 });
+    expect(one(10, 5)).toEqual({ score: 15, appliedDelta: 5 });
+    expect(one(10, -3)).toEqual({ score: 7, appliedDelta: -3 });
+    expect(one(1, -0.5)).toEqual({ score: 0.5, appliedDelta: -0.5 });
   });
   it("never goes below 0 and reports what was really applied", () => {
-    expect(applyDelta(2, -3)).toEqual({ score: 0, appliedDelta: -2 });
-    expect(applyDelta(0, -3)).toEqual({ score: 0, appliedDelta: 0 });
-    expect(applyDelta(0.5, -0.5)).toEqual({ score: 0, appliedDelta: -0.5 });
+    expect(one(2, -3)).toEqual({ score: 0, appliedDelta: -2 });
+    expect(one(0, -3)).toEqual({ score: 0, appliedDelta: 0 });
+    expect(one(0.5, -0.5)).toEqual({ score: 0, appliedDelta: -0.5 });
+  });
+});
+
+describe("evidenceTallyDelta", () => {
+  it.each([
+    [null, "up", { upvotes: 1, downvotes: 0, voteScore: 1 }],
+    [null, "down", { upvotes: 0, downvotes: 1, voteScore: -1 }],
+    ["up", "down", { upvotes: -1, downvotes: 1, voteScore: -2 }],
+    ["down", "up", { upvotes: 1, downvotes: -1, voteScore: 2 }],
+    ["up", null, { upvotes: -1, downvotes: 0, voteScore: -1 }],
+    ["down", null, { upvotes: 0, downvotes: -1, voteScore: 1 }],
+    ["up", "up", { upvotes: 0, downvotes: 0, voteScore: 0 }],
+  ] as const)("%s → %s", (previous, next, expected) => {
+    expect(evidenceTallyDelta(previous, next)).toEqual(expected);
   });
 });
 

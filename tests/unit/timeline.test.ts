@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fillTimeline, timelineDays, timelineStart, utcDay } from "~/server/domain/timeline";
+import { fillTimeline, timelineDays, timelineStart } from "~/server/domain/timeline";
 
 const now = new Date("2026-03-02T00:30:00.000Z");
 
@@ -73,7 +73,8 @@ describe("fillTimeline", () => {
     expect(points[1].claims).toBe(1);
   });
 
-  it("utcDay formats YYYY-MM-DD", () => {
-    expect(utcDay(new Date("2026-11-05T23:00:00.000Z"))).toBe("2026-11-05");
+  it("days are UTC dates formatted YYYY-MM-DD", () => {
+    const points = fillTimeline(["2026-11-05"], [{ date: new Date("2026-11-05T23:00:00.000Z"), claims: 2 }]);
+    expect(points[0]).toMatchObject({ date: "2026-11-05", claims: 2 });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TRENDING_WINDOW_MS, isTrending, trendingScore, trendingWindowStart } from "~/server/domain/trending";
+import { TRENDING_WINDOW_MS, rankTrending, trendingScore, trendingWindowStart } from "~/server/domain/trending";
 
 describe("trending", () => {
   it("weights votes 3, evidence 5, comments 2", () => {
@@ -17,8 +17,15 @@ describe("trending", () => {
     );
   });
   it("a claim without activity is not trending", () => {
-    expect(isTrending({ votes24h: 0, evidence24h: 0, comments24h: 0 })).toBe(false);
-    expect(isTrending({ votes24h: 0, evidence24h: 0, comments24h: 1 })).toBe(true);
+    const quiet = { id: "a", votes24h: 0, evidence24h: 0, comments24h: 0 };
+    const talked = { id: "b", votes24h: 0, evidence24h: 0, comments24h: 1 };
+    expect(rankTrending([quiet, talked])).toEqual([talked]);
+  });
+  it("ranks by score, highest first, ties by claim id", () => {
+    const c = (id: string, votes24h: number, evidence24h: number, comments24h: number) => ({ id, votes24h, evidence24h, comments24h });
+    const ranked = rankTrending([c("d", 1, 0, 0), c("b", 0, 1, 0), c("c", 0, 0, 1), c("a", 1, 0, 0), c("e", 0, 0, 3)]);
+    // scores: d 3, b 5, c 2, a 3, e 6
+    expect(ranked.map((r) => r.id)).toEqual(["e", "b", "a", "d", "c"]);
   });
   it("the window is 24 hours", () => {
     expect(TRENDING_WINDOW_MS).toBe(86_400_000);

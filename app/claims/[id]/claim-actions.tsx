@@ -6,6 +6,8 @@ import Link from "next/link";
 import { useState } from "react";
 import { toApiError } from "../../_lib/api-error.ts";
 import { useTRPC } from "../../_lib/trpc.tsx";
+import claimStyles from "./claim.module.css";
+import ui from "../../_components/ui.module.css";
 
 type FlagName = "notify_on_vote" | "notify_on_evidence" | "notify_on_comment";
 const FLAG_LABELS: [FlagName, string][] = [
@@ -57,8 +59,8 @@ export function ClaimActions({
 
   if (!signedIn) {
     return (
-      <div className="row">
-        <Link className="button button--secondary button--small" href={`/signin?redirect_to=${encodeURIComponent(`/claims/${claimId}`)}`}>
+      <div className={ui.row}>
+        <Link className={`${ui.button} ${ui["button--secondary"]} ${ui["button--small"]}`} href={`/signin?redirect_to=${encodeURIComponent(`/claims/${claimId}`)}`}>
           Sign in to bookmark or follow
         </Link>
       </div>
@@ -67,10 +69,10 @@ export function ClaimActions({
   const bookmarkPending = bookmark.isPending || unbookmark.isPending;
   const followPending = follow.isPending || unfollow.isPending;
   return (
-    <div className="row">
+    <div className={ui.row}>
       <button
         type="button"
-        className={`button button--secondary button--small ${bookmarked ? "is-active" : ""}`}
+        className={`${ui.button} ${ui["button--secondary"]} ${ui["button--small"]} ${bookmarked ? ui["is-active"] : ""}`}
         disabled={bookmarkPending}
         onClick={() => {
           setError(null);
@@ -81,7 +83,7 @@ export function ClaimActions({
       </button>
       <button
         type="button"
-        className={`button button--secondary button--small ${following ? "is-active" : ""}`}
+        className={`${ui.button} ${ui["button--secondary"]} ${ui["button--small"]} ${following ? ui["is-active"] : ""}`}
         disabled={followPending}
         onClick={() => {
           setError(null);
@@ -92,7 +94,7 @@ export function ClaimActions({
       </button>
       {following ? (
         <details
-          className="follow-settings"
+          className={claimStyles["follow-settings"]}
           onToggle={(e) => {
             // Following again without flags changes nothing and answers the current flags.
             if ((e.currentTarget as HTMLDetailsElement).open && !flags) follow.mutate({ claim_id: claimId });
@@ -102,7 +104,7 @@ export function ClaimActions({
           <fieldset disabled={!flags}>
             <legend className="visually-hidden">Notify me about</legend>
             {FLAG_LABELS.map(([name, label]) => (
-              <label key={name} className="row">
+              <label key={name} className={ui.row}>
                 <input
                   type="checkbox"
                   checked={flags?.[name] ?? false}
@@ -127,7 +129,7 @@ export function ClaimActions({
         {bookmarked ? "Bookmarked." : ""} {following ? "Following." : ""}
       </span>
       {error ? (
-        <p className="field-error" role="alert">
+        <p className={ui["field-error"]} role="alert">
           {error}
         </p>
       ) : null}

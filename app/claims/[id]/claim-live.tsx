@@ -2,16 +2,21 @@
 // The part of the claim page that moves when people vote: the gauge, the vote control and the
 // gradient's history. It reads claims.get (first from the server render) and writes claims.vote /
 // claims.unvote — the same procedures as POST/DELETE /api/v1/claims/{id}/vote.
+import { BridgingBadge } from "../../_components/bridging-badge.tsx";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
-import type { ClaimDetail } from "~/server/api/schemas/claims.ts";
+import type { ClaimDetail } from "~/server/contract/claims.ts";
 import { GradientGauge } from "../../_components/gradient.tsx";
 import { FormError } from "../../_components/form-bits.tsx";
 import { toApiError, type ApiError } from "../../_lib/api-error.ts";
 import { percent } from "../../_lib/format.ts";
 import { useTRPC } from "../../_lib/trpc.tsx";
 import { GradientHistoryChart } from "./gradient-history-chart.tsx";
+import { useLiveUpdates } from "./use-live-updates.ts";
+import claimStyles from "./claim.module.css";
+import ui from "../../_components/ui.module.css";
+import { ClientForm } from "../../_components/client-form.tsx";
 
 export type ViewerRole = "anonymous" | "author" | "member";
 
@@ -20,6 +25,9 @@ export function ClaimLive({ initial, role }: { initial: ClaimDetail; role: Viewe
   const queryClient = useQueryClient();
   const claimQuery = trpc.claims.get.queryOptions({ claim_id: initial.id }, { initialData: initial });
   const { data: claim } = useQuery(claimQuery);
+  // Others' votes, evidence and comments appear without a reload (one stream per page).
+  // Anonymous pages may be a shared render (server/http/page-cache.ts): catch up once the stream is open.
+  useLiveUpdates(initial.id, { catchUpOnOpen: role === "anonymous" });
   const [draft, setDraft] = useState<number>(initial.user_vote ?? 0.5);
   const [error, setError] = useState<ApiError | null>(null);
   const [status, setStatus] = useState<string>("");
@@ -51,13 +59,16 @@ export function ClaimLive({ initial, role }: { initial: ClaimDetail; role: Viewe
   const pending = vote.isPending || unvote.isPending;
 
   return (
-    <section className="card" aria-labelledby="gradient-title">
-      <h2 id="gradient-title" className="card__title">
+    <section className={ui.card} aria-labelledby="gradient-title">
+      <h2 id="gradient-title" className={ui.card__title}>
         Where consensus stands
       </h2>
-      <div className="claim-live">
+      <div className={claimStyles["claim-live"]}>
         <div className="claim-live__gauge">
           <GradientGauge gradient={claim.gradient} voteCount={claim.vote_count} />
+          <div style={{ marginTop: "0.75rem" }}>
+            <BridgingBadge bridging={claim.bridging} withMeaning />
+          </div>
         </div>
         <div className="claim-live__vote">
           {role === "anonymous" ? (
@@ -66,22 +77,22 @@ export function ClaimLive({ initial, role }: { initial: ClaimDetail; role: Viewe
               claim is.
             </p>
           ) : role === "author" ? (
-            <p className="muted">This is your claim. The gradient comes from other people’s votes.</p>
+            <p className={ui.muted}>This is your claim. The gradient comes from other people’s votes.</p>
           ) : (
-            <form
+            <ClientForm
               onSubmit={(e) => {
                 e.preventDefault();
                 vote.mutate({ claim_id: claim.id, value: draft });
               }}
             >
               <FormError error={error} fields={[]} />
-              <div className="field" style={{ marginBottom: "0.5rem" }}>
+              <div className={ui.field} style={{ marginBottom: "0.5rem" }}>
                 <label htmlFor={sliderId}>
-                  Your vote: <span className="vote-panel__value">{percent(draft)}</span> true
+                  Your vote: <span className={claimStyles["vote-panel__value"]}>{percent(draft)}</span> true
                 </label>
                 <input
                   id={sliderId}
-                  className="vote-panel__slider"
+                  className={claimStyles["vote-panel__slider"]}
                   type="range"
                   min={0}
                   max={1}
@@ -90,23 +101,23 @@ export function ClaimLive({ initial, role }: { initial: ClaimDetail; role: Viewe
                   aria-valuetext={`${percent(draft)} true`}
                   onChange={(e) => setDraft(Number(e.target.value))}
                 />
-                <div className="vote-panel__scale" aria-hidden="true">
+                <div className={claimStyles["vote-panel__scale"]} aria-hidden="true">
                   <span>0 · false</span>
                   <span>0.5 · unsure</span>
                   <span>1 · true</span>
                 </div>
               </div>
-              <p className="muted small" style={{ minHeight: "1.5em" }}>
+              <p className={`${ui.muted} ${ui.small}`} style={{ minHeight: "1.5em" }}>
                 {claim.user_vote === null ? "You have not voted yet." : `Your current vote: ${percent(claim.user_vote)}.`}
               </p>
-              <div className="form-actions">
-                <button type="submit" className="button" disabled={pending}>
+              <div className={ui["form-actions"]}>
+                <button type="submit" className={ui.button} disabled={pending}>
                   {vote.isPending ? "Saving…" : claim.user_vote === null ? "Cast vote" : "Update vote"}
                 </button>
                 {claim.user_vote !== null ? (
                   <button
                     type="button"
-                    className="button button--secondary"
+                    className={`${ui.button} ${ui["button--secondary"]}`}
                     disabled={pending}
                     onClick={() => unvote.mutate({ claim_id: claim.id })}
                   >
@@ -114,7 +125,7 @@ export function ClaimLive({ initial, role }: { initial: ClaimDetail; role: Viewe
                   </button>
                 ) : null}
               </div>
-            </form>
+            </ClientForm>
           )}
           <p className="visually-hidden" role="status">
             {status}

@@ -4,12 +4,16 @@
 import { useMutation, useQueries, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
-import { MAX_COMMENT_DEPTH, type CommentOut } from "~/server/api/schemas/comments.ts";
+import { MAX_COMMENT_DEPTH, type CommentOut } from "~/server/contract/comments.ts";
 import { AuthorLink, Avatar, RelTime } from "../../_components/bits.tsx";
+import { ReportButton } from "../../_components/report-button.tsx";
 import { FieldError, FormError, invalidProps } from "../../_components/form-bits.tsx";
 import { toApiError, type ApiError } from "../../_lib/api-error.ts";
 import { plural } from "../../_lib/format.ts";
 import { useTRPC } from "../../_lib/trpc.tsx";
+import claimStyles from "./claim.module.css";
+import ui from "../../_components/ui.module.css";
+import { ClientForm } from "../../_components/client-form.tsx";
 
 const PAGE = 50;
 
@@ -21,7 +25,48 @@ interface CommentList {
 function useRefreshComments(claimId: string) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: trpc.comments.list.queryKey({ claim_id: claimId }) });
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.comments.list.queryKey({ claim_id: claimId }) }),
+      queryClient.invalidateQueries({ queryKey: trpc.comments.replies.pathKey() }),
+    ]);
+}
+
+const REPLY_PAGE = 20;
+
+/**
+ * A thread embeds only a comment's first replies (reply_count says how many there are); the rest is
+ * fetched a page at a time from comments.replies (GET /claims/{claim_id}/comments/{comment_id}/replies).
+ */
+function MoreReplies({ comment, claimId, viewerId }: { comment: CommentOut; claimId: string; viewerId: string | null }) {
+  const trpc = useTRPC();
+  const [pages, setPages] = useState(0);
+  const embedded = comment.replies.length;
+  const results = useQueries({
+    queries: Array.from({ length: pages }, (_, i) =>
+      trpc.comments.replies.queryOptions({ claim_id: claimId, comment_id: comment.id, limit: REPLY_PAGE, offset: embedded + i * REPLY_PAGE }),
+    ),
+  });
+  const more = results.flatMap((r) => r.data?.replies ?? []);
+  const total = results[0]?.data?.total ?? comment.reply_count;
+  const remaining = total - embedded - more.length;
+  const loading = results.some((r) => r.isFetching && !r.data);
+  return (
+    <>
+      {more.length > 0 ? (
+        <ul className="comment-thread">
+          {more.map((r) => (
+            <CommentItem key={r.id} comment={r} claimId={claimId} viewerId={viewerId} />
+          ))}
+        </ul>
+      ) : null}
+      {remaining > 0 ? (
+        <button type="button" className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`} disabled={loading} onClick={() => setPages((p) => p + 1)}>
+          {loading ? "Loading…" : `Show ${plural(remaining, "more reply", "more replies")}`}
+        </button>
+      ) : null}
+    </>
+  );
 }
 
 export function CommentsSection({ claimId, initial, viewerId }: { claimId: string; initial: CommentList; viewerId: string | null }) {
@@ -37,9 +82,9 @@ export function CommentsSection({ claimId, initial, viewerId }: { claimId: strin
   const loadingMore = results.some((r) => r.isFetching && !r.data);
 
   return (
-    <section className="card" aria-labelledby="comments-title">
-      <h2 id="comments-title" className="card__title">
-        Discussion <span className="muted small">{plural(total, "thread")}</span>
+    <section className={ui.card} aria-labelledby="comments-title">
+      <h2 id="comments-title" className={ui.card__title}>
+        Discussion <span className={`${ui.muted} ${ui.small}`}>{plural(total, "thread")}</span>
       </h2>
       {viewerId ? (
         <CommentForm claimId={claimId} parentId={null} label="Add a comment" submitLabel="Post comment" />
@@ -49,19 +94,19 @@ export function CommentsSection({ claimId, initial, viewerId }: { claimId: strin
         </p>
       )}
       {comments.length === 0 ? (
-        <p className="muted" style={{ marginTop: "1rem" }}>
+        <p className={ui.muted} style={{ marginTop: "1rem" }}>
           No comments yet.
         </p>
       ) : (
-        <ul className="comment-thread" style={{ marginTop: "1.25rem" }}>
+        <ul className={claimStyles["comment-thread"]} style={{ marginTop: "1.25rem" }}>
           {comments.map((c) => (
             <CommentItem key={c.id} comment={c} claimId={claimId} viewerId={viewerId} />
           ))}
         </ul>
       )}
       {comments.length < total ? (
-        <div className="form-actions" style={{ marginTop: "1rem" }}>
-          <button type="button" className="button button--secondary" disabled={loadingMore} onClick={() => setPages((p) => p + 1)}>
+        <div className={ui["form-actions"]} style={{ marginTop: "1rem" }}>
+          <button type="button" className={`${ui.button} ${ui["button--secondary"]}`} disabled={loadingMore} onClick={() => setPages((p) => p + 1)}>
             {loadingMore ? "Loading…" : "Show more comments"}
           </button>
         </div>
@@ -80,11 +125,13 @@ function CommentItem({ comment, claimId, viewerId }: { comment: CommentOut; clai
   );
   const isOwn = viewerId !== null && comment.author.id === viewerId && !comment.is_deleted;
   const canReply = viewerId !== null && comment.depth < MAX_COMMENT_DEPTH;
+  // Someone else's comment that still has content (a deleted one has nothing left to report).
+  const canReport = viewerId !== null && comment.author.id !== viewerId && !comment.is_deleted;
 
   return (
     <li>
       <article aria-label={`Comment by ${comment.author.display_name}`}>
-        <div className="comment__header">
+        <div className={claimStyles.comment__header}>
           <Avatar name={comment.author.display_name} size="small" />
           <AuthorLink author={comment.author} />
           <RelTime iso={comment.created_at} />
@@ -99,23 +146,23 @@ function CommentItem({ comment, claimId, viewerId }: { comment: CommentOut; clai
             onDone={() => setMode("view")}
           />
         ) : (
-          <p className={`comment__body ${comment.is_deleted ? "comment__body--deleted" : ""}`}>{comment.content}</p>
+          <p className={`${claimStyles.comment__body} ${comment.is_deleted ? claimStyles["comment__body--deleted"] : ""}`}>{comment.content}</p>
         )}
-        {mode === "view" && (canReply || isOwn) ? (
-          <div className="comment__actions">
+        {mode === "view" && (canReply || isOwn || canReport) ? (
+          <div className={claimStyles.comment__actions}>
             {canReply ? (
-              <button type="button" className="button button--ghost button--small" onClick={() => setMode("reply")}>
+              <button type="button" className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`} onClick={() => setMode("reply")}>
                 Reply
               </button>
             ) : null}
             {isOwn ? (
               <>
-                <button type="button" className="button button--ghost button--small" onClick={() => setMode("edit")}>
+                <button type="button" className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`} onClick={() => setMode("edit")}>
                   Edit
                 </button>
                 <button
                   type="button"
-                  className="button button--ghost button--small"
+                  className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`}
                   disabled={remove.isPending}
                   onClick={() => {
                     if (window.confirm("Delete this comment? Replies stay visible.")) remove.mutate({ comment_id: comment.id });
@@ -125,10 +172,11 @@ function CommentItem({ comment, claimId, viewerId }: { comment: CommentOut; clai
                 </button>
               </>
             ) : null}
+            {canReport ? <ReportButton targetType="comment" targetId={comment.id} /> : null}
           </div>
         ) : null}
         {error ? (
-          <p className="field-error" role="alert">
+          <p className={ui["field-error"]} role="alert">
             {error}
           </p>
         ) : null}
@@ -143,12 +191,13 @@ function CommentItem({ comment, claimId, viewerId }: { comment: CommentOut; clai
         ) : null}
       </article>
       {comment.replies.length > 0 ? (
-        <ul className="comment-thread">
+        <ul className={claimStyles["comment-thread"]}>
           {comment.replies.map((r) => (
             <CommentItem key={r.id} comment={r} claimId={claimId} viewerId={viewerId} />
           ))}
         </ul>
       ) : null}
+      {comment.reply_count > comment.replies.length ? <MoreReplies comment={comment} claimId={claimId} viewerId={viewerId} /> : null}
     </li>
   );
 }
@@ -187,7 +236,7 @@ function CommentForm({
   const pending = create.isPending || update.isPending;
 
   return (
-    <form
+    <ClientForm
       style={{ marginTop: "0.5rem" }}
       noValidate
       onSubmit={(e) => {
@@ -197,11 +246,11 @@ function CommentForm({
       }}
     >
       <FormError error={error} fields={["content"]} />
-      <div className="field" style={{ marginBottom: "0.5rem" }}>
+      <div className={ui.field} style={{ marginBottom: "0.5rem" }}>
         <label htmlFor={`${id}-content`}>{label}</label>
         <textarea
           id={`${id}-content`}
-          className="textarea"
+          className={ui.textarea}
           style={{ minHeight: 80 }}
           value={content}
           onChange={(e) => setContent(e.target.value)}
@@ -210,16 +259,16 @@ function CommentForm({
         />
         <FieldError error={error} field="content" id={`${id}-content`} />
       </div>
-      <div className="form-actions">
-        <button type="submit" className="button button--small" disabled={pending}>
+      <div className={ui["form-actions"]}>
+        <button type="submit" className={`${ui.button} ${ui["button--small"]}`} disabled={pending}>
           {pending ? "Saving…" : submitLabel}
         </button>
         {onDone ? (
-          <button type="button" className="button button--ghost button--small" onClick={onDone}>
+          <button type="button" className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`} onClick={onDone}>
             Cancel
           </button>
         ) : null}
       </div>
-    </form>
+    </ClientForm>
   );
 }

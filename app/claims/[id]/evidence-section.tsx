@@ -4,12 +4,16 @@
 import { useMutation, useQueries, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
-import { CONTENT_TYPES, POSITIONS, type Evidence, type EvidenceList } from "~/server/api/schemas/evidence.ts";
+import { CONTENT_TYPES, POSITIONS, type Evidence, type EvidenceList } from "~/server/contract/evidence.ts";
 import { AuthorLink, RelTime } from "../../_components/bits.tsx";
+import { ReportButton } from "../../_components/report-button.tsx";
 import { FieldError, FormError, invalidProps } from "../../_components/form-bits.tsx";
 import { toApiError, type ApiError } from "../../_lib/api-error.ts";
 import { plural } from "../../_lib/format.ts";
 import { useTRPC } from "../../_lib/trpc.tsx";
+import claimStyles from "./claim.module.css";
+import ui from "../../_components/ui.module.css";
+import { ClientForm } from "../../_components/client-form.tsx";
 
 const PAGE = 50;
 
@@ -51,26 +55,26 @@ export function EvidenceSection({
   const loadingMore = results.some((r) => r.isFetching && !r.data);
 
   return (
-    <section className="card" aria-labelledby="evidence-title">
-      <h2 id="evidence-title" className="card__title">
-        Evidence <span className="muted small">{plural(total, "piece", "pieces")}</span>
+    <section className={ui.card} aria-labelledby="evidence-title">
+      <h2 id="evidence-title" className={ui.card__title}>
+        Evidence <span className={`${ui.muted} ${ui.small}`}>{plural(total, "piece", "pieces")}</span>
       </h2>
       {total === 0 ? (
-        <p className="muted">No evidence yet. Sources, data and arguments help everyone judge this claim.</p>
+        <p className={ui.muted}>No evidence yet. Sources, data and arguments help everyone judge this claim.</p>
       ) : (
-        <div className="evidence-columns">
+        <div className={claimStyles["evidence-columns"]}>
           {POSITIONS.map((position) => {
             const group = evidence.filter((e) => e.position === position);
             return (
-              <section key={position} className="evidence-group" aria-labelledby={`evidence-${position}`}>
+              <section key={position} className={claimStyles["evidence-group"]} aria-labelledby={`evidence-${position}`}>
                 <h3 id={`evidence-${position}`}>
-                  <span className={`badge ${POSITION_LABELS[position].badge}`}>{POSITION_LABELS[position].title}</span>
-                  <span className="muted small">{group.length}</span>
+                  <span className={`${ui.badge} ${ui[POSITION_LABELS[position].badge]}`}>{POSITION_LABELS[position].title}</span>
+                  <span className={`${ui.muted} ${ui.small}`}>{group.length}</span>
                 </h3>
                 {group.length === 0 ? (
-                  <p className="muted small">Nothing here yet.</p>
+                  <p className={`${ui.muted} ${ui.small}`}>Nothing here yet.</p>
                 ) : (
-                  <ul className="evidence-list">
+                  <ul className={claimStyles["evidence-list"]}>
                     {group.map((item) => (
                       <li key={item.id}>
                         <EvidenceItem item={item} claimId={claimId} viewerId={viewerId} />
@@ -84,8 +88,8 @@ export function EvidenceSection({
         </div>
       )}
       {evidence.length < total ? (
-        <div className="form-actions" style={{ marginTop: "1rem" }}>
-          <button type="button" className="button button--secondary" disabled={loadingMore} onClick={() => setPages((p) => p + 1)}>
+        <div className={ui["form-actions"]} style={{ marginTop: "1rem" }}>
+          <button type="button" className={`${ui.button} ${ui["button--secondary"]}`} disabled={loadingMore} onClick={() => setPages((p) => p + 1)}>
             {loadingMore ? "Loading…" : `Show more evidence (${total - evidence.length} left)`}
           </button>
         </div>
@@ -132,20 +136,20 @@ function EvidenceItem({ item, claimId, viewerId }: { item: Evidence; claimId: st
   };
 
   return (
-    <article className="evidence-item" aria-label={`${CONTENT_TYPE_LABELS[item.content_type]} evidence by ${item.author.display_name}`}>
-      <div className="evidence-item__content">
+    <article className={claimStyles["evidence-item"]} aria-label={`${CONTENT_TYPE_LABELS[item.content_type]} evidence by ${item.author.display_name}`}>
+      <div className={claimStyles["evidence-item__content"]}>
         <EvidenceContent item={item} />
       </div>
-      <div className="evidence-item__footer">
+      <div className={claimStyles["evidence-item__footer"]}>
         <span>
           <AuthorLink author={item.author} /> · <RelTime iso={item.created_at} />
           {item.content_type !== "text" && item.content_type !== "link" ? ` · ${CONTENT_TYPE_LABELS[item.content_type]}` : ""}
         </span>
-        <span className="vote-buttons" role="group" aria-label="Evidence votes">
+        <span className={claimStyles["vote-buttons"]} role="group" aria-label="Evidence votes">
           {viewerId && !isOwn ? (
             <button
               type="button"
-              className="button button--ghost button--small"
+              className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`}
               aria-pressed={item.user_vote === "up"}
               aria-label={`Helpful (${item.upvotes} up)`}
               disabled={pending}
@@ -156,13 +160,13 @@ function EvidenceItem({ item, claimId, viewerId }: { item: Evidence; claimId: st
           ) : (
             <span title="Up votes">▲ {item.upvotes}</span>
           )}
-          <span className="vote-buttons__score" aria-label={`Score ${item.vote_score}`} data-testid="evidence-score">
+          <span className={claimStyles["vote-buttons__score"]} aria-label={`Score ${item.vote_score}`} data-testid="evidence-score">
             {item.vote_score}
           </span>
           {viewerId && !isOwn ? (
             <button
               type="button"
-              className="button button--ghost button--small"
+              className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`}
               aria-pressed={item.user_vote === "down"}
               aria-label={`Not helpful (${item.downvotes} down)`}
               disabled={pending}
@@ -174,9 +178,10 @@ function EvidenceItem({ item, claimId, viewerId }: { item: Evidence; claimId: st
             <span title="Down votes">▼ {item.downvotes}</span>
           )}
         </span>
+        {viewerId && !isOwn ? <ReportButton targetType="evidence" targetId={item.id} /> : null}
       </div>
       {error ? (
-        <p className="field-error" role="alert">
+        <p className={ui["field-error"]} role="alert">
           {error}
         </p>
       ) : null}
@@ -215,7 +220,7 @@ function AddEvidenceForm({ claimId }: { claimId: string }) {
   );
 
   return (
-    <form
+    <ClientForm
       aria-labelledby={`${id}-title`}
       onSubmit={(e) => {
         e.preventDefault();
@@ -225,11 +230,11 @@ function AddEvidenceForm({ claimId }: { claimId: string }) {
     >
       <h3 id={`${id}-title`}>Add evidence</h3>
       <FormError error={error} fields={EVIDENCE_FIELDS} />
-      <fieldset className="field">
+      <fieldset className={ui.field}>
         <legend>Position</legend>
-        <div className="row" style={{ gap: "1rem" }}>
+        <div className={ui.row} style={{ gap: "1rem" }}>
           {POSITIONS.map((p) => (
-            <label key={p} className="row" style={{ gap: "0.35rem", fontWeight: 500 }}>
+            <label key={p} className={ui.row} style={{ gap: "0.35rem", fontWeight: 500 }}>
               <input type="radio" name={`${id}-position`} value={p} checked={position === p} onChange={() => setPosition(p)} />
               {POSITION_LABELS[p].title}
             </label>
@@ -237,11 +242,11 @@ function AddEvidenceForm({ claimId }: { claimId: string }) {
         </div>
         <FieldError error={error} field="position" id={`${id}-position`} />
       </fieldset>
-      <div className="field">
+      <div className={ui.field}>
         <label htmlFor={`${id}-type`}>Kind of evidence</label>
         <select
           id={`${id}-type`}
-          className="select"
+          className={ui.select}
           value={contentType}
           onChange={(e) => setContentType(e.target.value as (typeof CONTENT_TYPES)[number])}
           {...invalidProps(error, "content_type", `${id}-type`)}
@@ -254,12 +259,12 @@ function AddEvidenceForm({ claimId }: { claimId: string }) {
         </select>
         <FieldError error={error} field="content_type" id={`${id}-type`} />
       </div>
-      <div className="field">
+      <div className={ui.field}>
         <label htmlFor={`${id}-content`}>{contentType === "link" ? "Link (http or https)" : "Evidence"}</label>
         {contentType === "link" ? (
           <input
             id={`${id}-content`}
-            className="input"
+            className={ui.input}
             type="url"
             inputMode="url"
             placeholder="https://example.org/study"
@@ -270,7 +275,7 @@ function AddEvidenceForm({ claimId }: { claimId: string }) {
         ) : (
           <textarea
             id={`${id}-content`}
-            className="textarea"
+            className={ui.textarea}
             value={content}
             onChange={(e) => setContent(e.target.value)}
             placeholder="A source, a measurement, an argument…"
@@ -279,14 +284,14 @@ function AddEvidenceForm({ claimId }: { claimId: string }) {
         )}
         <FieldError error={error} field="content" id={`${id}-content`} />
       </div>
-      <div className="form-actions">
-        <button type="submit" className="button" disabled={create.isPending}>
+      <div className={ui["form-actions"]}>
+        <button type="submit" className={ui.button} disabled={create.isPending}>
           {create.isPending ? "Adding…" : "Add evidence"}
         </button>
-        <span className="form-success" role="status">
+        <span className={ui["form-success"]} role="status">
           {status}
         </span>
       </div>
-    </form>
+    </ClientForm>
   );
 }

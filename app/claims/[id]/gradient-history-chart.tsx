@@ -4,6 +4,7 @@ import { format, parseISO } from "date-fns";
 import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { CONSENSUS_HIGH, CONSENSUS_LOW } from "~/server/domain/gradient.ts";
 import { percent } from "../../_lib/format.ts";
+import ui from "../../_components/ui.module.css";
 
 export interface GradientPoint {
   gradient: number;
@@ -14,8 +15,8 @@ export interface GradientPoint {
 export function GradientHistoryChart({ history }: { history: GradientPoint[] }) {
   if (history.length === 0) {
     return (
-      <div className="chart-box chart-box--small">
-        <div className="chart-empty">No votes yet: the history starts with the first vote.</div>
+      <div className={`${ui["chart-box"]} ${ui["chart-box--small"]}`}>
+        <div className={ui["chart-empty"]}>No votes yet: the history starts with the first vote.</div>
       </div>
     );
   }
@@ -26,7 +27,7 @@ export function GradientHistoryChart({ history }: { history: GradientPoint[] }) 
   const tickFormat = spanDays > 2 ? "d MMM" : "HH:mm";
   return (
     <figure style={{ margin: 0 }}>
-      <div className="chart-box chart-box--small" data-testid="gradient-history-chart">
+      <div className={`${ui["chart-box"]} ${ui["chart-box--small"]}`} data-testid="gradient-history-chart">
         <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 520, height: 200 }}>
           <LineChart data={data} margin={{ top: 8, right: 12, bottom: 0, left: -16 }}>
             <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" vertical={false} />
@@ -59,7 +60,7 @@ export function GradientHistoryChart({ history }: { history: GradientPoint[] }) 
           </LineChart>
         </ResponsiveContainer>
       </div>
-      <figcaption className="muted small">
+      <figcaption className={`${ui.muted} ${ui.small}`}>
         {history.length === 1
           ? `${percent(lastPoint.gradient)} after the first vote.`
           : `From ${percent(firstPoint.gradient)} to ${percent(lastPoint.gradient)} over ${history.length} changes. Dashed lines mark consensus (above ${percent(CONSENSUS_HIGH)} or below ${percent(CONSENSUS_LOW)}).`}

@@ -1,15 +1,16 @@
 import Link from "next/link";
+import ui from "../../_components/ui.module.css";
 
 export default function ClaimNotFound() {
   return (
-    <div className="card error-state">
+    <div className={`${ui.card} ${ui["error-state"]}`}>
       <h1>Claim not found</h1>
-      <p className="muted">This claim does not exist. The link may be mistyped.</p>
-      <div className="form-actions" style={{ justifyContent: "center" }}>
-        <Link href="/" className="button">
+      <p className={ui.muted}>This claim does not exist. The link may be mistyped.</p>
+      <div className={ui["form-actions"]} style={{ justifyContent: "center" }}>
+        <Link href="/" className={ui.button}>
           Explore claims
         </Link>
-        <Link href="/claims/new" className="button button--secondary">
+        <Link href="/claims/new" className={`${ui.button} ${ui["button--secondary"]}`}>
           Submit a claim
         </Link>
       </div>

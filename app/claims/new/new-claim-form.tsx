@@ -8,6 +8,8 @@ import { parseTagQuery } from "~/server/domain/tags.ts";
 import { changedField, FieldError, FormError, invalidProps } from "../../_components/form-bits.tsx";
 import { toApiError, withoutField, type ApiError } from "../../_lib/api-error.ts";
 import { useTRPC } from "../../_lib/trpc.tsx";
+import ui from "../../_components/ui.module.css";
+import { ClientForm } from "../../_components/client-form.tsx";
 
 export interface ParentOption {
   id: string;
@@ -53,8 +55,8 @@ export function NewClaimForm({
   const length = statement.trim().length;
 
   return (
-    <form
-      className="card"
+    <ClientForm
+      className={ui.card}
       noValidate
       onChange={(e) => setError((err) => withoutField(err, changedField(e)))}
       onSubmit={(e) => {
@@ -68,29 +70,29 @@ export function NewClaimForm({
       }}
     >
       <FormError error={error} fields={FIELDS} />
-      <div className="field">
+      <div className={ui.field}>
         <label htmlFor={`${id}-statement`}>Statement</label>
         <textarea
           id={`${id}-statement`}
           name="statement"
-          className="textarea"
+          className={ui.textarea}
           value={statement}
           onChange={(e) => setStatement(e.target.value)}
           placeholder="e.g. Drinking coffee improves short-term concentration."
           aria-describedby={`${id}-statement-hint${error?.fields.statement ? ` ${id}-statement-error` : ""}`}
           aria-invalid={error?.fields.statement ? true : undefined}
         />
-        <span id={`${id}-statement-hint`} className="hint">
+        <span id={`${id}-statement-hint`} className={ui.hint}>
           {limits.statementMin}–{limits.statementMax} characters · {length} so far
         </span>
         <FieldError error={error} field="statement" id={`${id}-statement`} />
       </div>
-      <div className="field">
+      <div className={ui.field}>
         <label htmlFor={`${id}-tier`}>Complexity</label>
         <select
           id={`${id}-tier`}
           name="complexity_tier"
-          className="select"
+          className={ui.select}
           value={tier}
           onChange={(e) => setTier(e.target.value as Tier)}
           {...invalidProps(error, "complexity_tier", `${id}-tier`)}
@@ -103,30 +105,30 @@ export function NewClaimForm({
         </select>
         <FieldError error={error} field="complexity_tier" id={`${id}-tier`} />
       </div>
-      <div className="field">
+      <div className={ui.field}>
         <label htmlFor={`${id}-tags`}>Tags</label>
         <input
           id={`${id}-tags`}
           name="tags"
-          className="input"
+          className={ui.input}
           value={tags}
           onChange={(e) => setTags(e.target.value)}
           placeholder="health, nutrition"
           aria-describedby={`${id}-tags-hint${error?.fields.tags ? ` ${id}-tags-error` : ""}`}
           aria-invalid={error?.fields.tags ? true : undefined}
         />
-        <span id={`${id}-tags-hint`} className="hint">
+        <span id={`${id}-tags-hint`} className={ui.hint}>
           Comma-separated, up to {limits.maxTags}: letters, digits, “-” and “_”.
         </span>
         <FieldError error={error} field="tags" id={`${id}-tags`} />
       </div>
       <ParentPicker parents={parents} setParents={setParents} maxParents={limits.maxParents} error={error} />
-      <div className="form-actions">
-        <button type="submit" className="button" disabled={create.isPending}>
+      <div className={ui["form-actions"]}>
+        <button type="submit" className={ui.button} disabled={create.isPending}>
           {create.isPending ? "Submitting…" : "Submit claim"}
         </button>
       </div>
-    </form>
+    </ClientForm>
   );
 }
 
@@ -153,19 +155,19 @@ function ParentPicker({
   const full = parents.length >= maxParents;
 
   return (
-    <fieldset className="field">
+    <fieldset className={ui.field}>
       <legend>Builds on (optional)</legend>
-      <span className="hint" id={`${id}-hint`}>
+      <span className={ui.hint} id={`${id}-hint`}>
         Link up to {maxParents} existing claims this one depends on or refines.
       </span>
       {parents.length > 0 ? (
-        <ul className="compact-list" aria-label="Chosen parent claims" style={{ margin: "0.25rem 0" }}>
+        <ul className={ui["compact-list"]} aria-label="Chosen parent claims" style={{ margin: "0.25rem 0" }}>
           {parents.map((p) => (
-            <li key={p.id} className="row" style={{ justifyContent: "space-between", flexWrap: "nowrap" }}>
+            <li key={p.id} className={ui.row} style={{ justifyContent: "space-between", flexWrap: "nowrap" }}>
               <span style={{ overflowWrap: "anywhere" }}>{p.statement}</span>
               <button
                 type="button"
-                className="button button--ghost button--small"
+                className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`}
                 onClick={() => setParents(parents.filter((x) => x.id !== p.id))}
                 aria-label={`Remove parent claim: ${p.statement}`}
               >
@@ -180,7 +182,7 @@ function ParentPicker({
       </label>
       <input
         id={`${id}-search`}
-        className="input"
+        className={ui.input}
         type="search"
         value={query}
         disabled={full}
@@ -193,17 +195,17 @@ function ParentPicker({
       {deferred.length >= 2 && !full ? (
         <div aria-live="polite" style={{ minHeight: "2rem" }}>
           {search.isLoading ? (
-            <p className="muted small">Searching…</p>
+            <p className={`${ui.muted} ${ui.small}`}>Searching…</p>
           ) : candidates.length === 0 ? (
-            <p className="muted small">No matching claims.</p>
+            <p className={`${ui.muted} ${ui.small}`}>No matching claims.</p>
           ) : (
-            <ul className="compact-list" aria-label="Matching claims">
+            <ul className={ui["compact-list"]} aria-label="Matching claims">
               {candidates.map((c) => (
-                <li key={c.id} className="row" style={{ justifyContent: "space-between", flexWrap: "nowrap" }}>
+                <li key={c.id} className={ui.row} style={{ justifyContent: "space-between", flexWrap: "nowrap" }}>
                   <span style={{ overflowWrap: "anywhere" }}>{c.statement}</span>
                   <button
                     type="button"
-                    className="button button--secondary button--small"
+                    className={`${ui.button} ${ui["button--secondary"]} ${ui["button--small"]}`}
                     onClick={() => {
                       setParents([...parents, { id: c.id, statement: c.statement }]);
                       setQuery("");

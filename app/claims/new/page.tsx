@@ -2,10 +2,11 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { currentViewer, serverCaller } from "~/server/api/server-caller.ts";
-import { COMPLEXITY_TIERS, MAX_PARENTS, STATEMENT_MAX, STATEMENT_MIN } from "~/server/api/schemas/claims.ts";
+import { COMPLEXITY_TIERS, MAX_PARENTS, STATEMENT_MAX, STATEMENT_MIN } from "~/server/contract/claims.ts";
 import { MAX_TAGS } from "~/server/domain/tags.ts";
 import { first, type SearchParams } from "../../_lib/search-params.ts";
 import { NewClaimForm, type ParentOption } from "./new-claim-form.tsx";
+import ui from "../../_components/ui.module.css";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Submit a claim" };
@@ -26,7 +27,7 @@ export default async function NewClaimPage({ searchParams }: { searchParams: Pro
   }
   return (
     <div style={{ maxWidth: 760, margin: "0 auto" }}>
-      <div className="page-header">
+      <div className={ui["page-header"]}>
         <div>
           <h1>Submit a claim</h1>
           <p>State one thing that can be true or false. Others vote how true it is and bring evidence.</p>

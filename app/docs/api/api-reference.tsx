@@ -4,6 +4,8 @@
 import { useEffect, useRef, useState } from "react";
 import "swagger-ui-dist/swagger-ui.css";
 import "./swagger-overrides.css";
+import docsStyles from "./api-docs.module.css";
+import ui from "../../_components/ui.module.css";
 
 /**
  * Swagger UI renders some selects (the server list, content types) without an accessible name; name
@@ -50,14 +52,14 @@ export function ApiReference() {
   }, []);
 
   return (
-    <div className="api-docs" data-testid="api-docs" aria-busy={state === "loading"}>
+    <div className={`${docsStyles["api-docs"]} api-docs`} data-testid="api-docs" aria-busy={state === "loading"}>
       {state === "loading" ? (
-        <p className="muted" role="status" style={{ padding: "1.5rem", margin: 0 }}>
+        <p className={ui.muted} role="status" style={{ padding: "1.5rem", margin: 0 }}>
           Loading the API reference…
         </p>
       ) : null}
       {state === "failed" ? (
-        <p className="form-error" role="alert" style={{ margin: "1.5rem" }}>
+        <p className={ui["form-error"]} role="alert" style={{ margin: "1.5rem" }}>
           The API reference could not be loaded. The raw document is at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.
         </p>
       ) : null}

@@ -1,8 +1,9 @@
+import docsStyles from "./api-docs.module.css";
 export default function Loading() {
   return (
     <div aria-busy="true">
       <h1>REST API reference</h1>
-      <div className="api-docs" />
+      <div className={docsStyles["api-docs"]} />
     </div>
   );
 }

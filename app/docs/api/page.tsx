@@ -1,13 +1,14 @@
 // The REST API reference: /api/v1/openapi.json rendered by Swagger UI (bundled from npm, no CDN).
 import type { Metadata } from "next";
 import { ApiReference } from "./api-reference.tsx";
+import ui from "../../_components/ui.module.css";
 
 export const metadata: Metadata = { title: "API reference" };
 
 export default function ApiDocsPage() {
   return (
     <>
-      <div className="page-header">
+      <div className={ui["page-header"]}>
         <div>
           <h1>REST API reference</h1>
           <p>

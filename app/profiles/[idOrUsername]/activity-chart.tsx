@@ -4,9 +4,10 @@ import { useQuery } from "@tanstack/react-query";
 import { format, parseISO } from "date-fns";
 import { useState } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { Timeline } from "~/server/api/schemas/profiles.ts";
+import type { Timeline } from "~/server/contract/profiles.ts";
 import { plural } from "../../_lib/format.ts";
 import { useTRPC } from "../../_lib/trpc.tsx";
+import ui from "../../_components/ui.module.css";
 
 type Period = Timeline["period"];
 const PERIODS: { value: Period; label: string }[] = [
@@ -35,11 +36,11 @@ export function ActivityChart({ agentId, initial, titleId }: { agentId: string; 
 
   return (
     <>
-      <div className="card__title">
+      <div className={ui.card__title}>
         <h2 id={titleId} style={{ fontSize: "1rem", margin: 0 }}>
           Activity
         </h2>
-        <div className="segmented" role="group" aria-label="Period">
+        <div className={ui.segmented} role="group" aria-label="Period">
           {PERIODS.map((p) => (
             <button key={p.value} type="button" aria-pressed={p.value === period} onClick={() => setPeriod(p.value)}>
               {p.label}
@@ -48,9 +49,9 @@ export function ActivityChart({ agentId, initial, titleId }: { agentId: string; 
         </div>
       </div>
       <figure style={{ margin: 0 }} aria-busy={query.isFetching}>
-        <div className="chart-box" data-testid="activity-chart">
+        <div className={ui["chart-box"]} data-testid="activity-chart">
           {empty ? (
-            <div className="chart-empty">No activity in the last {timeline.period.replace("d", " days")}.</div>
+            <div className={ui["chart-empty"]}>No activity in the last {timeline.period.replace("d", " days")}.</div>
           ) : (
             <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 640, height: 240 }}>
               <BarChart data={timeline.data} margin={{ top: 8, right: 8, bottom: 0, left: -24 }}>
@@ -76,7 +77,7 @@ export function ActivityChart({ agentId, initial, titleId }: { agentId: string; 
             </ResponsiveContainer>
           )}
         </div>
-        <figcaption className="muted small">
+        <figcaption className={`${ui.muted} ${ui.small}`}>
           Last {timeline.period.replace("d", " days")}: {totals.map((t) => plural(t.total, t.one, t.many)).join(", ")}.
         </figcaption>
       </figure>

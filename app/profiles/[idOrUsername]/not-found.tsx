@@ -1,11 +1,12 @@
 import Link from "next/link";
+import ui from "../../_components/ui.module.css";
 
 export default function ProfileNotFound() {
   return (
-    <div className="card error-state">
+    <div className={`${ui.card} ${ui["error-state"]}`}>
       <h1>Profile not found</h1>
-      <p className="muted">Nobody goes by that name or id here.</p>
-      <Link href="/" className="button">
+      <p className={ui.muted}>Nobody goes by that name or id here.</p>
+      <Link href="/" className={ui.button}>
         Explore claims
       </Link>
     </div>

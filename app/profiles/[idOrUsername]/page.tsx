@@ -4,11 +4,15 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
-import { isTrpcError, serverCaller } from "~/server/api/server-caller.ts";
+import { currentViewer, isTrpcError, serverCaller } from "~/server/api/server-caller.ts";
 import { Avatar, TierBadge } from "../../_components/bits.tsx";
+import { ReportButton } from "../../_components/report-button.tsx";
 import { percent, shortDate } from "../../_lib/format.ts";
 import { ActivityChart } from "./activity-chart.tsx";
 import { ReputationChart } from "./reputation-chart.tsx";
+import { CalibrationChart } from "./calibration-chart.tsx";
+import profileStyles from "./profile.module.css";
+import ui from "../../_components/ui.module.css";
 
 export const dynamic = "force-dynamic";
 
@@ -42,41 +46,48 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function ProfilePage({ params }: { params: Params }) {
   const profile = await loadProfile(decodeURIComponent((await params).idOrUsername));
   const caller = await serverCaller();
-  const [timeline, journey] = await Promise.all([
+  const [viewer, timeline, journey, track] = await Promise.all([
+    currentViewer(),
     caller.profiles.timeline({ agent_id: profile.id, period: "30d" }),
     caller.profiles.reputationJourney({ agent_id: profile.id, limit: JOURNEY_LIMIT }),
+    caller.profiles.trackRecord({ agent_id: profile.id }),
   ]);
   const { stats, learning_score: learning } = profile;
 
   return (
     <>
-      <header className="card profile-head" style={{ marginBottom: "1rem" }}>
+      <header className={`${ui.card} ${profileStyles["profile-head"]}`} style={{ marginBottom: "1rem" }}>
         <Avatar name={profile.display_name} size="large" />
         <div style={{ flex: 1, minWidth: 0 }}>
           <h1 style={{ marginBottom: "0.25rem" }}>{profile.display_name}</h1>
-          <div className="row muted small">
-            <span>@{profile.username}</span>
+          <div className={`${ui.row} ${ui.muted} ${ui.small}`}>
+            <span className={profileStyles["profile-head__handle"]}>@{profile.username}</span>
             <TierBadge tier={profile.tier} />
             <span>Joined {shortDate(profile.created_at)}</span>
             {profile.first_activity_at ? <span>First active {shortDate(profile.first_activity_at)}</span> : null}
           </div>
           {profile.bio ? <p style={{ marginTop: "0.5rem", marginBottom: 0 }}>{profile.bio}</p> : null}
+          {viewer && viewer.id !== profile.id ? (
+            <div style={{ marginTop: "0.5rem" }}>
+              <ReportButton targetType="agent" targetId={profile.id} label="Report profile" />
+            </div>
+          ) : null}
         </div>
         <div style={{ textAlign: "right" }}>
-          <div className="muted small">Reputation</div>
+          <div className={`${ui.muted} ${ui.small}`}>Reputation</div>
           <div style={{ fontSize: "1.75rem", fontWeight: 750 }} data-testid="reputation-score">
             {profile.reputation_score.toLocaleString("en-US", { maximumFractionDigits: 1 })}
           </div>
         </div>
       </header>
 
-      <div className="layout-sidebar">
-        <div className="stack">
-          <section className="card" aria-labelledby="stats-title">
-            <h2 id="stats-title" className="card__title">
+      <div className={ui["layout-sidebar"]}>
+        <div className={ui.stack}>
+          <section className={ui.card} aria-labelledby="stats-title">
+            <h2 id="stats-title" className={ui.card__title}>
               Contributions
             </h2>
-            <dl className="metric-grid">
+            <dl className={profileStyles["metric-grid"]}>
               <div>
                 <dt>Claims</dt>
                 <dd>{stats.claims_authored}</dd>
@@ -92,7 +103,7 @@ export default async function ProfilePage({ params }: { params: Params }) {
               <div>
                 <dt>Rank</dt>
                 <dd>
-                  #{stats.reputation_rank} <span className="muted small">of {stats.total_agents}</span>
+                  #{stats.reputation_rank} <span className={`${ui.muted} ${ui.small}`}>of {stats.total_agents}</span>
                 </dd>
               </div>
               <div>
@@ -102,31 +113,31 @@ export default async function ProfilePage({ params }: { params: Params }) {
             </dl>
           </section>
 
-          <section className="card" aria-labelledby="activity-title">
+          <section className={ui.card} aria-labelledby="activity-title">
             <ActivityChart agentId={profile.id} initial={timeline} titleId="activity-title" />
           </section>
 
-          <section className="card" aria-labelledby="journey-title">
-            <h2 id="journey-title" className="card__title">
+          <section className={ui.card} aria-labelledby="journey-title">
+            <h2 id="journey-title" className={ui.card__title}>
               Reputation journey
             </h2>
             <ReputationChart journey={journey} joinedAt={profile.created_at} complete={journey.history.length < JOURNEY_LIMIT} />
           </section>
         </div>
 
-        <div className="stack">
-          <section className="card" aria-labelledby="learning-title">
-            <h2 id="learning-title" className="card__title">
+        <div className={ui.stack}>
+          <section className={ui.card} aria-labelledby="learning-title">
+            <h2 id="learning-title" className={ui.card__title}>
               Learning score
             </h2>
-            <div className="row" style={{ alignItems: "baseline", gap: "0.5rem" }}>
+            <div className={ui.row} style={{ alignItems: "baseline", gap: "0.5rem" }}>
               <span style={{ fontSize: "2rem", fontWeight: 750 }} data-testid="learning-score">
                 {learning.score.toFixed(2)}
               </span>
-              <span className="muted small">of 1.00</span>
+              <span className={`${ui.muted} ${ui.small}`}>of 1.00</span>
             </div>
             <div
-              className="meter"
+              className={profileStyles.meter}
               role="meter"
               aria-valuemin={0}
               aria-valuemax={1}
@@ -134,32 +145,59 @@ export default async function ProfilePage({ params }: { params: Params }) {
               aria-label="Learning score"
               style={{ margin: "0.5rem 0 0.75rem" }}
             >
-              <div className="meter__fill" style={{ width: percent(learning.score) }} />
+              <div className={profileStyles.meter__fill} style={{ width: percent(learning.score) }} />
             </div>
             <p>{learning.insight}</p>
-            <p className="muted small" style={{ margin: 0 }}>
+            <p className={`${ui.muted} ${ui.small}`} style={{ margin: 0 }}>
               {learning.total_resolved_votes === 0
                 ? "No resolved votes yet."
                 : `${learning.correct_resolved_votes} of ${learning.total_resolved_votes} resolved votes matched consensus${learning.accuracy_rate !== null ? ` (${percent(learning.accuracy_rate)})` : ""}.`}
             </p>
           </section>
 
-          <section className="card" aria-labelledby="expertise-title">
-            <h2 id="expertise-title" className="card__title">
+          <section className={ui.card} aria-labelledby="track-title" data-testid="track-record">
+            <h2 id="track-title" className={ui.card__title}>
+              Track record
+            </h2>
+            <dl className={profileStyles["metric-grid"]}>
+              <div>
+                <dt>Brier score</dt>
+                <dd data-testid="brier-score">{track.brier_score === null ? "–" : track.brier_score.toFixed(3)}</dd>
+              </div>
+              <div>
+                <dt>Peer score</dt>
+                <dd data-testid="peer-score">
+                  {track.peer_score === null ? "–" : `${track.peer_score > 0 ? "+" : ""}${track.peer_score.toFixed(3)}`}
+                </dd>
+              </div>
+              <div>
+                <dt>Scored votes</dt>
+                <dd>{track.scored_votes}</dd>
+              </div>
+            </dl>
+            <p className={`${ui.muted} ${ui.small}`}>
+              Brier: the mean squared gap between each vote and the outcome (0 is perfect, 0.25 is always voting 0.5). Peer: how
+              much closer than the crowd at the time of the vote (above 0 is better than the crowd).
+            </p>
+            <CalibrationChart bins={track.calibration} />
+          </section>
+
+          <section className={ui.card} aria-labelledby="expertise-title">
+            <h2 id="expertise-title" className={ui.card__title}>
               Expertise
             </h2>
             {profile.expertise.length === 0 ? (
-              <p className="muted small" style={{ margin: 0 }}>
+              <p className={`${ui.muted} ${ui.small}`} style={{ margin: 0 }}>
                 Expertise shows up after a few claims, votes or pieces of evidence in the same topic.
               </p>
             ) : (
-              <ul className="compact-list">
+              <ul className={ui["compact-list"]}>
                 {profile.expertise.map((area) => (
                   <li key={area.tag}>
-                    <Link className="tag" href={`/topics/${encodeURIComponent(area.tag)}`}>
+                    <Link className={ui.tag} href={`/topics/${encodeURIComponent(area.tag)}`}>
                       #{area.tag}
                     </Link>
-                    <div className="meta">
+                    <div className={ui.meta}>
                       <span>{area.engagement_count} contributions</span>
                       <span>{area.accuracy === null ? "no resolved votes" : `${percent(area.accuracy)} accurate`}</span>
                     </div>

@@ -2,7 +2,8 @@
 // Reputation after each change, oldest first (profiles.reputationJourney).
 import { format, parseISO } from "date-fns";
 import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { ReputationJourney } from "~/server/api/schemas/profiles.ts";
+import type { ReputationJourney } from "~/server/contract/profiles.ts";
+import ui from "../../_components/ui.module.css";
 
 const REASONS: Record<ReputationJourney["history"][number]["reason"], string> = {
   evidence_upvoted: "Evidence voted up",
@@ -20,8 +21,8 @@ export function ReputationChart({ journey, joinedAt, complete }: { journey: Repu
   if (journey.history.length === 0) {
     return (
       <figure style={{ margin: 0 }}>
-        <div className="chart-box" data-testid="reputation-chart">
-          <div className="chart-empty">
+        <div className={ui["chart-box"]} data-testid="reputation-chart">
+          <div className={ui["chart-empty"]}>
             No reputation changes yet. Reputation grows when evidence is voted up and when votes match consensus.
           </div>
         </div>
@@ -36,7 +37,7 @@ export function ReputationChart({ journey, joinedAt, complete }: { journey: Repu
   const last = journey.history[journey.history.length - 1];
   return (
     <figure style={{ margin: 0 }}>
-      <div className="chart-box" data-testid="reputation-chart">
+      <div className={ui["chart-box"]} data-testid="reputation-chart">
         <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 640, height: 240 }}>
           <AreaChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
             <defs>
@@ -70,7 +71,7 @@ export function ReputationChart({ journey, joinedAt, complete }: { journey: Repu
           </AreaChart>
         </ResponsiveContainer>
       </div>
-      <figcaption className="muted small">
+      <figcaption className={`${ui.muted} ${ui.small}`}>
         {journey.history.length} recent changes; latest: {REASONS[last.reason]} ({last.delta > 0 ? "+" : ""}
         {last.delta}). Now {journey.current_score.toLocaleString("en-US")}.
       </figcaption>

@@ -2,13 +2,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Suspense } from "react";
-import { TOPIC_SORTS, type TopicSort } from "~/server/api/schemas/discovery.ts";
+import { TOPIC_SORTS, type TopicSort } from "~/server/contract/discovery.ts";
 import { serverCaller } from "~/server/api/server-caller.ts";
 import { EmptyState } from "../../_components/bits.tsx";
 import { ClaimList } from "../../_components/claim-card.tsx";
 import { Pagination } from "../../_components/pagination.tsx";
 import { SidebarCardSkeleton, TopicsCard } from "../../_components/sidebar.tsx";
 import { first, offsetParam, type SearchParams } from "../../_lib/search-params.ts";
+import topicStyles from "./topic.module.css";
+import ui from "../../_components/ui.module.css";
 
 export const dynamic = "force-dynamic";
 
@@ -34,36 +36,36 @@ export default async function TopicPage({ params, searchParams }: { params: Para
 
   return (
     <>
-      <nav aria-label="Breadcrumb" className="small" style={{ marginBottom: "0.75rem" }}>
-        <Link href="/discover">Discover</Link> <span aria-hidden="true">›</span> <span className="muted">Topic</span>
+      <nav aria-label="Breadcrumb" className={ui.small} style={{ marginBottom: "0.75rem" }}>
+        <Link href="/discover">Discover</Link> <span aria-hidden="true">›</span> <span className={ui.muted}>Topic</span>
       </nav>
-      <div className="page-header">
+      <div className={ui["page-header"]}>
         <div>
           <h1>#{result.tag}</h1>
           <p>
             {result.total.toLocaleString("en-US")} {result.total === 1 ? "claim" : "claims"} tagged #{result.tag}
           </p>
         </div>
-        <nav aria-label="Sort claims" className="segmented">
+        <nav aria-label="Sort claims" className={ui.segmented}>
           {TOPIC_SORTS.map((s) => (
             <Link
               key={s}
               href={s === "recent" ? base : `${base}?sort=${s}`}
               aria-current={s === sort ? "true" : undefined}
-              className={`segmented__link ${s === sort ? "is-current" : ""}`}
+              className={`${topicStyles.segmented__link} ${s === sort ? topicStyles["is-current"] : ""}`}
             >
               {SORT_LABELS[s]}
             </Link>
           ))}
         </nav>
       </div>
-      <div className="layout-sidebar">
+      <div className={ui["layout-sidebar"]}>
         <div>
           {result.claims.length === 0 ? (
-            <div className="card">
+            <div className={ui.card}>
               <EmptyState title={`No claims tagged #${result.tag}`}>
                 <p>Submit one with this tag, or browse other topics.</p>
-                <Link className="button" href="/claims/new">
+                <Link className={ui.button} href="/claims/new">
                   Submit a claim
                 </Link>
               </EmptyState>
@@ -73,7 +75,7 @@ export default async function TopicPage({ params, searchParams }: { params: Para
           )}
           <Pagination basePath={base} params={{ sort: sort === "recent" ? undefined : sort }} total={result.total} limit={PAGE_SIZE} offset={offsetParam(query.offset)} />
         </div>
-        <div className="stack">
+        <div className={ui.stack}>
           <Suspense fallback={<SidebarCardSkeleton title="Topics" minHeight={140} />}>
             <TopicsCard limit={30} />
           </Suspense>

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import * as auth from "../../services/auth.ts";
-import { loginInput, refreshInput, registerInput, tokenPairSchema } from "../schemas/auth.ts";
-import { agentWithEmailSchema } from "../schemas/common.ts";
+import { loginInput, refreshInput, registerInput, tokenPairSchema } from "../../contract/auth.ts";
+import { agentWithEmailSchema } from "../../contract/common.ts";
 import { agentProcedure, publicProcedure, router } from "../trpc.ts";
 
 const TAG = ["auth"];

@@ -18,7 +18,7 @@ import {
   followSchema,
   listClaimsInput,
   pageInput,
-} from "../schemas/claims.ts";
+} from "../../contract/claims.ts";
 import { agentProcedure, publicProcedure, router } from "../trpc.ts";
 
 const TAG = ["claims"];
@@ -26,6 +26,7 @@ const TAG = ["claims"];
 export const claimsRouter = router({
   create: agentProcedure
     .meta({
+      scope: "write",
       successStatus: 201,
       openapi: { method: "POST", path: "/claims", tags: TAG, protect: true, summary: "Submit a claim", errorResponses: [400, 401] },
     })
@@ -84,6 +85,7 @@ export const claimsRouter = router({
 
   vote: agentProcedure
     .meta({
+      scope: "vote",
       openapi: { method: "POST", path: "/claims/{claim_id}/vote", tags: TAG, protect: true, summary: "Cast or change the caller's vote (0.0-1.0)", errorResponses: [400, 401, 403, 404] },
     })
     .input(claimVoteInput)
@@ -92,6 +94,7 @@ export const claimsRouter = router({
 
   unvote: agentProcedure
     .meta({
+      scope: "vote",
       successStatus: 204,
       openapi: { method: "DELETE", path: "/claims/{claim_id}/vote", tags: TAG, protect: true, summary: "Remove the caller's vote", errorResponses: [401, 404] },
     })
@@ -101,6 +104,7 @@ export const claimsRouter = router({
 
   bookmark: agentProcedure
     .meta({
+      scope: "write",
       openapi: { method: "POST", path: "/claims/{claim_id}/bookmark", tags: TAG, protect: true, summary: "Bookmark a claim (idempotent)", errorResponses: [401, 404] },
     })
     .input(claimIdInput)
@@ -109,6 +113,7 @@ export const claimsRouter = router({
 
   unbookmark: agentProcedure
     .meta({
+      scope: "write",
       successStatus: 204,
       openapi: { method: "DELETE", path: "/claims/{claim_id}/bookmark", tags: TAG, protect: true, summary: "Remove a bookmark", errorResponses: [401, 404] },
     })
@@ -118,6 +123,7 @@ export const claimsRouter = router({
 
   follow: agentProcedure
     .meta({
+      scope: "write",
       openapi: {
         method: "POST",
         path: "/claims/{claim_id}/follow",
@@ -133,6 +139,7 @@ export const claimsRouter = router({
 
   updateFollow: agentProcedure
     .meta({
+      scope: "write",
       openapi: { method: "PATCH", path: "/claims/{claim_id}/follow", tags: TAG, protect: true, summary: "Change the notification flags of a follow", errorResponses: [400, 401, 404] },
     })
     .input(followInput)
@@ -141,6 +148,7 @@ export const claimsRouter = router({
 
   unfollow: agentProcedure
     .meta({
+      scope: "write",
       successStatus: 204,
       openapi: { method: "DELETE", path: "/claims/{claim_id}/follow", tags: TAG, protect: true, summary: "Unfollow a claim", errorResponses: [401, 404] },
     })

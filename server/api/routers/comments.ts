@@ -6,8 +6,10 @@ import {
   commentSchema,
   createCommentInput,
   listCommentsInput,
+  listRepliesInput,
+  replyListSchema,
   updateCommentInput,
-} from "../schemas/comments.ts";
+} from "../../contract/comments.ts";
 import { agentProcedure, publicProcedure, router } from "../trpc.ts";
 
 const TAG = ["comments"];
@@ -15,6 +17,7 @@ const TAG = ["comments"];
 export const commentsRouter = router({
   create: agentProcedure
     .meta({
+      scope: "write",
       successStatus: 201,
       openapi: { method: "POST", path: "/claims/{claim_id}/comments", tags: TAG, protect: true, summary: "Comment on a claim or reply to a comment (at most 3 levels deep)", errorResponses: [400, 401, 404, 429] },
     })
@@ -24,11 +27,19 @@ export const commentsRouter = router({
 
   list: publicProcedure
     .meta({
-      openapi: { method: "GET", path: "/claims/{claim_id}/comments", tags: TAG, protect: false, summary: "A claim's comments as threads, oldest first; limit/offset page through top-level comments", errorResponses: [400, 401, 404, 429] },
+      openapi: { method: "GET", path: "/claims/{claim_id}/comments", tags: TAG, protect: false, summary: "A claim's comments as threads, oldest first; limit/offset page through top-level comments, each embedding its first 3 replies per level", errorResponses: [400, 401, 404, 429] },
     })
     .input(listCommentsInput)
     .output(commentListSchema)
     .query(({ input }) => comments.listComments(input)),
+
+  replies: publicProcedure
+    .meta({
+      openapi: { method: "GET", path: "/claims/{claim_id}/comments/{comment_id}/replies", tags: TAG, protect: false, summary: "A page of one comment's direct replies, oldest first (a thread embeds only the first few; reply_count says how many there are)", errorResponses: [400, 401, 404, 429] },
+    })
+    .input(listRepliesInput)
+    .output(replyListSchema)
+    .query(({ input }) => comments.listReplies(input)),
 
   get: publicProcedure
     .meta({
@@ -36,10 +47,11 @@ export const commentsRouter = router({
     })
     .input(commentIdInput)
     .output(commentSchema)
-    .query(({ input }) => comments.getComment(input.comment_id)),
+    .query(({ ctx, input }) => comments.getComment(input.comment_id, ctx.agent?.id ?? null)),
 
   update: agentProcedure
     .meta({
+      scope: "write",
       openapi: { method: "PATCH", path: "/comments/{comment_id}", tags: TAG, protect: true, summary: "Edit one's own comment", errorResponses: [400, 401, 403, 404, 429] },
     })
     .input(updateCommentInput)
@@ -48,6 +60,7 @@ export const commentsRouter = router({
 
   delete: agentProcedure
     .meta({
+      scope: "write",
       successStatus: 204,
       openapi: { method: "DELETE", path: "/comments/{comment_id}", tags: TAG, protect: true, summary: "Delete one's own comment (its text becomes [deleted]; replies stay)", errorResponses: [401, 403, 404, 429] },
     })

@@ -10,13 +10,23 @@ import {
   topicsSchema,
   trendingInput,
   trendingSchema,
-} from "../schemas/discovery.ts";
+} from "../../contract/discovery.ts";
+import { leaderboardInput, leaderboardSchema } from "../../contract/track-record.ts";
+import * as trackRecords from "../../services/track-record.ts";
 import { agentProcedure, publicProcedure, router } from "../trpc.ts";
 
 const TAG = ["discover"];
 const viewer = (ctx: { agent: { id: string } | null }) => ctx.agent?.id ?? null;
 
 export const discoverRouter = router({
+  leaderboard: publicProcedure
+    .meta({
+      openapi: { method: "GET", path: "/discover/leaderboard", tags: TAG, protect: false, summary: "Agents by peer score (at least 10 scored votes) or by reputation", errorResponses: [400, 401, 429] },
+    })
+    .input(leaderboardInput)
+    .output(leaderboardSchema)
+    .query(({ input }) => trackRecords.getLeaderboard(input)),
+
   trending: publicProcedure
     .meta({
       openapi: { method: "GET", path: "/discover/trending", tags: TAG, protect: false, summary: "Claims ranked by activity in the last 24 hours (3·votes + 5·evidence + 2·comments)", errorResponses: [400, 401, 429] },
@@ -27,7 +37,10 @@ export const discoverRouter = router({
 
   related: publicProcedure
     .meta({
-      openapi: { method: "GET", path: "/discover/related/{claim_id}", tags: TAG, protect: false, summary: "Claims related by shared tags and shared voters", errorResponses: [400, 401, 404, 429] },
+      openapi: { method: "GET", path: "/discover/related/{claim_id}", tags: TAG, protect: false, summary: "Claims related by shared tags and shared voters",
+        description:
+          "Read from the claim's stored related set: every score is exact at the time of the request (relevance = 10·shared tags + 5·agents who voted on both); the members are those of the set's last computation, redone in the background after a vote on the claim, a change of its tags, or a read of a set older than RELATED_REFRESH_SECONDS (README: Decisions).",
+        errorResponses: [400, 401, 404, 429] },
     })
     .input(relatedInput)
     .output(relatedSchema)

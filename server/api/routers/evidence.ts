@@ -8,7 +8,7 @@ import {
   evidenceSchema,
   evidenceVoteInput,
   listEvidenceInput,
-} from "../schemas/evidence.ts";
+} from "../../contract/evidence.ts";
 import { agentProcedure, publicProcedure, router } from "../trpc.ts";
 
 const TAG = ["evidence"];
@@ -24,6 +24,7 @@ export const evidenceRouter = router({
 
   create: agentProcedure
     .meta({
+      scope: "write",
       successStatus: 201,
       openapi: { method: "POST", path: "/claims/{claim_id}/evidence", tags: TAG, protect: true, summary: "Submit evidence for a claim (links are never fetched)", errorResponses: [400, 401, 404] },
     })
@@ -41,6 +42,7 @@ export const evidenceRouter = router({
 
   vote: agentProcedure
     .meta({
+      scope: "vote",
       openapi: { method: "POST", path: "/evidence/{evidence_id}/vote", tags: TAG, protect: true, summary: "Vote evidence up or down (voting again changes the vote)", errorResponses: [400, 401, 403, 404] },
     })
     .input(evidenceVoteInput)
@@ -49,6 +51,7 @@ export const evidenceRouter = router({
 
   unvote: agentProcedure
     .meta({
+      scope: "vote",
       successStatus: 204,
       openapi: { method: "DELETE", path: "/evidence/{evidence_id}/vote", tags: TAG, protect: true, summary: "Remove the caller's evidence vote", errorResponses: [401, 404] },
     })

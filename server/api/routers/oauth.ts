@@ -1,8 +1,9 @@
 // Sign-in with Google, GitHub and Twitter/X for API clients, and the code-for-tokens exchange.
 // The literal /auth/oauth/exchange is defined before /auth/oauth/{provider} (routes match in order).
+import { startOAuthSignIn } from "../../auth/nextauth/sign-in.ts";
 import * as oauth from "../../services/oauth.ts";
-import { tokenPairSchema } from "../schemas/auth.ts";
-import { exchangeInput, oauthRedirectSchema, oauthStartInput } from "../schemas/oauth.ts";
+import { tokenPairSchema } from "../../contract/auth.ts";
+import { exchangeInput, oauthRedirectSchema, oauthStartInput } from "../../contract/oauth.ts";
 import { publicProcedure, router } from "../trpc.ts";
 
 const TAG = ["auth"];
@@ -40,5 +41,5 @@ export const oauthRouter = router({
     })
     .input(oauthStartInput)
     .output(oauthRedirectSchema)
-    .query(({ input }) => oauth.startOAuthSignIn(input.provider, input.redirect_to)),
+    .query(({ input }) => startOAuthSignIn(input.provider, input.redirect_to)),
 });

@@ -6,7 +6,9 @@ import {
   reputationJourneySchema,
   timelineInput,
   timelineSchema,
-} from "../schemas/profiles.ts";
+} from "../../contract/profiles.ts";
+import { trackRecordInput, trackRecordSchema } from "../../contract/track-record.ts";
+import * as trackRecords from "../../services/track-record.ts";
 import { publicProcedure, router } from "../trpc.ts";
 
 const TAG = ["profiles"];
@@ -27,6 +29,14 @@ export const profilesRouter = router({
     .input(reputationJourneyInput)
     .output(reputationJourneySchema)
     .query(({ input }) => profiles.getReputationJourney(input.agent_id, input.limit)),
+
+  trackRecord: publicProcedure
+    .meta({
+      openapi: { method: "GET", path: "/profiles/{agent_id}/track-record", tags: TAG, protect: false, summary: "Brier score, peer score (vs the crowd when each vote was cast) and calibration of the agent's resolved votes", errorResponses: [401, 404, 429] },
+    })
+    .input(trackRecordInput)
+    .output(trackRecordSchema)
+    .query(({ input }) => trackRecords.getTrackRecord(input.agent_id)),
 
   get: publicProcedure
     .meta({

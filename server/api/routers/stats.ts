@@ -1,6 +1,6 @@
 import { z } from "zod";
 import * as stats from "../../services/stats.ts";
-import { platformStatsSchema } from "../schemas/stats.ts";
+import { platformStatsSchema } from "../../contract/stats.ts";
 import { publicProcedure, router } from "../trpc.ts";
 
 export const statsRouter = router({

@@ -1,16 +1,22 @@
 // NextAuth's endpoints (/api/auth/*): provider callbacks, sessions, CSRF, sign-out. The options live
-// in server/auth/nextauth.ts and are read on the first request, never while `next build` runs.
+// in server/auth/nextauth/options.ts and are read on the first request, never while `next build` runs.
+// NextAuth reads the whole body itself: it gets the body already read through the one bounded reader.
 import NextAuth from "next-auth";
-import type { NextRequest } from "next/server";
-import { getAuthOptions } from "~/server/auth/nextauth.ts";
+import { NextRequest } from "next/server";
+import { TOO_LARGE, tooLargeDetail, withBoundedBody } from "~/server/http/body-limit.ts";
+import { getAuthOptions } from "~/server/auth/nextauth/options.ts";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 type RouteContext = { params: Promise<{ nextauth: string[] }> };
 
-function handler(request: NextRequest, context: RouteContext): Promise<Response> {
-  return NextAuth(request, context, getAuthOptions());
+async function handler(request: NextRequest, context: RouteContext): Promise<Response> {
+  const bounded = await withBoundedBody(request);
+  if (bounded === TOO_LARGE) {
+    return Response.json({ detail: tooLargeDetail() }, { status: 413, headers: { "Cache-Control": "no-store", Connection: "close" } });
+  }
+  return NextAuth(bounded === request ? request : new NextRequest(bounded), context, getAuthOptions());
 }
 
 export { handler as GET, handler as POST };

@@ -1,29 +1,49 @@
 // The web UI's tRPC endpoint: the same appRouter as /api/v1, called by the browser's client
 // components. Identity comes from the NextAuth session cookie (server/api/web-context.ts); errors
 // carry the contract's `detail` (and `errors`) in their shape, via the router's error formatter.
+// The same guards as every way in (CONTRACT §8): the body is read through the one bounded reader, a
+// batch holds at most MAX_BATCH_CALLS calls, and each call is charged one unit of the caller's limit.
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "~/server/api/root.ts";
 import { createWebContext, enforceWebRateLimits } from "~/server/api/web-context.ts";
+import { TOO_LARGE, tooLargeDetail, withBoundedBody } from "~/server/http/body-limit.ts";
+import { logError } from "~/server/log/logger.ts";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-function handler(request: Request): Promise<Response> {
+const ENDPOINT = "/api/trpc";
+export const MAX_BATCH_CALLS = 10;
+
+const refuse = (status: number, detail: string, headers?: HeadersInit) =>
+  Response.json({ detail }, { status, headers: { "Cache-Control": "no-store", ...headers } });
+
+/** The number of procedure calls the request asks for (a batch names them comma-separated in the path). */
+function callCount(url: URL): number {
+  if (url.searchParams.get("batch") !== "1") return 1;
+  const path = url.pathname.slice(ENDPOINT.length + 1);
+  return path.split(",").length;
+}
+
+async function handler(request: Request): Promise<Response> {
   // The session is a cookie: refuse calls that another site's page makes with it (CSRF).
-  if (request.headers.get("sec-fetch-site") === "cross-site") {
-    return Promise.resolve(Response.json({ detail: "Cross-site request refused" }, { status: 403 }));
-  }
+  if (request.headers.get("sec-fetch-site") === "cross-site") return refuse(403, "Cross-site request refused");
+  const calls = callCount(new URL(request.url));
+  if (calls > MAX_BATCH_CALLS) return refuse(400, `batch: at most ${MAX_BATCH_CALLS} calls per request (got ${calls})`);
+  const bounded = await withBoundedBody(request);
+  if (bounded === TOO_LARGE) return refuse(413, tooLargeDetail(), { Connection: "close" });
   return fetchRequestHandler({
-    endpoint: "/api/trpc",
-    req: request,
+    endpoint: ENDPOINT,
+    req: bounded,
     router: appRouter,
+    maxBatchSize: MAX_BATCH_CALLS,
     createContext: async ({ req, info }) => {
       const ctx = await createWebContext(req.headers);
       await enforceWebRateLimits(ctx, info.calls);
       return ctx;
     },
     onError: ({ error, path }) => {
-      if (error.code === "INTERNAL_SERVER_ERROR") console.error(`[web-trpc] ${path ?? "?"} failed:`, error.cause ?? error);
+      if (error.code === "INTERNAL_SERVER_ERROR") logError(`[web-trpc] ${path ?? "?"} failed`, error.cause ?? error);
     },
     responseMeta: () => ({ headers: new Headers({ "Cache-Control": "no-store" }) }),
   });

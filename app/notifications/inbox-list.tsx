@@ -1,0 +1,107 @@
+"use client";
+// The inbox's threads and their mark-read buttons (notifications.read / notifications.readAll, the
+// procedures of POST /api/v1/notifications/…/read). Every change refetches the list and the header's bell.
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import type { z } from "zod";
+import type { notificationListSchema, notificationSchema } from "~/server/contract/notifications.ts";
+import { EmptyState, RelTime } from "../_components/bits.tsx";
+import { GradientValue } from "../_components/gradient.tsx";
+import { toApiError } from "../_lib/api-error.ts";
+import { plural } from "../_lib/format.ts";
+import { useTRPC } from "../_lib/trpc.tsx";
+import styles from "./notifications.module.css";
+import ui from "../_components/ui.module.css";
+
+type NotificationList = z.output<typeof notificationListSchema>;
+type Notification = z.output<typeof notificationSchema>;
+
+function reasonsText(r: Notification["reasons"]): string {
+  const parts = [
+    r.resolved > 0 ? "reached consensus" : null,
+    r.votes > 0 ? plural(r.votes, "vote") : null,
+    r.evidence > 0 ? plural(r.evidence, "piece of evidence", "pieces of evidence") : null,
+    r.comments > 0 ? plural(r.comments, "comment") : null,
+  ].filter(Boolean);
+  return parts.length ? `New: ${parts.join(", ")}` : "Nothing new since you read it";
+}
+
+export function InboxList({ initial, pageSize }: { initial: NotificationList; pageSize: number }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const { data } = useQuery({ ...trpc.notifications.list.queryOptions({ limit: pageSize, offset: 0 }), initialData: initial });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.notifications.list.pathKey() });
+  const readAll = useMutation(trpc.notifications.readAll.mutationOptions({ onSettled: refresh }));
+  const readOne = useMutation(trpc.notifications.read.mutationOptions({ onSettled: refresh }));
+  const error = readAll.error ?? readOne.error;
+
+  if (data.total === 0) {
+    return (
+      <div className={ui.card}>
+        <EmptyState title="No notifications yet">
+          <p>
+            Follow a claim from its page and you will see here when others vote, bring evidence or comment on it. Programs can be called
+            instead: see <Link href="/settings/webhooks">webhooks</Link>.
+          </p>
+        </EmptyState>
+      </div>
+    );
+  }
+  return (
+    <section className={ui.card} aria-labelledby="inbox-heading">
+      <div className={styles.toolbar}>
+        <h2 id="inbox-heading" className={ui.card__title} style={{ margin: 0 }}>
+          {data.unread_count === 0 ? "All read" : `${plural(data.unread_count, "unread thread")}`}
+        </h2>
+        <button
+          type="button"
+          className={`${ui.button} ${ui["button--secondary"]} ${ui["button--small"]}`}
+          disabled={data.unread_count === 0 || readAll.isPending}
+          onClick={() => readAll.mutate({})}
+        >
+          Mark all read
+        </button>
+      </div>
+      {error ? (
+        <p className={ui["field-error"]} role="alert">
+          {toApiError(error).detail}
+        </p>
+      ) : null}
+      <ul className={styles.threads}>
+        {data.notifications.map((n) => (
+          <li key={n.id} className={`${styles.thread} ${n.unread ? styles["thread--unread"] : ""}`} data-testid="notification">
+            <div className={styles.thread__main}>
+              <Link href={`/claims/${n.claim.id}`} className={styles.thread__claim} onClick={() => n.unread && readOne.mutate({ notification_id: n.id })}>
+                {n.unread ? <span className="visually-hidden">Unread: </span> : null}
+                {n.claim.statement}
+              </Link>
+              <div className={styles.thread__meta}>
+                <span>{reasonsText(n.reasons)}</span>
+                <GradientValue gradient={n.claim.gradient} />
+                <RelTime iso={n.updated_at} />
+              </div>
+            </div>
+            {n.unread ? (
+              <button
+                type="button"
+                className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`}
+                aria-label={`Mark read: ${n.claim.statement}`}
+                disabled={readOne.isPending}
+                onClick={() => readOne.mutate({ notification_id: n.id })}
+              >
+                Mark read
+              </button>
+            ) : (
+              <span className={`${ui.muted} ${ui.small}`}>Read</span>
+            )}
+          </li>
+        ))}
+      </ul>
+      {data.total > data.notifications.length ? (
+        <p className={`${ui.muted} ${ui.small}`}>
+          Showing the {data.notifications.length} most recent of {data.total} threads.
+        </p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,20 @@
+// Next runs register() once per server process, before it serves (`next start`, `next dev`, and the
+// Next inside `npm start`). Under `next start` / `next dev` there is no main.ts: this puts the node-level
+// guard (client IP from the socket, bounded bodies, page budget: server/http/guard.ts) in front of
+// Next's own request handling, so every way of starting the app has the same guards.
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { installGuardOnHttpServers } = await import("./server/http/install-guard.ts");
+  installGuardOnHttpServers();
+  // Background work starts with the server, not during `next build` (no database then). Under
+  // `npm start` main.ts has started it already, and these second calls do nothing.
+  if (process.env.NEXT_PHASE !== "phase-production-build") {
+    // The workers and the live channel (server/jobs).
+    const { startBackground } = await import("./server/jobs/index.ts");
+    startBackground().catch((err) => console.error("[jobs] failed to start:", err));
+    // The bridging model's background refit (CONTRACT §12).
+    const { startBridgingInBackground, stopBridgingInBackground } = await import("./server/jobs/bridging-schedule.ts");
+    startBridgingInBackground();
+    process.once("beforeExit", () => void stopBridgingInBackground());
+  }
+}

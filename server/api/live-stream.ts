@@ -1,0 +1,105 @@
+// The live channel of a claim page over Server-Sent Events (CONTRACT §11 "Live in the browser"):
+// GET /api/live/claims/{id} streams `event: <type>` / `data: {claim_id, type, event_id}` for every
+// event the outbox relay publishes on that claim (server/jobs/live.ts: PostgreSQL NOTIFY, Redis pub/sub
+// or in-process), a comment line every LIVE_HEARTBEAT_MS so proxies keep the connection open, and
+// nothing else: the page refetches what it shows. The same guards as every way in: the node-level guard
+// has run (client IP), one unit of the caller's rate limit per connection (the limiter of /api/v1 and
+// /api/trpc), and at most LIVE_STREAMS_PER_IP open streams per client IP in this instance.
+import { config } from "../config.ts";
+import { AppError } from "../errors.ts";
+import { onClaimEvent, type LiveEvent } from "../jobs/live.ts";
+import { limitCaller } from "../ratelimit/limiter.ts";
+import { assertClaimExists } from "../services/claims.ts";
+import { createWebContext } from "./web-context.ts";
+
+/** What a browser waits before reconnecting after the stream drops (the SSE `retry:` field). */
+const RECONNECT_MS = 3000;
+
+const g = globalThis as unknown as { __claimsLiveStreams?: Map<string, number> };
+/** Open streams per client IP in this process (Next's bundles and the custom server share it). */
+const openStreams = () => (g.__claimsLiveStreams ??= new Map());
+
+/** The number of live streams open in this process (tests, diagnostics). */
+export function openLiveStreams(): number {
+  let n = 0;
+  for (const count of openStreams().values()) n += count;
+  return n;
+}
+
+const refuse = (status: number, detail: string, headers?: Record<string, string>) =>
+  Response.json({ detail }, { status, headers: { "Cache-Control": "no-store", ...headers } });
+
+function frame(e: LiveEvent): string {
+  // Types and ids are ours (no newlines); JSON never contains a raw newline.
+  return `id: ${e.event_id}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`;
+}
+
+export async function handleLiveStream(request: Request, claimId: string): Promise<Response> {
+  const ctx = await createWebContext(request.headers);
+  const limit = await limitCaller(ctx.identity, ctx.ip, 1);
+  if (!limit.success) return refuse(429, "Rate limit exceeded", { "Retry-After": String(limit.retryAfter) });
+  try {
+    await assertClaimExists(claimId);
+  } catch (err) {
+    if (err instanceof AppError && err.kind === "not_found") return refuse(404, err.message);
+    throw err;
+  }
+
+  const { LIVE_STREAMS_PER_IP, LIVE_HEARTBEAT_MS } = config();
+  const streams = openStreams();
+  const open = streams.get(ctx.ip) ?? 0;
+  if (open >= LIVE_STREAMS_PER_IP) {
+    return refuse(429, `Too many live streams open from this address (at most ${LIVE_STREAMS_PER_IP})`, { "Retry-After": "30" });
+  }
+  streams.set(ctx.ip, open + 1);
+
+  const encoder = new TextEncoder();
+  let release = () => {};
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      let closed = false;
+      const send = (text: string) => {
+        if (closed) return;
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          release();
+        }
+      };
+      const stopListening = onClaimEvent(claimId, (e) => send(frame(e)));
+      const heartbeat = setInterval(() => send(": heartbeat\n\n"), LIVE_HEARTBEAT_MS);
+      heartbeat.unref?.();
+      release = () => {
+        if (closed) return;
+        closed = true;
+        clearInterval(heartbeat);
+        stopListening();
+        const left = (streams.get(ctx.ip) ?? 1) - 1;
+        if (left > 0) streams.set(ctx.ip, left);
+        else streams.delete(ctx.ip);
+        request.signal.removeEventListener("abort", release);
+        try {
+          controller.close();
+        } catch {
+          // already closed or errored by the consumer
+        }
+      };
+      request.signal.addEventListener("abort", release);
+      if (request.signal.aborted) return release();
+      send(`retry: ${RECONNECT_MS}\n: connected\n\n`);
+    },
+    cancel() {
+      release();
+    },
+  });
+  return new Response(body, {
+    status: 200,
+    headers: {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      // no-transform: compression would buffer the stream.
+      "Cache-Control": "no-cache, no-store, no-transform",
+      "X-Accel-Buffering": "no",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}

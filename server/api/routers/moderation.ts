@@ -1,0 +1,161 @@
+// Moderation (CONTRACT §14). Reports are open to every agent; the queue, hide/restore, suspension and
+// the audit log need a moderator (moderatorProcedure), role changes an admin (adminProcedure). Neither
+// accepts an API key: moderation needs an access token or a web session. Literal paths first.
+import { z } from "zod";
+import * as moderation from "../../services/moderation.ts";
+import { agentSchema } from "../../contract/common.ts";
+import {
+  auditInput,
+  auditSchema,
+  createReportInput,
+  hideInput,
+  queueInput,
+  queueSchema,
+  reportSchema,
+  resolveReportInput,
+  restoreInput,
+  setRoleInput,
+  suspendInput,
+  unsuspendInput,
+} from "../../contract/moderation.ts";
+import { adminProcedure, agentProcedure, moderatorProcedure, router } from "../trpc.ts";
+
+const TAG = ["moderation"];
+const MODERATORS = "Moderators and admins, with an access token or a web session (an API key gets 403).";
+
+export const moderationRouter = router({
+  report: agentProcedure
+    .meta({
+      scope: "write",
+      successStatus: 201,
+      openapi: {
+        method: "POST",
+        path: "/reports",
+        tags: TAG,
+        protect: true,
+        summary: "Report a claim, evidence, comment or agent",
+        description: "One open report per reporter and target (again → 409); an unknown target → 404; reporting oneself or one's own content → 400.",
+        errorResponses: [400, 401, 403, 404, 409],
+      },
+    })
+    .input(createReportInput)
+    .output(reportSchema)
+    .mutation(({ ctx, input }) => moderation.createReport(ctx.agent.id, input)),
+
+  queue: moderatorProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/moderation/reports",
+        tags: TAG,
+        protect: true,
+        summary: "The moderation queue: reported targets, most reported first",
+        description: MODERATORS,
+        errorResponses: [400, 401, 403],
+      },
+    })
+    .input(queueInput)
+    .output(queueSchema)
+    .query(({ ctx, input }) => moderation.listQueue(ctx.agent.id, input)),
+
+  audit: moderatorProcedure
+    .meta({
+      openapi: { method: "GET", path: "/moderation/audit", tags: TAG, protect: true, summary: "The audit log, newest first", description: MODERATORS, errorResponses: [400, 401, 403] },
+    })
+    .input(auditInput)
+    .output(auditSchema)
+    .query(({ input }) => moderation.listAudit(input)),
+
+  resolve: moderatorProcedure
+    .meta({
+      successStatus: 204,
+      openapi: {
+        method: "POST",
+        path: "/moderation/reports/{report_id}/resolve",
+        tags: TAG,
+        protect: true,
+        summary: "Dismiss a report, or hide its target; resolves every open report on that target",
+        description: MODERATORS,
+        errorResponses: [400, 401, 403, 404, 409],
+      },
+    })
+    .input(resolveReportInput)
+    .output(z.void())
+    .mutation(({ ctx, input }) => moderation.resolveReport(ctx.agent, input.report_id, input.action, input.note ?? null)),
+
+  suspend: moderatorProcedure
+    .meta({
+      successStatus: 204,
+      openapi: {
+        method: "POST",
+        path: "/moderation/agents/{agent_id}/suspend",
+        tags: TAG,
+        protect: true,
+        summary: "Suspend an agent: every credential it holds stops working at once",
+        description: `${MODERATORS} Admins cannot be suspended, nor oneself; suspending a moderator takes an admin.`,
+        errorResponses: [400, 401, 403, 404],
+      },
+    })
+    .input(suspendInput)
+    .output(z.void())
+    .mutation(({ ctx, input }) => moderation.suspend(ctx.agent, input.agent_id, input.reason, input.until)),
+
+  unsuspend: moderatorProcedure
+    .meta({
+      successStatus: 204,
+      openapi: { method: "POST", path: "/moderation/agents/{agent_id}/unsuspend", tags: TAG, protect: true, summary: "Lift a suspension", description: MODERATORS, errorResponses: [400, 401, 403, 404] },
+    })
+    .input(unsuspendInput)
+    .output(z.void())
+    .mutation(({ ctx, input }) => moderation.unsuspend(ctx.agent, input.agent_id, input.reason ?? null)),
+
+  hide: moderatorProcedure
+    .meta({
+      successStatus: 204,
+      openapi: {
+        method: "POST",
+        path: "/moderation/{target_type}/{target_id}/hide",
+        tags: TAG,
+        protect: true,
+        summary: "Hide a claim, evidence or comment from everyone but its author and moderators",
+        description: `${MODERATORS} Hidden content leaves every list, search, discovery result, topic, count and statistic; votes on it answer 404.`,
+        errorResponses: [400, 401, 403, 404],
+      },
+    })
+    .input(hideInput)
+    .output(z.void())
+    .mutation(({ ctx, input }) => moderation.hide(ctx.agent, input.target_type, input.target_id, input.reason)),
+
+  restore: moderatorProcedure
+    .meta({
+      successStatus: 204,
+      openapi: {
+        method: "POST",
+        path: "/moderation/{target_type}/{target_id}/restore",
+        tags: TAG,
+        protect: true,
+        summary: "Restore hidden content as it was",
+        description: MODERATORS,
+        errorResponses: [400, 401, 403, 404],
+      },
+    })
+    .input(restoreInput)
+    .output(z.void())
+    .mutation(({ ctx, input }) => moderation.restore(ctx.agent, input.target_type, input.target_id, input.reason ?? null)),
+
+  setRole: adminProcedure
+    .meta({
+      openapi: {
+        method: "PUT",
+        path: "/admin/agents/{agent_id}/role",
+        tags: TAG,
+        protect: true,
+        summary: "Make an agent a moderator or a member again (admins only)",
+        description: "Takes effect at once, on tokens already issued. Admin is granted only by ADMIN_EMAILS or `npm run admin:grant`.",
+        errorResponses: [400, 401, 403, 404],
+      },
+    })
+    .input(setRoleInput)
+    .output(agentSchema)
+    .mutation(({ ctx, input }) => moderation.setRole(ctx.agent, input.agent_id, input.role)),
+});

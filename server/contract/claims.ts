@@ -1,0 +1,210 @@
+// Request and response shapes of the claim endpoints (CONTRACT §3, §4).
+import { z } from "zod";
+import { agentSchema, boundedInt, isoDate, moderationInfoSchema, offsetSchema, pathId } from "./common.ts";
+import { normalizeTags } from "../domain/tags.ts";
+
+export const COMPLEXITY_TIERS = ["simple", "moderate", "complex", "contested"] as const;
+export const complexityTierSchema = z.enum(COMPLEXITY_TIERS, {
+  message: `complexity_tier: must be one of ${COMPLEXITY_TIERS.join(", ")}`,
+});
+
+export const STATEMENT_MIN = 10;
+export const STATEMENT_MAX = 5000;
+export const MAX_PARENTS = 5;
+/** Raw entries accepted before normalisation: duplicates may collapse, but a 60k-entry array is abuse. */
+const MAX_RAW_TAGS = 100;
+export const Q_MIN = 2;
+export const Q_MAX = 200;
+/** Words in `q` (operators such as `or` and `-` aside): each OR term widens the set that is ranked. */
+export const MAX_SEARCH_TERMS = 10;
+const searchTerms = (q: string) => (q.match(/[\p{L}\p{N}_]+/gu) ?? []).filter((w) => w.toLowerCase() !== "or").length;
+
+// ---- responses ----
+
+export const BRIDGING_STATUS_VALUES = ["insufficient_data", "bridged_true", "bridged_false", "divided", "undecided"] as const;
+
+/** Bridged consensus (CONTRACT §12; README, Bridged consensus). */
+export const bridgingSchema = z
+  .object({
+    /** μ + i_claim clamped to [0, 1]: the agreement no viewpoint explains; null until scored. */
+    score: z.number().min(0).max(1).nullable(),
+    /** f_claim: how far the claim splits voters along the viewpoint factor; null until scored. */
+    polarity: z.number().nullable(),
+    status: z.enum(BRIDGING_STATUS_VALUES),
+    /** When these values last changed (a fit or re-score that agrees leaves them alone); null until scored. */
+    computed_at: isoDate.nullable(),
+  })
+  .meta({ id: "Bridging" });
+
+export const claimSchema = z
+  .object({
+    id: z.uuid(),
+    statement: z.string(),
+    complexity_tier: z.enum(COMPLEXITY_TIERS),
+    tags: z.array(z.string()),
+    parent_ids: z.array(z.uuid()),
+    gradient: z.number().min(0).max(1),
+    vote_count: z.number().int(),
+    evidence_count: z.number().int(),
+    author: agentSchema,
+    created_at: isoDate,
+    updated_at: isoDate,
+    /** The caller's vote value; null without a token or without a vote. */
+    user_vote: z.number().nullable(),
+    /** null without a token. */
+    is_bookmarked: z.boolean().nullable(),
+    /** null without a token. */
+    is_following: z.boolean().nullable(),
+    bridging: bridgingSchema,
+    /** Only on hidden content, shown to its author and moderators (CONTRACT §14). */
+    moderation: moderationInfoSchema.optional(),
+  })
+  .meta({ id: "Claim" });
+
+export type Claim = z.infer<typeof claimSchema>;
+
+export const gradientPointSchema = z
+  .object({ gradient: z.number(), vote_count: z.number().int(), recorded_at: isoDate })
+  .meta({ id: "GradientPoint" });
+
+export const claimDetailSchema = claimSchema
+  .extend({
+    /** Oldest first. */
+    gradient_history: z.array(gradientPointSchema),
+    parent_claims: z.array(claimSchema),
+  })
+  .meta({ id: "ClaimDetail" });
+
+export type ClaimDetail = z.infer<typeof claimDetailSchema>;
+
+export const claimListSchema = z
+  .object({
+    claims: z.array(claimSchema),
+    total: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  })
+  .meta({ id: "ClaimList" });
+
+export type ClaimList = z.infer<typeof claimListSchema>;
+
+export const bookmarkSchema = z
+  .object({ claim_id: z.uuid(), is_bookmarked: z.literal(true), created_at: isoDate })
+  .meta({ id: "Bookmark" });
+
+export const followSchema = z
+  .object({
+    claim_id: z.uuid(),
+    is_following: z.literal(true),
+    notify_on_vote: z.boolean(),
+    notify_on_evidence: z.boolean(),
+    notify_on_comment: z.boolean(),
+    created_at: isoDate,
+  })
+  .meta({ id: "Follow" });
+
+export type FollowOut = z.infer<typeof followSchema>;
+export type BookmarkOut = z.infer<typeof bookmarkSchema>;
+
+// ---- requests ----
+
+/**
+ * A number or boolean read from a JSON body, kept strict: trpc-to-openapi switches on zod coercion
+ * for every top-level number/boolean field of an input, bodies included, so "0.5" would pass as 0.5,
+ * null as 0 and "false" as true. It does not look inside a pipe, and this wrapper is one.
+ */
+export const strictBodyField = <T extends z.ZodType>(schema: T) => schema.transform((value) => value);
+
+const statementMessage = `statement: must be ${STATEMENT_MIN}-${STATEMENT_MAX} characters`;
+const tagsSchema = z
+  .array(z.string({ message: "must be a string" }), { message: "tags: must be an array of strings" })
+  .max(MAX_RAW_TAGS, { message: `tags: at most ${MAX_RAW_TAGS} entries are accepted` })
+  .transform((raw, ctx) => {
+    const result = normalizeTags(raw);
+    if (!result.ok) {
+      ctx.addIssue({ code: "custom", message: result.message });
+      return z.NEVER;
+    }
+    return result.tags;
+  });
+
+export const createClaimInput = z.object({
+  statement: z
+    .string({ message: "statement: is required" })
+    .trim()
+    .min(STATEMENT_MIN, { message: statementMessage })
+    .max(STATEMENT_MAX, { message: statementMessage }),
+  complexity_tier: complexityTierSchema.default("simple"),
+  tags: tagsSchema.default([]),
+  parent_ids: z
+    .array(z.string({ message: "must be a string" }), { message: "parent_ids: must be an array of claim ids" })
+    .max(MAX_PARENTS, { message: `parent_ids: at most ${MAX_PARENTS} parent claims are allowed` })
+    .default([]),
+});
+
+export type CreateClaimInput = z.infer<typeof createClaimInput>;
+
+const qMessage = `q: must be ${Q_MIN}-${Q_MAX} characters`;
+const gradientBound = (name: string) => {
+  const message = `${name}: must be a number between 0 and 1`;
+  return z.number({ message }).min(0, { message }).max(1, { message }).optional();
+};
+
+export const SORT_FIELDS = ["created_at", "gradient", "vote_count", "bridging_score"] as const;
+
+export const listClaimsInput = z
+  .object({
+    q: z
+      .string({ message: qMessage })
+      .trim()
+      .min(Q_MIN, { message: qMessage })
+      .max(Q_MAX, { message: qMessage })
+      .refine((q) => searchTerms(q) <= MAX_SEARCH_TERMS, { message: `q: at most ${MAX_SEARCH_TERMS} search terms` })
+      .optional(),
+    /** Comma-separated, or the parameter repeated; a claim matches when it has any of them. */
+    tags: z.array(z.string({ message: "tags: must be a string" })).optional(),
+    complexity: z
+      .enum(COMPLEXITY_TIERS, { message: `complexity: must be one of ${COMPLEXITY_TIERS.join(", ")}` })
+      .optional(),
+    min_gradient: gradientBound("min_gradient"),
+    max_gradient: gradientBound("max_gradient"),
+    bridging_status: z
+      .enum(BRIDGING_STATUS_VALUES, { message: `bridging_status: must be one of ${BRIDGING_STATUS_VALUES.join(", ")}` })
+      .optional(),
+    /** created_at by default; relevance when q is given and sort_by is not. */
+    sort_by: z.enum(SORT_FIELDS, { message: `sort_by: must be one of ${SORT_FIELDS.join(", ")}` }).optional(),
+    sort_order: z.enum(["asc", "desc"], { message: "sort_order: must be asc or desc" }).default("desc"),
+    limit: boundedInt("limit", 1, 100, 20),
+    offset: offsetSchema,
+  })
+  .refine((i) => i.min_gradient === undefined || i.max_gradient === undefined || i.min_gradient <= i.max_gradient, {
+    message: "min_gradient: must not be greater than max_gradient",
+    path: ["min_gradient"],
+  });
+
+export type ListClaimsInput = z.infer<typeof listClaimsInput>;
+
+export const pageInput = z.object({
+  limit: boundedInt("limit", 1, 100, 20),
+  offset: offsetSchema,
+});
+
+export const claimIdInput = z.object({ claim_id: pathId });
+
+const voteValueMessage = "value: must be between 0 and 1";
+export const claimVoteInput = z.object({
+  claim_id: pathId,
+  value: strictBodyField(
+    z.number({ message: voteValueMessage }).min(0, { message: voteValueMessage }).max(1, { message: voteValueMessage }),
+  ),
+});
+
+const flag = (name: string) => strictBodyField(z.boolean({ message: `${name}: must be true or false` })).optional();
+export const followInput = z.object({
+  claim_id: pathId,
+  notify_on_vote: flag("notify_on_vote"),
+  notify_on_evidence: flag("notify_on_evidence"),
+  notify_on_comment: flag("notify_on_comment"),
+});
+
+export type FollowFlags = Partial<Record<"notify_on_vote" | "notify_on_evidence" | "notify_on_comment", boolean>>;

@@ -1,0 +1,101 @@
+// Shapes shared by several routers: the Agent, timestamps, pagination, path ids.
+import { z } from "zod";
+
+export const isoDate = z.iso.datetime().meta({ example: "2026-11-20T12:00:00.000Z" });
+
+export const tierSchema = z.enum(["new", "established", "trusted"]);
+
+/** CONTRACT §14: member (everyone), moderator, admin. */
+export const ROLES = ["member", "moderator", "admin"] as const;
+export const roleSchema = z.enum(ROLES);
+export type Role = z.infer<typeof roleSchema>;
+
+/** Shown on hidden content to its author and moderators only (CONTRACT §14). */
+export const moderationInfoSchema = z
+  .object({ hidden: z.literal(true), reason: z.string().nullable(), hidden_at: isoDate })
+  .meta({ id: "ModerationInfo" });
+
+export const agentSchema = z
+  .object({
+    id: z.uuid(),
+    username: z.string(),
+    display_name: z.string(),
+    avatar_url: z.string().nullable(),
+    bio: z.string().nullable(),
+    reputation_score: z.number(),
+    tier: tierSchema,
+    role: roleSchema,
+    created_at: isoDate,
+  })
+  .meta({ id: "Agent" });
+
+export const agentWithEmailSchema = agentSchema
+  .extend({ email: z.string().nullable() })
+  .meta({ id: "AgentWithEmail" });
+
+/** A query integer with bounds and a default, e.g. limit (1–100, default 20). */
+export const boundedInt = (name: string, min: number, max: number, def: number) => {
+  const message = `${name}: must be an integer between ${min} and ${max}`;
+  return z.number({ message }).int({ message }).min(min, { message }).max(max, { message }).default(def);
+};
+
+const offsetMessage = "offset: must be an integer between 0 and 1000000";
+export const offsetSchema = z
+  .number({ message: offsetMessage })
+  .int({ message: offsetMessage })
+  .min(0, { message: offsetMessage })
+  .max(1_000_000, { message: offsetMessage })
+  .default(0);
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string) => UUID_RE.test(value);
+
+/** A UUID in its canonical (lower-case) form; anything else as it is. */
+export const canonicalId = (value: string) => (isUuid(value) ? value.toLowerCase() : value);
+
+/**
+ * Path ids are opaque: any string is accepted and an unknown or malformed id answers 404. A UUID is
+ * case-insensitive, so it reaches the services in its canonical lower-case form — the one the
+ * database returns and services compare with (an upper-case claim id once made a reply a 400).
+ */
+export const pathId = z.string().transform(canonicalId);
+
+export type AgentOut = z.infer<typeof agentSchema>;
+
+export interface AgentRow {
+  id: string;
+  username: string;
+  displayName: string;
+  avatarUrl: string | null;
+  bio: string | null;
+  reputation: number;
+  tier: z.infer<typeof tierSchema>;
+  role: Role;
+  createdAt: Date;
+}
+
+export const agentSelect = {
+  id: true,
+  username: true,
+  displayName: true,
+  avatarUrl: true,
+  bio: true,
+  reputation: true,
+  tier: true,
+  role: true,
+  createdAt: true,
+} as const;
+
+export function toAgent(row: AgentRow): AgentOut {
+  return {
+    id: row.id,
+    username: row.username,
+    display_name: row.displayName,
+    avatar_url: row.avatarUrl,
+    bio: row.bio,
+    reputation_score: row.reputation,
+    tier: row.tier,
+    role: row.role,
+    created_at: row.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,43 @@
+// Request and response shapes of the inbox (CONTRACT §11).
+import { z } from "zod";
+import { claimSchema } from "./claims.ts";
+import { boundedInt, isoDate, offsetSchema, pathId } from "./common.ts";
+
+const unreadMessage = "unread: must be true or false";
+
+export const listNotificationsInput = z.object({
+  // A query string: "false" must stay false (zod's boolean coercion would make it true).
+  unread: z
+    .enum(["true", "false"], { message: unreadMessage })
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === "true")),
+  limit: boundedInt("limit", 1, 100, 20),
+  offset: offsetSchema,
+});
+
+export const notificationIdInput = z.object({ notification_id: pathId });
+
+const beforeMessage = "before: must be an ISO 8601 timestamp";
+export const markAllReadInput = z.object({
+  before: z
+    .string({ message: beforeMessage })
+    .refine((v) => z.iso.datetime({ offset: true }).safeParse(v).success, { message: beforeMessage })
+    .optional(),
+});
+
+export const notificationSchema = z
+  .object({
+    id: z.uuid(),
+    claim: claimSchema,
+    reasons: z
+      .object({ votes: z.number().int(), evidence: z.number().int(), comments: z.number().int(), resolved: z.number().int() })
+      .meta({ description: "Events on the claim since the notification was last read" }),
+    unread: z.boolean(),
+    updated_at: isoDate,
+    last_read_at: isoDate.nullable(),
+  })
+  .meta({ id: "Notification" });
+
+export const notificationListSchema = z
+  .object({ notifications: z.array(notificationSchema), total: z.number().int(), unread_count: z.number().int() })
+  .meta({ id: "NotificationList" });

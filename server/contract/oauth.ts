@@ -1,0 +1,37 @@
+// Request and response shapes of the OAuth endpoints (CONTRACT §2).
+import { z } from "zod";
+import { MAX_REDIRECT_LENGTH, safeRedirectPath } from "../domain/redirect.ts";
+
+const REDIRECT_MESSAGE = "redirect_to: must be a path on this site, e.g. /claims";
+
+/** A same-origin path only: anything else would make sign-in an open redirect. */
+export const redirectToSchema = z
+  .string({ message: REDIRECT_MESSAGE })
+  .max(MAX_REDIRECT_LENGTH, { message: `redirect_to: must be at most ${MAX_REDIRECT_LENGTH} characters` })
+  .transform((value, ctx) => {
+    const path = safeRedirectPath(value);
+    if (path === null) {
+      ctx.addIssue({ code: "custom", message: REDIRECT_MESSAGE });
+      return z.NEVER;
+    }
+    return path;
+  })
+  .meta({ description: "Where to land after signing in: a path on this site (default /)", example: "/claims" });
+
+export const oauthStartInput = z.object({
+  provider: z.string().meta({ description: "google, github, twitter (or its alias x)", example: "github" }),
+  redirect_to: redirectToSchema.optional(),
+});
+
+/** Turned into a 302 by the REST adapter: `Location` and `Set-Cookie`, no body. */
+export const oauthRedirectSchema = z.object({
+  location: z.string(),
+  set_cookies: z.array(z.string()),
+});
+
+export const exchangeInput = z.object({
+  code: z
+    .string({ message: "code: is required" })
+    .min(1, { message: "code: is required" })
+    .max(256, { message: "code: is too long" }),
+});

@@ -1,0 +1,54 @@
+// Request and response shapes of the track record and the leaderboard (CONTRACT §12).
+import { z } from "zod";
+import { agentSchema, boundedInt, offsetSchema, pathId } from "./common.ts";
+
+export const trackRecordInput = z.object({ agent_id: pathId });
+
+export const calibrationBinSchema = z
+  .object({
+    bin_lower: z.number(),
+    bin_upper: z.number(),
+    votes: z.number().int(),
+    /** The mean vote value in the bin; null when empty. */
+    mean_value: z.number().nullable(),
+    /** How often claims voted in this bin resolved true; null when empty. */
+    outcome_rate: z.number().nullable(),
+  })
+  .meta({ id: "CalibrationBin" });
+
+export const trackRecordSchema = z
+  .object({
+    /** Resolved votes with a recorded value (migrated records of deleted votes have none). */
+    scored_votes: z.number().int(),
+    /** mean (value − outcome)²; null without scored votes. */
+    brier_score: z.number().nullable(),
+    /** mean ((crowd − outcome)² − (value − outcome)²): positive = better than the crowd when the vote was cast. */
+    peer_score: z.number().nullable(),
+    /** 10 bins of the vote value, lowest first. */
+    calibration: z.array(calibrationBinSchema),
+  })
+  .meta({ id: "TrackRecord" });
+
+export const LEADERBOARD_ORDERS = ["peer_score", "reputation"] as const;
+
+export const leaderboardInput = z.object({
+  by: z.enum(LEADERBOARD_ORDERS, { message: `by: must be one of ${LEADERBOARD_ORDERS.join(", ")}` }).default("peer_score"),
+  limit: boundedInt("limit", 1, 100, 20),
+  offset: offsetSchema,
+});
+
+export type LeaderboardInput = z.infer<typeof leaderboardInput>;
+
+export const leaderboardEntrySchema = agentSchema
+  .extend({
+    scored_votes: z.number().int(),
+    peer_score: z.number().nullable(),
+    brier_score: z.number().nullable(),
+  })
+  .meta({ id: "LeaderboardEntry" });
+
+export const leaderboardSchema = z
+  .object({ agents: z.array(leaderboardEntrySchema), total: z.number().int() })
+  .meta({ id: "Leaderboard" });
+
+export type Leaderboard = z.infer<typeof leaderboardSchema>;

@@ -1,0 +1,52 @@
+// Outcome records (CONTRACT §6, §12): how each vote fared when its claim resolved, written once at
+// resolution and never changed. The learning score, expertise accuracy and resolved-vote counts are
+// computed from these records, never from the votes as they are now.
+import { consensusDirection, resolutionOutcome, type ResolutionOutcome, type WeightedVote } from "./gradient.ts";
+
+export type CrowdBasis = "cast" | "resolution";
+
+/** The part of an outcome record the profile's numbers need. */
+export interface RecordedOutcome {
+  outcome: ResolutionOutcome;
+  resolvedAt: Date;
+  /** The claim's tags at resolution. */
+  tags: readonly string[];
+}
+
+/** What resolution writes for one vote. */
+export interface OutcomeRecord {
+  value: number;
+  /** The crowd the vote is compared with, and which crowd that is. */
+  crowdGradient: number;
+  crowdBasis: CrowdBasis;
+  resolutionGradient: number;
+  consensusTrue: boolean;
+  outcome: ResolutionOutcome;
+}
+
+/**
+ * The record of one vote on a claim resolving at `resolutionGradient` (which must be at consensus).
+ * `crowdAtCast` is the gradient of the other votes when this value was cast; votes from before that
+ * was kept have none and are compared with the crowd at resolution instead.
+ */
+export function outcomeRecord(
+  vote: Pick<WeightedVote, "value">,
+  crowdAtCast: number | null,
+  resolutionGradient: number,
+): OutcomeRecord {
+  const consensusTrue = consensusDirection(resolutionGradient);
+  if (consensusTrue === null) throw new Error(`a claim at ${resolutionGradient} is not at consensus`);
+  return {
+    value: vote.value,
+    crowdGradient: crowdAtCast ?? resolutionGradient,
+    crowdBasis: crowdAtCast === null ? "resolution" : "cast",
+    resolutionGradient,
+    consensusTrue,
+    outcome: resolutionOutcome(resolutionGradient, vote.value),
+  };
+}
+
+/** aligned and opposed outcomes are resolved votes (correct and incorrect); neutral ones are neither. */
+export function isResolvedVote(outcome: ResolutionOutcome): boolean {
+  return outcome !== "neutral";
+}

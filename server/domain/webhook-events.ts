@@ -1,0 +1,46 @@
+// Which events exist and who hears of them (CONTRACT §11). Pure rules, unit-tested.
+
+export const CLAIM_EVENT_TYPES = ["claim.voted", "claim.evidence_added", "claim.commented", "claim.resolved"] as const;
+export type ClaimEventType = (typeof CLAIM_EVENT_TYPES)[number];
+
+/** What a webhook can subscribe to: the claim events and `ping` (sent by POST /webhooks/{id}/test). */
+export const WEBHOOK_EVENT_TYPES = [...CLAIM_EVENT_TYPES, "ping"] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export interface FollowFlags {
+  notify_on_vote: boolean;
+  notify_on_evidence: boolean;
+  notify_on_comment: boolean;
+}
+
+/**
+ * Whether a follower hears of an event: never of their own action; the flags filter votes, evidence
+ * and comments; a resolution always reaches every follower.
+ */
+export function followerHears(type: ClaimEventType, follow: FollowFlags & { agent_id: string }, actorId: string | null): boolean {
+  if (follow.agent_id === actorId) return false;
+  switch (type) {
+    case "claim.voted":
+      return follow.notify_on_vote;
+    case "claim.evidence_added":
+      return follow.notify_on_evidence;
+    case "claim.commented":
+      return follow.notify_on_comment;
+    case "claim.resolved":
+      return true;
+  }
+}
+
+/** The inbox counter an event increments. */
+export function reasonOf(type: ClaimEventType): "votes" | "evidence" | "comments" | "resolved" {
+  switch (type) {
+    case "claim.voted":
+      return "votes";
+    case "claim.evidence_added":
+      return "evidence";
+    case "claim.commented":
+      return "comments";
+    case "claim.resolved":
+      return "resolved";
+  }
+}

@@ -1,0 +1,152 @@
+// The guard every request passes through at the node:http level, before any handler reads a byte:
+// `npm start` (server/http/main.ts) calls it for each request, and under `next start` / `next dev`
+// instrumentation.ts installs it on the node http server's request event. It
+//   - decides the client IP once (server/http/client-ip.ts) and records it for Next's handlers;
+//   - refuses a declared body over the limit with 413 before reading any of it (a chunked body is
+//     bounded by the one reader every handler uses: server/http/body-limit.ts);
+//   - charges page renders to their own per-IP budget (PAGE_RATE_LIMIT), answering a plain 429 page.
+// /api/v1 answers its own 413 and 429 (with the contract's X-RateLimit-* headers), so it only gets the IP.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { config } from "../config.ts";
+import { rateLimiter } from "../ratelimit/limiter.ts";
+import { declaresTooLarge, tooLargeDetail } from "./body-limit.ts";
+import { stampClientIp } from "./client-ip.ts";
+import { logError } from "../log/logger.ts";
+import { runInRequest } from "../log/request-context.ts";
+import { observeRequest } from "../log/request-log.ts";
+import { PageCache } from "./page-cache.ts";
+
+const GUARDED = Symbol.for("claims.guarded");
+
+const REST_PREFIX = "/api/v1";
+
+function pathOf(url: string | undefined): string {
+  const raw = url ?? "/";
+  const q = raw.indexOf("?");
+  return q === -1 ? raw : raw.slice(0, q);
+}
+
+function isRest(path: string): boolean {
+  return path === REST_PREFIX || path.startsWith(`${REST_PREFIX}/`);
+}
+
+/** Files and framework assets are not renders; everything else a browser GETs (or posts a server action to) is. */
+const ASSET = /\.(?:ico|png|jpe?g|gif|svg|webp|avif|txt|xml|js|mjs|css|map|json|webmanifest|woff2?|ttf)$/i;
+
+export function isPageRender(method: string | undefined, path: string): boolean {
+  if (path.startsWith("/api/") || path === "/api" || path.startsWith("/_next/") || path.startsWith("/__nextjs")) return false;
+  if (ASSET.test(path)) return false;
+  return method === "GET" || method === "HEAD" || method === "POST";
+}
+
+function tooLarge(res: ServerResponse): void {
+  const body = JSON.stringify({ detail: tooLargeDetail() });
+  // Close the connection: the unread body is never read (node would otherwise drain it to reuse the socket).
+  res.writeHead(413, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), Connection: "close", "Cache-Control": "no-store" });
+  res.end(body);
+}
+
+function decodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function badPath(res: ServerResponse, api: boolean): void {
+  const body = api
+    ? JSON.stringify({ detail: "path: malformed percent-encoding" })
+    : '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Bad request</title></head><body><h1>Bad request</h1><p>The address is malformed.</p></body></html>';
+  res.writeHead(400, {
+    "Content-Type": api ? "application/json" : "text/html; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+  });
+  res.end(body);
+}
+
+function tooManyPages(res: ServerResponse, retryAfter: number, method: string | undefined): void {
+  const body =
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Too many requests</title></head>' +
+    `<body><h1>Too many requests</h1><p>Please wait ${retryAfter} seconds and try again.</p></body></html>`;
+  res.writeHead(429, {
+    "Content-Type": "text/html; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
+    "Retry-After": String(retryAfter),
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+  });
+  res.end(method === "HEAD" ? undefined : body);
+}
+
+/**
+ * Runs the guard on one request. Resolves true when the request may go on to its handler; false when
+ * the guard has answered it. Idempotent (main.ts's server under a Next that also installed the hook).
+ */
+export async function guardRequest(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  const marked = req as IncomingMessage & { [GUARDED]?: boolean };
+  if (marked[GUARDED]) return true;
+  marked[GUARDED] = true;
+  const cfg = config();
+  const ip = stampClientIp(req, cfg.TRUST_PROXY);
+  const path = pathOf(req.url);
+  if (isRest(path)) return true;
+  if (!decodable(path)) {
+    // Next's routing decodes the path and answers a malformed escape ("%E0%A4%A") with a 500.
+    badPath(res, path.startsWith("/api/"));
+    return false;
+  }
+  if (declaresTooLarge(req.headers["content-length"])) {
+    tooLarge(res);
+    return false;
+  }
+  if (isPageRender(req.method, path)) {
+    const limit = await rateLimiter().limitPage(ip);
+    if (!limit.success) {
+      tooManyPages(res, limit.retryAfter, req.method);
+      return false;
+    }
+  }
+  return true;
+}
+
+const globalForPages = globalThis as unknown as { __claimsPageCache?: PageCache | null };
+
+/** The process's page cache (one per process, also when Next loads this module twice), or null when off. */
+export function pageCache(): PageCache | null {
+  if (globalForPages.__claimsPageCache === undefined) {
+    const cfg = config();
+    globalForPages.__claimsPageCache =
+      cfg.PAGE_CACHE_SECONDS > 0 ? new PageCache({ ttlMs: cfg.PAGE_CACHE_SECONDS * 1000, maxBytes: cfg.PAGE_CACHE_MAX_MB * 1024 * 1024 }) : null;
+  }
+  return globalForPages.__claimsPageCache;
+}
+
+/** A page render may be answered from the anonymous page cache; anything else goes on to its handler. */
+function proceed(req: IncomingMessage, res: ServerResponse, next: () => void): Promise<void> | void {
+  const cache = pageCache();
+  if (cache && isPageRender(req.method, pathOf(req.url))) return cache.handle(req, res, next);
+  next();
+}
+
+/** guardRequest, then `next` unless the guard answered; a guard failure is a plain 500, never a crash. */
+export function guarded(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+  // Logged and counted once (a request guarded twice is observed once), with its id on every log line.
+  if ((req as IncomingMessage & { [GUARDED]?: boolean })[GUARDED]) return next();
+  const requestId = observeRequest(req, res);
+  runInRequest({ requestId }, () =>
+    guardRequest(req, res).then(
+      (pass) => {
+        if (pass) return proceed(req, res, next);
+      },
+      (err) => {
+        logError("[guard] unexpected failure", err);
+        if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
+        res.end(JSON.stringify({ detail: "Internal server error" }));
+      },
+    ),
+  );
+}

@@ -1,0 +1,191 @@
+// Anonymous page views from a short-lived copy. Rendering a page is most of the server's CPU (a claim
+// page ≈ 100 ms of React and Next per view), and an anonymous view of a page is the same for every
+// anonymous visitor, so one render is shared by all who ask for the same URL within PAGE_CACHE_SECONDS
+// (CONTRACT §8's page budget is still charged for each). What is personal is never shared: a request
+// that carries a session cookie or a credential renders as before, so whoever writes sees their write on
+// the next load; everyone else sees it within PAGE_CACHE_SECONDS. Concurrent misses of one URL wait for
+// the one render in progress instead of each rendering it (a link shared widely arrives all at once).
+//
+// Only complete, plain 200 HTML documents are kept: never a response that sets a cookie, an RSC or
+// prefetch payload, a server action, a bot's render (Next streams metadata differently to bots) or a
+// HEAD without its GET. The copy lives in this process (bounded by PAGE_CACHE_MAX_BYTES, least recently
+// used out first); each instance keeps its own, which bounds staleness the same way.
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+
+export interface PageCacheOptions {
+  /** How long a render is served to other anonymous visitors, in ms (0: off). */
+  ttlMs: number;
+  /** Total bytes of HTML kept. */
+  maxBytes: number;
+  now?: () => number;
+}
+
+interface Entry {
+  status: number;
+  headers: OutgoingHttpHeaders;
+  body: Buffer;
+  storedAt: number;
+}
+
+/** Headers that belong to one response, not to the page: never replayed from a copy. */
+const PER_RESPONSE = new Set(["date", "connection", "keep-alive", "transfer-encoding", "content-length", "x-request-id", "set-cookie"]);
+
+/** Request headers that make Next answer something other than the page's full HTML document. */
+const NOT_A_DOCUMENT = ["rsc", "next-router-prefetch", "next-router-state-tree", "next-router-segment-prefetch", "next-action", "next-url"];
+
+const BOT = /bot|crawl|spider|slurp|preview|facebookexternalhit|embedly|lighthouse|headless/i;
+
+/** The cache key of a request that may share an anonymous render, or null when it must render itself. */
+export function shareableKey(req: IncomingMessage): string | null {
+  if (req.method !== "GET" && req.method !== "HEAD") return null;
+  const h = req.headers;
+  if (h.authorization !== undefined || h["x-api-key"] !== undefined) return null;
+  // NextAuth's session cookie (next-auth.session-token, its __Secure- form, and its chunks .0, .1…).
+  if (h.cookie?.includes("next-auth.session-token")) return null;
+  if (NOT_A_DOCUMENT.some((name) => h[name] !== undefined)) return null;
+  if (BOT.test(h["user-agent"] ?? "")) return null;
+  const url = req.url ?? "/";
+  if (url.length > 2048 || url.includes("_rsc=")) return null;
+  // Next compresses when asked: the copy is kept per encoding it was sent in.
+  const gzip = /\bgzip\b/.test(String(h["accept-encoding"] ?? ""));
+  return `${gzip ? "gz" : "id"} ${url}`;
+}
+
+export class PageCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly rendering = new Map<string, Promise<void>>();
+  private bytes = 0;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: PageCacheOptions) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * Answers `req` from a fresh copy, or lets `render` answer it (keeping a copy when it may be shared).
+   * A request that may not share a render goes straight to `render`.
+   */
+  async handle(req: IncomingMessage, res: ServerResponse, render: () => void): Promise<void> {
+    const key = this.opts.ttlMs > 0 ? shareableKey(req) : null;
+    if (key === null) return render();
+    if (this.replay(key, req, res)) return;
+    const inProgress = this.rendering.get(key);
+    if (inProgress) {
+      await inProgress;
+      if (this.replay(key, req, res)) return;
+      return render();
+    }
+    // A HEAD is answered by rendering; it has no body to keep.
+    if (req.method === "HEAD") return render();
+    let done!: () => void;
+    this.rendering.set(key, new Promise<void>((resolve) => (done = resolve)));
+    const finish = () => {
+      this.rendering.delete(key);
+      done();
+    };
+    this.record(key, res, finish);
+    try {
+      render();
+    } catch (err) {
+      finish();
+      throw err;
+    }
+  }
+
+  private replay(key: string, req: IncomingMessage, res: ServerResponse): boolean {
+    const entry = this.entries.get(key);
+    if (!entry) return false;
+    if (this.now() - entry.storedAt >= this.opts.ttlMs) {
+      this.drop(key, entry);
+      return false;
+    }
+    // Most recently used last: the oldest use is evicted first.
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    for (const [name, value] of Object.entries(entry.headers)) {
+      if (value !== undefined && !res.hasHeader(name)) res.setHeader(name, value);
+    }
+    res.setHeader("Content-Length", entry.body.length);
+    res.setHeader("X-Page-Cache", "hit");
+    res.writeHead(entry.status);
+    res.end(req.method === "HEAD" ? undefined : entry.body);
+    return true;
+  }
+
+  /** Tees what `res` sends; keeps it when the render was a complete, shareable HTML document. */
+  private record(key: string, res: ServerResponse, finish: () => void): void {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let headersArg: OutgoingHttpHeaders = {};
+    const tooBig = () => size > this.opts.maxBytes / 4;
+    const collect = (chunk: unknown, encoding?: unknown) => {
+      if (chunk === undefined || chunk === null || typeof chunk === "function" || tooBig()) return;
+      const buf = Buffer.isBuffer(chunk)
+        ? chunk
+        : typeof chunk === "string"
+          ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
+          : Buffer.from(chunk as Uint8Array);
+      chunks.push(buf);
+      size += buf.length;
+    };
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+      const last = args[args.length - 1];
+      if (last && typeof last === "object" && !Array.isArray(last)) headersArg = last as OutgoingHttpHeaders;
+      return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+    } as ServerResponse["writeHead"];
+    const write = res.write;
+    res.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
+      collect(chunk, rest[0]);
+      return (write as (...a: unknown[]) => boolean).apply(this, [chunk, ...rest]);
+    } as ServerResponse["write"];
+    const end = res.end;
+    res.end = function (this: ServerResponse, ...args: unknown[]) {
+      collect(args[0], args[1]);
+      return (end as (...a: unknown[]) => ServerResponse).apply(this, args);
+    } as ServerResponse["end"];
+    res.setHeader("X-Page-Cache", "miss");
+
+    res.once("finish", () => {
+      const headers = { ...lowerCased(headersArg), ...res.getHeaders() };
+      const contentType = String(headers["content-type"] ?? "");
+      const shareable =
+        res.statusCode === 200 && !tooBig() && headers["set-cookie"] === undefined && contentType.startsWith("text/html");
+      if (shareable) this.store(key, { status: 200, headers: kept(headers), body: Buffer.concat(chunks, size), storedAt: this.now() });
+      finish();
+    });
+    res.once("close", finish);
+  }
+
+  private store(key: string, entry: Entry): void {
+    const old = this.entries.get(key);
+    if (old) this.drop(key, old);
+    this.entries.set(key, entry);
+    this.bytes += entry.body.length;
+    for (const [oldestKey, oldest] of this.entries) {
+      if (this.bytes <= this.opts.maxBytes) break;
+      this.drop(oldestKey, oldest);
+    }
+  }
+
+  private drop(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    this.bytes -= entry.body.length;
+  }
+}
+
+function lowerCased(headers: OutgoingHttpHeaders): OutgoingHttpHeaders {
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+function kept(headers: OutgoingHttpHeaders): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (!PER_RESPONSE.has(name) && name !== "x-page-cache") out[name] = value;
+  }
+  return out;
+}

@@ -1,0 +1,68 @@
+// Runs one bridging fit in a worker thread (server/jobs/bridging-worker.ts) so the API's event loop
+// keeps serving while ≈1M votes are read and fitted. The worker is started per fit and ended after it: a fit
+// runs every few minutes at most, and an idle thread would hold its heap for nothing.
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import { fitBridging, type BridgingFit, type BridgingOptions } from "../domain/bridging.ts";
+import { streamVotesFromPostgres, type VoteSnapshot } from "../db/vote-stream.ts";
+
+/** Where the votes come from: read by the fit itself on PostgreSQL (this URL), or already read (PGlite). */
+export type FitSource = { postgres: string } | { snapshot: VoteSnapshot };
+
+export interface FitResult {
+  fit: BridgingFit;
+  claimIds: string[];
+  agentIds: string[];
+  votes: number;
+  readMs: number;
+}
+
+/**
+ * The worker's source. Looked up from the working directory first: under `next start`/`next dev` this
+ * module is bundled and its own URL points into .next, where no .ts source is.
+ */
+function workerPath(): string {
+  const fromCwd = path.resolve(process.cwd(), "server/jobs/bridging-worker.ts");
+  return existsSync(fromCwd) ? fromCwd : new URL("./bridging-worker.ts", import.meta.url).pathname;
+}
+
+/** Reads (on PostgreSQL) and fits in a worker thread; `inline` on the calling thread (the CLI, which has nothing else to do). */
+export async function fitOffThread(
+  source: FitSource,
+  options: Partial<BridgingOptions> = {},
+  inline = false,
+  nice = 0,
+): Promise<FitResult> {
+  if (inline) {
+    const started = performance.now();
+    const snapshot = "postgres" in source ? await streamVotesFromPostgres(source.postgres) : source.snapshot;
+    const readMs = performance.now() - started;
+    return { fit: fitBridging(snapshot.matrix, options), claimIds: snapshot.claimIds, agentIds: snapshot.agentIds, votes: snapshot.matrix.length, readMs };
+  }
+  // The worker source is TypeScript: a small bootstrap registers tsx's require hook in the worker first
+  // (however this process was started: tsx, vitest or Next), then loads it. The CommonJS hook, not the
+  // ESM loader: that one runs its hooks on a thread of their own, ≈15 MB more for the fit to carry.
+  const tsxPackage = createRequire(path.join(process.cwd(), "package.json")).resolve("tsx/package.json");
+  const tsxApi = path.join(path.dirname(tsxPackage), "dist/cjs/api/index.cjs");
+  const bootstrap = `require(${JSON.stringify(tsxApi)}).register(); require(${JSON.stringify(workerPath())});`;
+  // A small young generation: the read makes short-lived rows by the million, and V8 would otherwise
+  // grow its nursery (and the RSS) to keep up with them; scavenging more often costs little here.
+  const worker = new Worker(bootstrap, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 6 } });
+  try {
+    return await new Promise<FitResult>((resolve, reject) => {
+      worker.on("message", (msg: "ready" | ({ ok: true } & FitResult) | { ok: false; error: string }) => {
+        if (msg === "ready") {
+          const transfer = "snapshot" in source ? [source.snapshot.matrix.claimIdx.buffer, source.snapshot.matrix.agentIdx.buffer, source.snapshot.matrix.value.buffer] : [];
+          worker.postMessage({ source, options, nice }, transfer as ArrayBuffer[]);
+        } else if (msg.ok) resolve({ fit: msg.fit, claimIds: msg.claimIds, agentIds: msg.agentIds, votes: msg.votes, readMs: msg.readMs });
+        else reject(new Error(`bridging fit failed: ${msg.error}`));
+      });
+      worker.once("error", reject);
+      worker.once("exit", (code) => reject(new Error(`bridging worker exited with code ${code}`)));
+    });
+  } finally {
+    await worker.terminate();
+  }
+}

@@ -1,0 +1,162 @@
+// The live channel of claim pages (CONTRACT §11): "something happened on claim X". One process-wide
+// bus (on globalThis: Next's bundles and the custom server share it) that SSE streams listen to, fed
+// across instances by PostgreSQL LISTEN/NOTIFY — the relay's NOTIFY commits with its transaction —
+// or by Redis pub/sub when REDIS_URL is set. On the embedded PGlite there is one process: the relay
+// emits on the bus directly.
+import { EventEmitter } from "node:events";
+import pg from "pg";
+import { Redis } from "ioredis";
+import { config } from "../config.ts";
+import { dbBackend, dbSchema } from "../db/client.ts";
+
+export interface LiveEvent {
+  claim_id: string;
+  type: string;
+  event_id: string;
+}
+
+interface LiveState {
+  bus: EventEmitter;
+  subscriber?: { close(): Promise<void> };
+  publisher?: Redis;
+}
+
+const g = globalThis as unknown as { __claimsLive?: LiveState };
+
+function state(): LiveState {
+  if (!g.__claimsLive) {
+    const bus = new EventEmitter();
+    // One listener per open claim page stream.
+    bus.setMaxListeners(0);
+    g.__claimsLive = { bus };
+  }
+  return g.__claimsLive;
+}
+
+/** The channel name: per schema, so that test schemas on one PostgreSQL do not hear each other. */
+export function liveChannel(): string {
+  return `claims_live${dbSchema() ? `_${dbSchema()}` : ""}`;
+}
+
+export type LiveTransport = "local" | "postgres" | "redis";
+
+export function liveTransport(): LiveTransport {
+  if (dbBackend() === "pglite") return "local";
+  return config().REDIS_URL ? "redis" : "postgres";
+}
+
+/** Listens for one claim's events; returns the function that stops listening. */
+export function onClaimEvent(claimId: string, fn: (e: LiveEvent) => void): () => void {
+  const { bus } = state();
+  const name = `claim:${claimId}`;
+  bus.on(name, fn);
+  return () => bus.off(name, fn);
+}
+
+/** Delivers an event to this process's listeners. */
+export function emitLocal(e: LiveEvent): void {
+  state().bus.emit(`claim:${e.claim_id}`, e);
+}
+
+/** After commit, for the Redis transport (the PostgreSQL one notifies inside the relay's transaction). */
+export async function publishLive(events: LiveEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const transport = liveTransport();
+  if (transport === "local") {
+    for (const e of events) emitLocal(e);
+    return;
+  }
+  if (transport === "redis") {
+    const s = state();
+    s.publisher ??= new Redis(config().REDIS_URL!, { maxRetriesPerRequest: 2, lazyConnect: false });
+    for (const e of events) await s.publisher.publish(liveChannel(), JSON.stringify(e));
+  }
+}
+
+function parse(payload: string | null | undefined): LiveEvent | null {
+  try {
+    const e = JSON.parse(payload ?? "");
+    return typeof e?.claim_id === "string" ? (e as LiveEvent) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Subscribes this process to the shared channel (idempotent). */
+export async function startLiveSubscriber(): Promise<void> {
+  const s = state();
+  if (s.subscriber) return;
+  const transport = liveTransport();
+  if (transport === "local") {
+    s.subscriber = { close: async () => {} };
+    return;
+  }
+  if (transport === "redis") {
+    const sub = new Redis(config().REDIS_URL!, { maxRetriesPerRequest: null });
+    sub.on("error", () => {});
+    sub.on("message", (_channel, message) => {
+      const e = parse(message);
+      if (e) emitLocal(e);
+    });
+    // Not awaited: a Redis that is down must not keep the server from serving (the rate limiter fails
+    // open the same way); ioredis subscribes once it connects, and again after every reconnect.
+    sub.subscribe(liveChannel()).catch(() => {});
+    s.subscriber = { close: async () => void sub.disconnect() };
+    return;
+  }
+  s.subscriber = listenPostgres(liveChannel(), (payload) => {
+    const e = parse(payload);
+    if (e) emitLocal(e);
+  });
+}
+
+export async function stopLive(): Promise<void> {
+  const s = g.__claimsLive;
+  if (!s) return;
+  await s.subscriber?.close();
+  s.subscriber = undefined;
+  s.publisher?.disconnect();
+  s.publisher = undefined;
+}
+
+/**
+ * A dedicated LISTEN connection (a pooled one cannot hold a LISTEN), reconnected after a failure.
+ * `onReconnect` runs after every (re)connection: the caller catches up on what it may have missed.
+ */
+export function listenPostgres(
+  channel: string,
+  onMessage: (payload: string | undefined) => void,
+  onReconnect?: () => void,
+): { close(): Promise<void> } {
+  const url = new URL(config().DATABASE_URL!);
+  url.searchParams.delete("schema");
+  let closed = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async () => {
+    const c = new pg.Client({ connectionString: url.toString() });
+    client = c;
+    c.on("error", () => {});
+    c.on("end", () => {
+      if (!closed) retry = setTimeout(() => void connect(), 1000);
+    });
+    c.on("notification", (n) => {
+      if (n.channel === channel) onMessage(n.payload);
+    });
+    try {
+      await c.connect();
+      await c.query(`LISTEN "${channel}"`);
+      onReconnect?.();
+    } catch {
+      await c.end().catch(() => {});
+    }
+  };
+  void connect();
+  return {
+    close: async () => {
+      closed = true;
+      clearTimeout(retry);
+      await client?.end().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,122 @@
+// The process's logger: pino, one JSON object a line in production (for a log shipper), readable lines
+// in development. Written through the output guard (safe-output.ts), so a closed pipe never throws or
+// loops. Every line logged while a request is handled carries its request id (request-context.ts).
+//
+// Secrets: request lines are built from method, route, status and duration only — never headers, query
+// strings or bodies — and `redact` removes the usual credential fields from anything else logged.
+import pino, { type Logger } from "pino";
+import { config } from "../config.ts";
+import { currentRequestId } from "./request-context.ts";
+import { outputDestination, safeWrite } from "./safe-output.ts";
+
+const REDACTED_KEYS = [
+  "password",
+  "new_password",
+  "token",
+  "access_token",
+  "refresh_token",
+  "id_token",
+  "key",
+  "secret",
+  "authorization",
+  "cookie",
+  "set-cookie",
+];
+
+/** Paths pino removes: credential fields at the top level, one and two levels down, and in headers. */
+export const REDACT_PATHS = [
+  ...REDACTED_KEYS.map((k) => `["${k}"]`),
+  ...REDACTED_KEYS.map((k) => `*["${k}"]`),
+  ...REDACTED_KEYS.map((k) => `*.*["${k}"]`),
+  'req.headers["authorization"]',
+  'req.headers["cookie"]',
+  'res.headers["set-cookie"]',
+];
+
+const LEVEL_NAMES: Record<number, string> = { 10: "TRACE", 20: "DEBUG", 30: "INFO", 40: "WARN", 50: "ERROR", 60: "FATAL" };
+
+/** Renders pino's JSON line as `12:03:04 INFO  GET /api/v1/claims 200 12 ms  req=…`. */
+export function prettyLine(json: string): string {
+  let o: Record<string, unknown>;
+  try {
+    o = JSON.parse(json) as Record<string, unknown>;
+  } catch {
+    return json;
+  }
+  const { time, level, msg, pid: _pid, hostname: _host, err, ...rest } = o;
+  const t = new Date(typeof time === "number" ? time : Date.now()).toTimeString().slice(0, 8);
+  const lvl = (LEVEL_NAMES[level as number] ?? String(level)).padEnd(5);
+  const extras = Object.entries(rest)
+    .map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`)
+    .join(" ");
+  const e = err as { stack?: string; message?: string } | undefined;
+  const errText = e ? `\n${e.stack ?? e.message ?? JSON.stringify(e)}` : "";
+  return `${t} ${lvl} ${msg ?? ""}${extras ? `  ${extras}` : ""}${errText}\n`;
+}
+
+function prettyDestination(): { write(text: string): boolean } {
+  return {
+    write(text) {
+      safeWrite(level30orLess(text) ? "stdout" : "stderr", prettyLine(text));
+      return true;
+    },
+  };
+}
+
+function level30orLess(line: string): boolean {
+  const m = /"level":(\d+)/.exec(line);
+  return !m || Number(m[1]) <= 30;
+}
+
+export interface LoggerOptions {
+  level: string;
+  format: "json" | "pretty";
+  /** Where JSON lines go (default: standard output through the guard). */
+  destination?: { write(text: string): boolean };
+}
+
+export function createLogger(opts: LoggerOptions): Logger {
+  return pino(
+    {
+      level: opts.level,
+      base: { pid: process.pid },
+      redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+      mixin: () => {
+        const id = currentRequestId();
+        return id ? { request_id: id } : {};
+      },
+      formatters: { level: (_label, number) => ({ level: number }) },
+    },
+    opts.destination ?? (opts.format === "pretty" ? prettyDestination() : outputDestination("stdout")),
+  );
+}
+
+const globalForLogger = globalThis as unknown as { __claimsLogger?: Logger };
+
+/** The process's logger (LOG_LEVEL, LOG_FORMAT). */
+export function log(): Logger {
+  if (!globalForLogger.__claimsLogger) {
+    const cfg = config();
+    const format = cfg.LOG_FORMAT || (cfg.NODE_ENV === "production" ? "json" : "pretty");
+    globalForLogger.__claimsLogger = createLogger({ level: cfg.LOG_LEVEL, format });
+  }
+  return globalForLogger.__claimsLogger;
+}
+
+/** Logs an unexpected failure with its request id; never throws (a logger must not break the caller). */
+export function logError(msg: string, err?: unknown): void {
+  try {
+    log().error(err instanceof Error ? { err } : err === undefined ? {} : { detail: String(err) }, msg);
+  } catch {
+    /* nothing left to tell it to */
+  }
+}
+
+/**
+ * Start and stop lines ("Ready on …", shutdown progress): written at info even when LOG_LEVEL is
+ * error or warn (supervisors and tests wait for them); only LOG_LEVEL=silent silences them.
+ */
+export function lifecycleLog(): Logger {
+  const l = log();
+  return l.level === "silent" ? l : l.child({}, { level: "info" });
+}

@@ -1,0 +1,51 @@
+// The process's rate limiter, on the backend the configuration names (CONTRACT §8).
+import { config } from "../config.ts";
+import type { Identity } from "../auth/identity.ts";
+import { createRateLimiter, type Caller, type RateLimiter, type RateLimitResult } from "./index.ts";
+
+const globalForLimiter = globalThis as unknown as { __claimsLimiter?: RateLimiter };
+
+export function rateLimiter(): RateLimiter {
+  if (!globalForLimiter.__claimsLimiter) {
+    const cfg = config();
+    globalForLimiter.__claimsLimiter = createRateLimiter({
+      scale: cfg.RATE_LIMIT_SCALE,
+      redisUrl: cfg.REDIS_URL,
+      upstash: cfg.UPSTASH_REDIS_REST_URL
+        ? { url: cfg.UPSTASH_REDIS_REST_URL, token: cfg.UPSTASH_REDIS_REST_TOKEN! }
+        : undefined,
+      prefix: process.env.RATE_LIMIT_PREFIX,
+      pageLimit: cfg.PAGE_RATE_LIMIT,
+    });
+  }
+  return globalForLimiter.__claimsLimiter;
+}
+
+export async function closeRateLimiter(): Promise<void> {
+  const l = globalForLimiter.__claimsLimiter;
+  globalForLimiter.__claimsLimiter = undefined;
+  await l?.close();
+}
+
+function callerOf(identity: Identity, ip: string): Caller {
+  return identity.kind === "agent" ? { agentId: identity.agent.id, tier: identity.agent.tier } : { ip };
+}
+
+/**
+ * The general limit: an agent by id and tier, anyone else (an invalid token included) by IP.
+ * `cost` is the units of work the request asks for (one per procedure: a tRPC batch of 10 costs 10).
+ */
+export function limitCaller(identity: Identity, ip: string, cost = 1): Promise<RateLimitResult> {
+  return rateLimiter().limitRequest(callerOf(identity, ip), cost);
+}
+
+/** The general limit as it stands, nothing counted (answers that must carry honest headers but do no work). */
+export function peekCaller(identity: Identity, ip: string): Promise<RateLimitResult> {
+  return rateLimiter().peekRequest(callerOf(identity, ip));
+}
+
+/** The brute-force limit of a login, registration or refresh: per IP and per the email the input names. */
+export function limitAuthAttempt(ip: string, input: unknown): Promise<RateLimitResult> {
+  const email = (input as { email?: unknown } | null)?.email;
+  return rateLimiter().limitAuthAttempt(ip, typeof email === "string" ? email.trim().toLowerCase() : undefined);
+}

@@ -1,0 +1,87 @@
+// Loads the demo set (demo-data.ts) through the same services the API uses, so every counter, gradient
+// and reputation is what real use would have produced. Loads once: a database that already has the demo
+// agents is left alone.
+import { createClaimInput } from "../contract/claims.ts";
+import { db } from "../db/client.ts";
+import { register } from "../services/auth.ts";
+import { createClaim } from "../services/claims.ts";
+import { createComment } from "../services/comments.ts";
+import { createEvidence, voteEvidence } from "../services/evidence.ts";
+import { castVote } from "../services/votes.ts";
+import { DEMO_AGENTS, DEMO_CLAIMS, DEMO_EMAIL_DOMAIN, DEMO_PASSWORD } from "./demo-data.ts";
+
+export const demoEmail = (username: string) => `${username}@${DEMO_EMAIL_DOMAIN}`;
+
+export interface SeedResult {
+  loaded: boolean;
+  agents: number;
+  claims: number;
+  evidence: number;
+  comments: number;
+  votes: number;
+}
+
+/** Whether the database holds no agents and no claims (a first run). */
+export async function databaseIsEmpty(): Promise<boolean> {
+  const [agents, claims] = await Promise.all([db().agent.count(), db().claim.count()]);
+  return agents === 0 && claims === 0;
+}
+
+export async function loadDemoData(): Promise<SeedResult> {
+  const result: SeedResult = { loaded: false, agents: 0, claims: 0, evidence: 0, comments: 0, votes: 0 };
+  if (await db().agent.findFirst({ where: { email: demoEmail(DEMO_AGENTS[0].username) }, select: { id: true } })) return result;
+
+  const ids = new Map<string, string>();
+  for (const a of DEMO_AGENTS) {
+    const agent = await register({ email: demoEmail(a.username), password: DEMO_PASSWORD, username: a.username, display_name: a.display_name });
+    ids.set(a.username, agent.id);
+    result.agents++;
+  }
+  const agent = (username: string) => {
+    const id = ids.get(username);
+    if (!id) throw new Error(`demo data: unknown agent ${username}`);
+    return id;
+  };
+
+  const claimIds = new Map<string, string>();
+  for (const c of DEMO_CLAIMS) {
+    const input = createClaimInput.parse({
+      statement: c.statement,
+      tags: c.tags,
+      complexity_tier: c.complexity_tier,
+      parent_ids: (c.parents ?? []).map((k) => claimIds.get(k)!),
+    });
+    const claim = await createClaim(agent(c.by), input);
+    claimIds.set(c.key, claim.id);
+    result.claims++;
+    for (const [voter, value] of Object.entries(c.votes)) {
+      if (voter === c.by) continue;
+      await castVote(agent(voter), claim.id, value);
+      result.votes++;
+    }
+    for (const e of c.evidence ?? []) {
+      const evidence = await createEvidence(agent(e.by), { claim_id: claim.id, position: e.position, content_type: e.content_type, content: e.content });
+      result.evidence++;
+      for (const [who, direction] of [...(e.up ?? []).map((u) => [u, "up"] as const), ...(e.down ?? []).map((u) => [u, "down"] as const)]) {
+        if (who === e.by) continue;
+        await voteEvidence(agent(who), evidence.id, direction);
+        result.votes++;
+      }
+    }
+    for (const cm of c.comments ?? []) {
+      const comment = await createComment(agent(cm.by), { claim_id: claim.id, content: cm.content });
+      result.comments++;
+      for (const r of cm.replies ?? []) {
+        await createComment(agent(r.by), { claim_id: claim.id, content: r.content, parent_id: comment.id });
+        result.comments++;
+      }
+    }
+  }
+  result.loaded = true;
+  return result;
+}
+
+export function demoSignInText(): string {
+  const names = DEMO_AGENTS.map((a) => a.username).join(", ");
+  return `Demo agents (${names}): sign in as ${demoEmail("ada")} with password ${DEMO_PASSWORD}`;
+}

@@ -1,0 +1,369 @@
+// Bridged consensus, run against the database (CONTRACT §12): the full fit, the re-score of claims
+// with new votes between fits, and the background schedule. The model itself is server/domain/bridging.ts.
+//
+// A full fit runs in a worker thread that reads every claim vote itself (PostgreSQL: a cursor on a
+// connection of its own; PGlite: read here and handed over) into flat typed arrays — 1M votes are
+// 16 MB — and fits them. Only claims and agents whose results changed are written, in batches of
+// UPDATE … FROM unnest(…). One instance at a time (an advisory lock), and at most every BRIDGING_INTERVAL_SECONDS
+// across instances (the last fit's time is in bridging_model).
+import { config } from "../config.ts";
+import { dbBackend, readQuery, readSql, sqlTransaction, tryWithAdvisoryLock, type SqlTx } from "../db/client.ts";
+import type { VoteSnapshot } from "../db/vote-stream.ts";
+import { Prisma } from "../db/generated/client.ts";
+import {
+  claimsBridging,
+  rescoreClaim,
+  DEFAULT_BRIDGING_OPTIONS,
+  type BridgingFit,
+  type BridgingStatus,
+  type ClaimBridging,
+  type FrozenVote,
+  VoteMatrixBuilder,
+} from "../domain/bridging.ts";
+import { fitOffThread, type FitSource } from "../jobs/bridging-fit.ts";
+
+/** pg_advisory_lock key of the full fit ("bridging" in a 31-bit number). */
+export const BRIDGING_LOCK_KEY = 0x62726467;
+const READ_BATCH = 20_000;
+const WRITE_BATCH = 5_000;
+/** Claims re-scored per round of the re-score between fits. */
+const RESCORE_BATCH = 500;
+
+/**
+ * Every claim vote on PGlite, in keyset batches (the (claim_id, agent_id) unique index) on this
+ * thread: PGlite is in-process, its one connection is ours. PostgreSQL never comes here: the
+ * fit's worker thread reads the votes on a connection of its own (server/db/vote-stream.ts).
+ */
+export async function readVoteSnapshot(batch = READ_BATCH): Promise<VoteSnapshot> {
+  const builder = new VoteMatrixBuilder();
+  let after: { c: string; a: string } | null = null;
+  for (;;) {
+    const keyset: Prisma.Sql = after ? Prisma.sql`WHERE (claim_id, agent_id) > (${after.c}::uuid, ${after.a}::uuid)` : Prisma.empty;
+    const rows: { c: string; a: string; v: number }[] = await readQuery(
+      Prisma.sql`SELECT claim_id::text AS c, agent_id::text AS a, value AS v FROM claim_votes ${keyset}
+                 ORDER BY claim_id, agent_id LIMIT ${batch}`,
+    );
+    for (const r of rows) builder.add(r.c, r.a, Number(r.v));
+    if (rows.length < batch) break;
+    after = { c: rows[rows.length - 1].c, a: rows[rows.length - 1].a };
+  }
+  return builder.build();
+}
+
+export interface FitSummary {
+  votes: number;
+  fittedVotes: number;
+  claims: number;
+  agents: number;
+  iterations: number;
+  rmse: number;
+  readMs: number;
+  fitMs: number;
+  writeMs: number;
+  changedClaims: number;
+  changedAgents: number;
+  statuses: Record<BridgingStatus, number>;
+}
+
+/** Called before each write batch with the rows the previous one changed. */
+type Pace = (changedBefore: number) => Promise<void>;
+
+/**
+ * Spaces the write batches of a background fit: after a batch that changed rows, a pause as long as
+ * it took, so the database spends at most half its time on the fit's writes and the API's statements
+ * keep their latency (a first fit rewrites every claim: 11 indexes each). Batches that only compared
+ * are not followed by a pause. The CLI does not pace.
+ */
+function pacer(): Pace {
+  let last: number | null = null;
+  return async (changedBefore) => {
+    if (last !== null && changedBefore > 0) {
+      const took = performance.now() - last;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(took, 1_000)));
+    }
+    last = performance.now();
+  };
+}
+
+/** Writes the claims whose bridging changed (4 decimals); returns how many rows changed. */
+async function writeClaimResults(ids: readonly string[], results: readonly ClaimBridging[], at: Date, pace: Pace): Promise<number> {
+  let changed = 0;
+  let changedNow = 0;
+  for (let i = 0; i < ids.length; i += WRITE_BATCH) {
+    await pace(changedNow);
+    const slice = results.slice(i, i + WRITE_BATCH);
+    changedNow = await sqlTransaction(async (tx) => {
+      await relaxCommit(tx);
+      return updateClaims(tx, ids.slice(i, i + WRITE_BATCH), slice, at);
+    });
+    changed += changedNow;
+  }
+  return changed;
+}
+
+/**
+ * A full fit's write batches commit without waiting for the WAL flush: a crash can lose at most the
+ * last moment of them, and the next fit recomputes the same values (PGlite has no such setting).
+ */
+async function relaxCommit(tx: SqlTx): Promise<void> {
+  if (dbBackend() === "postgres") await tx.execute(Prisma.sql`SET LOCAL synchronous_commit = off`);
+}
+
+function updateClaims(tx: SqlTx, ids: readonly string[], results: readonly ClaimBridging[], at: Date): Promise<number> {
+  if (ids.length === 0) return Promise.resolve(0);
+  return tx.execute(Prisma.sql`
+    UPDATE claims c SET bridging_score = u.score, bridging_polarity = u.polarity,
+      bridging_status = u.status::"BridgingStatus", bridging_computed_at = ${at}
+    FROM unnest(${ids}::uuid[], ${results.map((r) => r.score)}::float8[], ${results.map((r) => r.polarity)}::float8[],
+                ${results.map((r) => r.status)}::text[]) AS u(id, score, polarity, status)
+    WHERE c.id = u.id AND (c.bridging_status::text <> u.status OR c.bridging_score IS DISTINCT FROM u.score
+                           OR c.bridging_polarity IS DISTINCT FROM u.polarity)`);
+}
+
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
+
+/** Writes the fitted agents' parameters that changed; drops those of agents the fit left out. */
+async function writeAgentResults(agentIds: readonly string[], fit: BridgingFit, at: Date, pace: Pace): Promise<number> {
+  let changed = 0;
+  let changedNow = 0;
+  for (let i = 0; i < agentIds.length; i += WRITE_BATCH) {
+    await pace(changedNow);
+    const ids: string[] = [];
+    const intercept: number[] = [];
+    const factor: number[] = [];
+    const votes: number[] = [];
+    const dropped: string[] = [];
+    for (let a = i; a < Math.min(agentIds.length, i + WRITE_BATCH); a++) {
+      if (fit.agentVotes[a] === 0) {
+        dropped.push(agentIds[a]);
+        continue;
+      }
+      ids.push(agentIds[a]);
+      intercept.push(round6(fit.agentIntercept[a]));
+      factor.push(round6(fit.agentFactor[a]));
+      votes.push(fit.agentVotes[a]);
+    }
+    changedNow = await sqlTransaction(async (tx) => {
+      await relaxCommit(tx);
+      let n = 0;
+      if (ids.length) {
+        n += await tx.execute(Prisma.sql`
+          INSERT INTO agent_bridging AS b (agent_id, intercept, factor, votes, computed_at)
+          SELECT id, i, f, n, ${at} FROM unnest(${ids}::uuid[], ${intercept}::float8[], ${factor}::float8[], ${votes}::int[]) AS u(id, i, f, n)
+          WHERE EXISTS (SELECT 1 FROM agents WHERE agents.id = u.id)
+          ON CONFLICT (agent_id) DO UPDATE SET intercept = EXCLUDED.intercept, factor = EXCLUDED.factor,
+            votes = EXCLUDED.votes, computed_at = EXCLUDED.computed_at
+          WHERE (b.intercept, b.factor, b.votes) IS DISTINCT FROM (EXCLUDED.intercept, EXCLUDED.factor, EXCLUDED.votes)`);
+      }
+      if (dropped.length) n += await tx.execute(Prisma.sql`DELETE FROM agent_bridging WHERE agent_id = ANY(${dropped}::uuid[])`);
+      return n;
+    });
+    changed += changedNow;
+  }
+  return changed;
+}
+
+export interface FitOptions {
+  /** Fit on this thread instead of a worker (the CLI and tests). */
+  inline?: boolean;
+  /** Skip unless the last fit (any instance) is at least this old. */
+  minIntervalSeconds?: number;
+  now?: () => Date;
+}
+
+/** When the last full fit finished, and its μ and factor scale; null before the first. */
+export async function lastFit(): Promise<{ mu: number; factorScale: number; fittedAt: Date } | null> {
+  const [row] = await readSql<{ mu: number; factor_scale: number; fitted_at: Date }>`
+    SELECT mu, factor_scale, fitted_at FROM bridging_model WHERE id = 1`;
+  return row ? { mu: Number(row.mu), factorScale: Number(row.factor_scale), fittedAt: row.fitted_at } : null;
+}
+
+/**
+ * One full fit. Returns null when another instance holds the lock, or when `minIntervalSeconds` says
+ * the last fit is recent enough.
+ */
+export async function runBridgingFit(options: FitOptions = {}): Promise<FitSummary | null> {
+  const now = options.now ?? (() => new Date());
+  const outcome = await tryWithAdvisoryLock(BRIDGING_LOCK_KEY, async () => {
+    if (options.minIntervalSeconds) {
+      const last = await lastFit();
+      if (last && now().getTime() - last.fittedAt.getTime() < options.minIntervalSeconds * 1000) return null;
+    }
+    const t0 = performance.now();
+    const { DATABASE_URL: url, BRIDGING_WORKER_NICE: nice } = config();
+    let source: FitSource;
+    if (dbBackend() === "postgres" && url) source = { postgres: url };
+    else source = { snapshot: await readVoteSnapshot() };
+    const pgliteReadMs = performance.now() - t0;
+    const { fit, claimIds, agentIds, votes, readMs } = await fitOffThread(source, {}, options.inline, nice);
+    const t2 = performance.now();
+    // The read happened here (PGlite) or in the worker (PostgreSQL): the fit is the rest of the wait.
+    const t1 = t0 + ("snapshot" in source ? pgliteReadMs : readMs);
+    const results = claimsBridging(fit);
+    const at = now();
+    const pace = options.inline ? async () => {} : pacer();
+    const changedClaims = await writeClaimResults(claimIds, results, at, pace);
+    // Claims that lost all their votes are no longer in the snapshot.
+    const emptied = await sqlTransaction((tx) =>
+      tx.execute(Prisma.sql`
+        UPDATE claims SET bridging_score = NULL, bridging_polarity = NULL, bridging_status = 'insufficient_data',
+          bridging_computed_at = ${at}
+        WHERE vote_count = 0 AND bridging_status <> 'insufficient_data'`),
+    );
+    const changedAgents = await writeAgentResults(agentIds, fit, at, pace);
+    const t3 = performance.now();
+    await sqlTransaction((tx) =>
+      tx.execute(Prisma.sql`
+        INSERT INTO bridging_model (id, mu, factor_scale, fitted_votes, agents, claims, iterations, rmse, duration_ms, fitted_at)
+        VALUES (1, ${fit.mu}, ${fit.factorScale}, ${fit.fittedVotes}, ${fit.agentVotes.filter((n) => n > 0).length},
+                ${fit.claimVotes.filter((n) => n > 0).length}, ${fit.iterations}, ${fit.rmse}, ${Math.round(t3 - t0)}, ${at})
+        ON CONFLICT (id) DO UPDATE SET mu = EXCLUDED.mu, factor_scale = EXCLUDED.factor_scale,
+          fitted_votes = EXCLUDED.fitted_votes, agents = EXCLUDED.agents, claims = EXCLUDED.claims,
+          iterations = EXCLUDED.iterations, rmse = EXCLUDED.rmse, duration_ms = EXCLUDED.duration_ms,
+          fitted_at = EXCLUDED.fitted_at`),
+    );
+    const statuses = Object.fromEntries(
+      ["insufficient_data", "bridged_true", "bridged_false", "divided", "undecided"].map((s) => [s, 0]),
+    ) as Record<BridgingStatus, number>;
+    for (const r of results) statuses[r.status]++;
+    return {
+      votes,
+      fittedVotes: fit.fittedVotes,
+      claims: claimIds.length,
+      agents: agentIds.length,
+      iterations: fit.iterations,
+      rmse: fit.rmse,
+      readMs: Math.round(t1 - t0),
+      fitMs: Math.round(t2 - t1),
+      writeMs: Math.round(t3 - t2),
+      changedClaims: changedClaims + emptied,
+      changedAgents,
+      statuses,
+    } satisfies FitSummary;
+  });
+  return outcome.locked ? outcome.value : null;
+}
+
+/**
+ * Re-scores these claims against the last fit's frozen μ and agent parameters (in one transaction:
+ * a read of their votes by fitted agents, one UPDATE of those that changed). Returns how many changed.
+ */
+export async function rescoreClaims(claimIds: readonly string[], now = new Date()): Promise<number> {
+  if (claimIds.length === 0) return 0;
+  // One transaction of one read (the frozen model and the claims' votes together) and one UPDATE.
+  return sqlTransaction(async (tx) => {
+    const rows = await tx.query<FrozenRow & { mu: number; factor_scale: number }>(Prisma.sql`
+      SELECT m.mu, m.factor_scale, v.claim_id::text AS claim_id, v.value, b.intercept, b.factor
+      FROM bridging_model m
+      LEFT JOIN (claim_votes v JOIN agent_bridging b ON b.agent_id = v.agent_id) ON v.claim_id = ANY(${claimIds}::uuid[])
+      WHERE m.id = 1`);
+    if (rows.length === 0) return 0; // nothing is frozen before the first fit; it will score them
+    const model = { mu: Number(rows[0].mu), factorScale: Number(rows[0].factor_scale) };
+    return rescoreRows(tx, model, claimIds, rows[0].claim_id === null ? [] : rows, now);
+  });
+}
+
+interface FrozenRow {
+  claim_id: string;
+  value: number;
+  intercept: number;
+  factor: number;
+}
+
+/** The re-score inside a transaction (`model` read before it: PGlite queues reads behind a transaction). */
+async function rescoreIn(t: SqlTx, model: { mu: number; factorScale: number }, claimIds: readonly string[], now: Date): Promise<number> {
+  const rows = await t.query<FrozenRow>(Prisma.sql`
+    SELECT v.claim_id::text AS claim_id, v.value, b.intercept, b.factor
+    FROM claim_votes v JOIN agent_bridging b ON b.agent_id = v.agent_id
+    WHERE v.claim_id = ANY(${claimIds}::uuid[])`);
+  return rescoreRows(t, model, claimIds, rows, now);
+}
+
+/** Each claim's (i, f) from its votes by fitted agents (the domain's claim step), written if changed. */
+function rescoreRows(t: SqlTx, model: { mu: number; factorScale: number }, claimIds: readonly string[], rows: readonly FrozenRow[], now: Date): Promise<number> {
+  const votesOf = new Map<string, FrozenVote[]>(claimIds.map((id) => [id, []]));
+  for (const r of rows) {
+    votesOf.get(r.claim_id)?.push({ value: Number(r.value), agentIntercept: Number(r.intercept), agentFactor: Number(r.factor) });
+  }
+  const ids = [...votesOf.keys()];
+  const results = ids.map((id) => rescoreClaim(model.mu, model.factorScale, votesOf.get(id)!, DEFAULT_BRIDGING_OPTIONS));
+  return updateClaims(t, ids, results, now);
+}
+
+/** Takes up to `limit` claims off the pending queue and re-scores them; returns how many it took. */
+export async function rescorePending(limit = RESCORE_BATCH, now = new Date()): Promise<number> {
+  const model = await lastFit();
+  if (!model) return 0;
+  return sqlTransaction(async (tx) => {
+    // The claim rows first, as a vote takes them (its claim row, then its pending mark): taking the
+    // marks first would deadlock with a vote that holds its claim and re-marks it. SKIP LOCKED: a claim
+    // being voted on now is left for the next round (that vote marks it again anyway), and two instances
+    // draining the queue take different claims.
+    // (The marks of claims deleted meanwhile go too: nothing else would ever take them.)
+    const taken = await tx.query<{ claim_id: string }>(Prisma.sql`
+      WITH pick AS (SELECT claim_id FROM bridging_pending ORDER BY marked_at LIMIT ${limit}),
+      claim AS (
+        SELECT c.id FROM claims c WHERE c.id IN (SELECT claim_id FROM pick)
+        ORDER BY c.id FOR NO KEY UPDATE SKIP LOCKED),
+      gone AS (
+        DELETE FROM bridging_pending p
+        WHERE p.claim_id IN (SELECT claim_id FROM pick) AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.id = p.claim_id))
+      DELETE FROM bridging_pending p USING claim WHERE p.claim_id = claim.id
+      RETURNING p.claim_id::text AS claim_id`);
+    if (taken.length) await rescoreIn(tx, model, taken.map((t) => t.claim_id), now);
+    return taken.length;
+  });
+}
+
+export interface BridgingScheduler {
+  stop(): Promise<void>;
+}
+
+/**
+ * The background schedule: every few seconds, drain the pending re-scores; a full fit when the last
+ * one (by any instance) is older than `intervalSeconds`. Timers are unref'd; stop() waits for the
+ * round in progress. `intervalSeconds` 0 = off.
+ */
+export function startBridgingScheduler(
+  intervalSeconds: number,
+  log: (line: string) => void = (line) => console.log(line),
+): BridgingScheduler {
+  if (intervalSeconds <= 0) return { stop: async () => {} };
+  const tickMs = Math.min(10, intervalSeconds) * 1000;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+
+  const round = async () => {
+    try {
+      const summary = await runBridgingFit({ minIntervalSeconds: intervalSeconds });
+      if (summary) {
+        log(
+          `[bridging] fit: ${summary.fittedVotes}/${summary.votes} votes, ${summary.iterations} sweeps, ` +
+            `read ${summary.readMs} ms, fit ${summary.fitMs} ms, write ${summary.writeMs} ms, ` +
+            `${summary.changedClaims} claims and ${summary.changedAgents} agents changed`,
+        );
+      }
+      while (!stopped && (await rescorePending()) === RESCORE_BATCH) {
+        // a full batch: there may be more
+      }
+    } catch (err) {
+      log(`[bridging] round failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = round().finally(schedule);
+    }, tickMs);
+    timer.unref();
+  };
+  schedule();
+  return {
+    stop: async () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,364 @@
+// Moderation (CONTRACT §14): reports and the queue, hide and restore, suspension, roles, and the
+// append-only audit log — each action and its audit entry in one transaction. Who may call what is
+// declared on the procedures (moderatorProcedure, adminProcedure); who may act on whom is decided by
+// the pure rules of server/domain/roles.ts. What hiding leaves out is server/services/visibility.ts;
+// the counters follow by the triggers of migration 'moderation'.
+import { TRPCError } from "@trpc/server";
+import { db } from "../db/client.ts";
+import { Prisma } from "../db/generated/client.ts";
+import { badRequest, conflict, forbidden, notFound } from "../errors.ts";
+import { agentSelect, isUuid, toAgent, type AgentOut } from "../contract/common.ts";
+import {
+  REPORT_REASONS,
+  type AuditLog,
+  type CreateReportInput,
+  type HideableType,
+  type ModerationQueue,
+  type ReportOut,
+  type ReportTargetType,
+} from "../contract/moderation.ts";
+import { config } from "../config.ts";
+import { mayChangeRole, maySuspend, type AssignableRole, type Role } from "../domain/roles.ts";
+import { claimView } from "./claim-views.ts";
+import { getComment } from "./comments.ts";
+import { getEvidence } from "./evidence.ts";
+import { refreshPlatformStats } from "./stats.ts";
+import { VISIBLE_CLAIM_WHERE, VISIBLE_ON_CLAIM_WHERE } from "./visibility.ts";
+
+type Tx = Prisma.TransactionClient;
+export type AuditAction = "role_change" | "hide" | "restore" | "suspend" | "unsuspend" | "resolve_dismiss" | "resolve_hide";
+
+export const ACCOUNT_SUSPENDED = "Account suspended";
+export const REPORT_NOT_FOUND = "Report not found";
+const NOT_FOUND: Record<ReportTargetType, string> = {
+  claim: "Claim not found",
+  evidence: "Evidence not found",
+  comment: "Comment not found",
+  agent: "Agent not found",
+};
+
+interface Actor {
+  id: string;
+  role: Role;
+}
+
+async function audit(tx: Tx, actorId: string, action: AuditAction, targetType: ReportTargetType, targetId: string, reason: string | null) {
+  await tx.moderationAudit.create({ data: { actorId, action, targetType, targetId, reason } });
+}
+
+// ---- sign-in: ADMIN_EMAILS and suspension ----
+
+/** The agent's email is in ADMIN_EMAILS and it is not an admin yet: it becomes one (audited, by itself). */
+export async function applyAdminEmails(agentId: string): Promise<void> {
+  const admins = config().ADMIN_EMAILS;
+  if (admins.length === 0) return;
+  await db().$transaction(async (tx) => {
+    const changed = await tx.agent.updateMany({
+      where: { id: agentId, email: { in: admins }, role: { not: "admin" } },
+      data: { role: "admin" },
+    });
+    if (changed.count === 1) await audit(tx, agentId, "role_change", "agent", agentId, "admin (ADMIN_EMAILS)");
+  });
+}
+
+/** Whether the agent is suspended now (a suspension with `until` ends by itself). */
+export function isSuspended(agent: { suspendedAt: Date | null; suspendedUntil: Date | null }, now = new Date()): boolean {
+  return agent.suspendedAt !== null && (agent.suspendedUntil === null || agent.suspendedUntil > now);
+}
+
+/**
+ * Every sign-in (password login, web sign-in, OAuth) passes here: ADMIN_EMAILS applies, and a
+ * suspended agent is refused with 403 `Account suspended`.
+ */
+export async function admitSignIn(agentId: string): Promise<void> {
+  const agent = await db().agent.findUnique({ where: { id: agentId }, select: { suspendedAt: true, suspendedUntil: true } });
+  if (agent && isSuspended(agent)) throw new TRPCError({ code: "FORBIDDEN", message: ACCOUNT_SUSPENDED });
+  await applyAdminEmails(agentId);
+}
+
+// ---- roles ----
+
+/** `npm run admin:grant`: makes the agent with this email or username an admin (audited as its own act). */
+export async function grantAdmin(emailOrUsername: string): Promise<AgentOut | null> {
+  const key = emailOrUsername.trim().toLowerCase();
+  const agent = await db().agent.findFirst({ where: { OR: [{ email: key }, { usernameKey: key }] }, select: { id: true, role: true } });
+  if (!agent) return null;
+  return db().$transaction(async (tx) => {
+    const updated = await tx.agent.update({ where: { id: agent.id }, data: { role: "admin" }, select: agentSelect });
+    if (agent.role !== "admin") await audit(tx, agent.id, "role_change", "agent", agent.id, `${agent.role} → admin (admin:grant)`);
+    return toAgent(updated);
+  });
+}
+
+/** PUT /admin/agents/{agent_id}/role: takes effect at once, on tokens already issued (roles are read per request). */
+export async function setRole(actor: Actor, agentId: string, role: AssignableRole): Promise<AgentOut> {
+  const target = isUuid(agentId) ? await db().agent.findUnique({ where: { id: agentId }, select: { id: true, role: true } }) : null;
+  if (!target) throw notFound(NOT_FOUND.agent);
+  if (!mayChangeRole(actor, target)) throw forbidden();
+  return db().$transaction(async (tx) => {
+    const updated = await tx.agent.update({ where: { id: target.id }, data: { role }, select: agentSelect });
+    if (target.role !== role) await audit(tx, actor.id, "role_change", "agent", target.id, `${target.role} → ${role}`);
+    return toAgent(updated);
+  });
+}
+
+// ---- reports ----
+
+/** The author of a visible target (the agent itself for an agent), or null when there is none to see. */
+async function visibleTargetOwner(targetType: ReportTargetType, targetId: string): Promise<string | null> {
+  if (!isUuid(targetId)) return null;
+  const where = { id: targetId };
+  switch (targetType) {
+    case "claim":
+      return (await db().claim.findUnique({ where: { ...where, ...VISIBLE_CLAIM_WHERE }, select: { authorId: true } }))?.authorId ?? null;
+    case "evidence":
+      return (await db().evidence.findFirst({ where: { ...where, ...VISIBLE_ON_CLAIM_WHERE }, select: { authorId: true } }))?.authorId ?? null;
+    case "comment":
+      return (await db().comment.findFirst({ where: { ...where, ...VISIBLE_ON_CLAIM_WHERE }, select: { authorId: true } }))?.authorId ?? null;
+    case "agent":
+      return (await db().agent.findUnique({ where, select: { id: true } }))?.id ?? null;
+  }
+}
+
+type ReportRow = { id: string; targetType: ReportTargetType; targetId: string; reason: ReportOut["reason"]; note: string | null; status: ReportOut["status"]; createdAt: Date };
+
+function toReport(r: ReportRow): ReportOut {
+  return { id: r.id, target_type: r.targetType, target_id: r.targetId, reason: r.reason, note: r.note, status: r.status, created_at: r.createdAt.toISOString() };
+}
+
+/** POST /reports: one open report per reporter and target (409); unknown or hidden target 404; oneself 400. */
+export async function createReport(reporterId: string, input: CreateReportInput): Promise<ReportOut> {
+  const owner = await visibleTargetOwner(input.target_type, input.target_id);
+  if (owner === null) throw notFound(NOT_FOUND[input.target_type]);
+  if (owner === reporterId) {
+    throw badRequest(input.target_type === "agent" ? "target_id: you cannot report yourself" : "target_id: you cannot report your own content");
+  }
+  // The partial unique index (reporter, target) WHERE status = 'open' decides, also under races.
+  const [row] = await db().$queryRaw<{ id: string; created_at: Date }[]>`
+    INSERT INTO reports (id, reporter_id, target_type, target_id, reason, note)
+    VALUES (gen_random_uuid(), ${reporterId}::uuid, ${input.target_type}::"ReportTargetType", ${input.target_id}::uuid,
+            ${input.reason}::"ReportReason", ${input.note ?? null})
+    ON CONFLICT (reporter_id, target_type, target_id) WHERE status = 'open' DO NOTHING
+    RETURNING id::text AS id, created_at`;
+  if (!row) throw conflict("You have already reported this");
+  return {
+    id: row.id,
+    target_type: input.target_type,
+    target_id: input.target_id,
+    reason: input.reason,
+    note: input.note ?? null,
+    status: "open",
+    created_at: new Date(row.created_at).toISOString(),
+  };
+}
+
+/** The target as the API shows it, as a moderator sees it (hidden content with its `moderation`). */
+async function targetView(moderatorId: string, targetType: ReportTargetType, targetId: string) {
+  try {
+    switch (targetType) {
+      case "claim":
+        return await claimView(targetId, moderatorId, { includeHidden: true });
+      case "evidence":
+        return await getEvidence(targetId, moderatorId);
+      case "comment":
+        return await getComment(targetId, moderatorId);
+      case "agent": {
+        const agent = await db().agent.findUnique({ where: { id: targetId }, select: agentSelect });
+        return agent ? toAgent(agent) : null;
+      }
+    }
+  } catch (err) {
+    if (err instanceof TRPCError && err.code === "NOT_FOUND") return null;
+    throw err;
+  }
+}
+
+/** GET /moderation/reports: targets with reports in `status`, most reported first, then the longest waiting. */
+export async function listQueue(
+  moderatorId: string,
+  input: { status: ReportOut["status"]; target_type?: ReportTargetType; limit: number; offset: number },
+): Promise<ModerationQueue> {
+  const typeFilter = input.target_type ? Prisma.sql`AND target_type = ${input.target_type}::"ReportTargetType"` : Prisma.empty;
+  const [groups, [{ total }]] = await Promise.all([
+    db().$queryRaw<{ target_type: ReportTargetType; target_id: string; n: number; first: Date }[]>`
+      SELECT target_type::text AS target_type, target_id::text AS target_id, count(*)::int AS n, min(created_at) AS first
+      FROM reports WHERE status = ${input.status}::"ReportStatus" ${typeFilter}
+      GROUP BY target_type, target_id
+      ORDER BY count(*) DESC, min(created_at) ASC, target_id
+      LIMIT ${input.limit} OFFSET ${input.offset}`,
+    db().$queryRaw<{ total: number }[]>`
+      SELECT count(*)::int AS total FROM (
+        SELECT 1 FROM reports WHERE status = ${input.status}::"ReportStatus" ${typeFilter} GROUP BY target_type, target_id
+      ) g`,
+  ]);
+  const reports = groups.length
+    ? await db().report.findMany({
+        where: { status: input.status, OR: groups.map((g) => ({ targetType: g.target_type, targetId: g.target_id })) },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      })
+    : [];
+  const targets = await Promise.all(
+    groups.map(async (g) => {
+      const own = reports.filter((r) => r.targetType === g.target_type && r.targetId === g.target_id);
+      const reasons = Object.fromEntries(REPORT_REASONS.map((reason) => [reason, own.filter((r) => r.reason === reason).length])) as Record<
+        (typeof REPORT_REASONS)[number],
+        number
+      >;
+      return {
+        target_type: g.target_type,
+        target_id: g.target_id,
+        target: await targetView(moderatorId, g.target_type, g.target_id),
+        report_count: Number(g.n),
+        reasons,
+        first_reported_at: new Date(g.first).toISOString(),
+        reports: own.map(toReport),
+      };
+    }),
+  );
+  return { targets, total: Number(total) };
+}
+
+/** Marks every open report on the target resolved. */
+async function closeReports(tx: Tx, actorId: string, targetType: ReportTargetType, targetId: string, status: "dismissed" | "actioned") {
+  return tx.report.updateMany({
+    where: { targetType, targetId, status: "open" },
+    data: { status, resolvedBy: actorId, resolvedAt: new Date() },
+  });
+}
+
+/** POST /moderation/reports/{report_id}/resolve: dismisses, or hides the target; resolves every open report on it. */
+export async function resolveReport(actor: Actor, reportId: string, action: "dismiss" | "hide", note: string | null): Promise<void> {
+  const report = isUuid(reportId) ? await db().report.findUnique({ where: { id: reportId } }) : null;
+  if (!report) throw notFound(REPORT_NOT_FOUND);
+  if (report.status !== "open") throw conflict("Report already resolved");
+  if (action === "hide" && report.targetType === "agent") {
+    throw badRequest("action: an agent cannot be hidden; dismiss the report or suspend the agent");
+  }
+  await db().$transaction(async (tx) => {
+    if (action === "hide") await hideIn(tx, actor.id, report.targetType as HideableType, report.targetId, note ?? `report: ${report.reason}`);
+    const closed = await closeReports(tx, actor.id, report.targetType, report.targetId, action === "hide" ? "actioned" : "dismissed");
+    if (closed.count === 0) throw conflict("Report already resolved");
+    await audit(tx, actor.id, action === "hide" ? "resolve_hide" : "resolve_dismiss", report.targetType, report.targetId, note);
+  });
+  if (action === "hide") await refreshPlatformStats().catch(() => {});
+}
+
+// ---- hide and restore ----
+
+const TABLES: Record<HideableType, Prisma.Sql> = {
+  claim: Prisma.raw("claims"),
+  evidence: Prisma.raw("evidence"),
+  comment: Prisma.raw("comments"),
+};
+
+/**
+ * Hides the target in `tx` (the counters follow by trigger, in the same transaction); false when it
+ * was hidden already. One conditional UPDATE: of two concurrent hides exactly one changes the row.
+ */
+async function hideIn(tx: Tx, actorId: string, type: HideableType, id: string, reason: string): Promise<boolean> {
+  const changed = await tx.$executeRaw`
+    UPDATE ${TABLES[type]} SET hidden_at = now(), hidden_reason = ${reason} WHERE id = ${id}::uuid AND hidden_at IS NULL`;
+  if (changed === 0) {
+    const [exists] = await tx.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM ${TABLES[type]} WHERE id = ${id}::uuid`;
+    if (!exists) throw notFound(NOT_FOUND[type]);
+    return false;
+  }
+  await audit(tx, actorId, "hide", type, id, reason);
+  return true;
+}
+
+/** POST /moderation/{target_type}/{target_id}/hide: idempotent; resolves the open reports on it as actioned. */
+export async function hide(actor: Actor, type: HideableType, id: string, reason: string): Promise<void> {
+  if (!isUuid(id)) throw notFound(NOT_FOUND[type]);
+  const changed = await db().$transaction(async (tx) => {
+    const hid = await hideIn(tx, actor.id, type, id, reason);
+    if (hid) await closeReports(tx, actor.id, type, id, "actioned");
+    return hid;
+  });
+  if (changed) await refreshPlatformStats().catch(() => {});
+}
+
+/** POST /moderation/{target_type}/{target_id}/restore: everything comes back as it was (counters included). */
+export async function restore(actor: Actor, type: HideableType, id: string, reason: string | null): Promise<void> {
+  if (!isUuid(id)) throw notFound(NOT_FOUND[type]);
+  const changed = await db().$transaction(async (tx) => {
+    const n = await tx.$executeRaw`
+      UPDATE ${TABLES[type]} SET hidden_at = NULL, hidden_reason = NULL WHERE id = ${id}::uuid AND hidden_at IS NOT NULL`;
+    if (n === 0) {
+      const [exists] = await tx.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM ${TABLES[type]} WHERE id = ${id}::uuid`;
+      if (!exists) throw notFound(NOT_FOUND[type]);
+      return false;
+    }
+    await audit(tx, actor.id, "restore", type, id, reason);
+    return true;
+  });
+  if (changed) await refreshPlatformStats().catch(() => {});
+}
+
+// ---- suspension ----
+
+async function suspensionTarget(actor: Actor, agentId: string) {
+  const target = isUuid(agentId) ? await db().agent.findUnique({ where: { id: agentId }, select: { id: true, role: true } }) : null;
+  if (!target) throw notFound(NOT_FOUND.agent);
+  if (!maySuspend(actor, target)) throw forbidden();
+  return target;
+}
+
+/**
+ * POST /moderation/agents/{agent_id}/suspend. At once, in one transaction: the agent is marked (every
+ * credential is refused while it is: server/auth/identity.ts), its token families and API keys are
+ * revoked (they stay dead afterwards), and its web sessions signed in before now are refused.
+ */
+export async function suspend(actor: Actor, agentId: string, reason: string, until: string | null | undefined): Promise<void> {
+  const target = await suspensionTarget(actor, agentId);
+  const now = new Date();
+  const untilDate = until ? new Date(until) : null;
+  if (untilDate && untilDate <= now) throw badRequest("until: must be in the future");
+  await db().$transaction(async (tx) => {
+    await tx.agent.update({
+      where: { id: target.id },
+      data: { suspendedAt: now, suspendedUntil: untilDate, suspensionReason: reason, sessionsValidAfter: now },
+    });
+    await tx.refreshTokenFamily.updateMany({ where: { agentId: target.id, revokedAt: null }, data: { revokedAt: now } });
+    await tx.apiKey.updateMany({ where: { agentId: target.id, revokedAt: null }, data: { revokedAt: now } });
+    await audit(tx, actor.id, "suspend", "agent", target.id, untilDate ? `${reason} (until ${untilDate.toISOString()})` : reason);
+  });
+}
+
+/** POST /moderation/agents/{agent_id}/unsuspend: the agent can sign in again (old credentials stay revoked). */
+export async function unsuspend(actor: Actor, agentId: string, reason: string | null): Promise<void> {
+  const target = await suspensionTarget(actor, agentId);
+  await db().$transaction(async (tx) => {
+    const changed = await tx.agent.updateMany({
+      where: { id: target.id, suspendedAt: { not: null } },
+      data: { suspendedAt: null, suspendedUntil: null, suspensionReason: null },
+    });
+    if (changed.count === 1) await audit(tx, actor.id, "unsuspend", "agent", target.id, reason);
+  });
+}
+
+// ---- the audit log ----
+
+export async function listAudit(input: { limit: number; offset: number }): Promise<AuditLog> {
+  const [rows, total] = await Promise.all([
+    db().moderationAudit.findMany({
+      orderBy: { seq: "desc" },
+      skip: input.offset,
+      take: input.limit,
+      include: { actor: { select: agentSelect } },
+    }),
+    db().moderationAudit.count(),
+  ]);
+  return {
+    entries: rows.map((r) => ({
+      id: r.id,
+      actor: toAgent(r.actor),
+      action: r.action as AuditAction,
+      target_type: r.targetType as ReportTargetType,
+      target_id: r.targetId,
+      reason: r.reason,
+      created_at: r.createdAt.toISOString(),
+    })),
+    total,
+  };
+}

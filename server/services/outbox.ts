@@ -1,0 +1,50 @@
+// The transactional outbox (CONTRACT §11). A write that causes an event records it here, inside its own
+// transaction: the event commits with the write or not at all, so an acknowledged write never loses its
+// update, whatever happens to the process afterwards (kill -9 included). Everything else — the inbox,
+// webhooks, the live page — happens after commit, off the request path: the relay (server/jobs/relay.ts)
+// picks new rows up and hands them to the job queue and the live channel.
+import { Prisma } from "../db/generated/client.ts";
+import type { SqlTx } from "../db/client.ts";
+import type { ClaimEventType } from "../domain/webhook-events.ts";
+
+/** The database channel the relay LISTENs on (PostgreSQL); NOTIFY is delivered only at commit. */
+export const OUTBOX_CHANNEL = "claims_outbox";
+
+export interface RecordedEvent {
+  type: ClaimEventType;
+  claimId: string;
+  /** Who acted; null for what no one did alone (a resolution): then every follower is told. */
+  actorId: string | null;
+  evidenceId?: string;
+  commentId?: string;
+}
+
+/** An outbox row as the relay, the fan-out and the webhook payloads read it. */
+export interface StoredEvent {
+  type: ClaimEventType;
+  claim_id: string;
+  actor_id: string | null;
+  evidence_id: string | null;
+  comment_id: string | null;
+  created_at: Date;
+}
+
+/** Either transaction the services use: the driver's (`sqlTransaction`) or Prisma's interactive one. */
+export type AnyTx = SqlTx | Prisma.TransactionClient;
+
+function insertEvent(e: RecordedEvent): Prisma.Sql {
+  return Prisma.sql`
+    WITH ev AS (
+      INSERT INTO outbox_events (type, claim_id, actor_id, evidence_id, comment_id)
+      VALUES (${e.type}, ${e.claimId}::uuid, ${e.actorId}::uuid, ${e.evidenceId ?? null}::uuid, ${e.commentId ?? null}::uuid)
+      RETURNING id
+    )
+    SELECT pg_notify(${OUTBOX_CHANNEL}, '') FROM ev`;
+}
+
+/** Records one event in the caller's transaction (one round trip, insert and wake-up together). */
+export async function recordEvent(tx: AnyTx, event: RecordedEvent): Promise<void> {
+  const sql = insertEvent(event);
+  if ("$executeRaw" in tx) await tx.$executeRaw(sql);
+  else await tx.execute(sql, { prepared: true });
+}

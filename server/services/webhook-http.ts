@@ -1,0 +1,90 @@
+// One webhook HTTP attempt: POST, 10 seconds at most, redirects never followed (a 3xx is a failure),
+// and the address checked on the connection itself: request-filtering-agent validates the address the
+// socket actually connects to (after DNS), so a name that resolved to a public address at registration
+// and to 127.0.0.1 now (DNS rebinding) is refused here. WEBHOOK_ALLOW_PRIVATE=1 lifts the check.
+import http from "node:http";
+import https from "node:https";
+import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-filtering-agent";
+
+export const DELIVERY_TIMEOUT_MS = 10_000;
+/** What is kept of a failure's response body or error in the delivery log. */
+const ERROR_MAX = 300;
+
+export interface AttemptResult {
+  status: number | null;
+  durationMs: number;
+  error?: string;
+}
+
+const agents = new Map<string, http.Agent>();
+
+function agentFor(protocol: string, allowPrivate: boolean): http.Agent {
+  const key = `${protocol}${allowPrivate}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    const options = { keepAlive: true, maxSockets: 50, allowPrivateIPAddress: allowPrivate, allowMetaIPAddress: false };
+    agent = protocol === "https:" ? new RequestFilteringHttpsAgent(options) : new RequestFilteringHttpAgent(options);
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+export function postWebhook(
+  rawUrl: string,
+  body: string,
+  headers: Record<string, string>,
+  allowPrivate: boolean,
+): Promise<AttemptResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  return new Promise((resolve) => {
+    let url: URL;
+    try {
+      url = new URL(rawUrl);
+    } catch {
+      resolve({ status: null, durationMs: 0, error: "invalid URL" });
+      return;
+    }
+    const send = url.protocol === "https:" ? https.request : http.request;
+    const post = (fresh: boolean) => {
+      const req = send(
+        url,
+        {
+          method: "POST",
+          agent: agentFor(url.protocol, allowPrivate),
+          headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body), "user-agent": "claims-webhooks/1" },
+          timeout: DELIVERY_TIMEOUT_MS,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on("data", (c: Buffer) => {
+            if (size < ERROR_MAX) chunks.push(c);
+            size += c.length;
+          });
+          res.on("end", () => {
+            const status = res.statusCode ?? null;
+            const ok = status !== null && status >= 200 && status < 300;
+            const text = Buffer.concat(chunks).toString("utf8").slice(0, ERROR_MAX);
+            const redirect = status !== null && status >= 300 && status < 400 ? ` (redirect to ${res.headers.location ?? "?"} not followed)` : "";
+            resolve({ status, durationMs: elapsed(), error: ok ? undefined : `HTTP ${status}${redirect}${text ? `: ${text}` : ""}` });
+          });
+          res.on("error", (err) => resolve({ status: res.statusCode ?? null, durationMs: elapsed(), error: err.message }));
+        },
+      );
+      // The whole attempt, not only socket idleness, is bounded by the timeout.
+      const deadline = setTimeout(() => req.destroy(new Error(`no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`)), DELIVERY_TIMEOUT_MS);
+      req.on("timeout", () => req.destroy(new Error(`no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`)));
+      req.on("error", (err: NodeJS.ErrnoException) => {
+        clearTimeout(deadline);
+        // A kept-alive connection the receiver closed while idle fails before it carries anything: sent
+        // again at once on a fresh one (Node's documented pattern), not counted as the endpoint's failure.
+        if (!fresh && req.reusedSocket && err.code === "ECONNRESET") post(true);
+        else resolve({ status: null, durationMs: elapsed(), error: err.message.slice(0, ERROR_MAX) });
+      });
+      req.on("close", () => clearTimeout(deadline));
+      req.end(body);
+    };
+    post(false);
+  });
+}

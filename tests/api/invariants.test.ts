@@ -1,0 +1,148 @@
+// Derived counters are kept by triggers whatever path writes the rows, and checkInvariants() (also
+// `npm run check:invariants`) recomputes every one of them from the raw rows and reports a corrupted one.
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApi, type TestApi } from "../helpers/api.ts";
+import { db } from "../../server/db/client.ts";
+import { checkInvariants } from "../../server/services/invariants.ts";
+import { newClaim, quickAgent, quickAgents, type Voter } from "./claims-fixtures.ts";
+
+let api: TestApi;
+let author: Voter;
+beforeAll(async () => {
+  api = await startApi();
+  author = await quickAgent();
+});
+afterAll(() => api.close());
+
+const sql = (text: string, ...params: unknown[]) => db().$executeRawUnsafe(text, ...params);
+const total = async () => (await api.get("/claims?limit=1")).body.total as number;
+
+/** A claim that resolved true with one opposed voter (`contrarian`), tagged `tag`. */
+async function resolvedClaim(tag: string) {
+  const claim = await newClaim(api, author.token, { tags: [tag] });
+  const [contrarian, ...crowd] = await quickAgents(10);
+  await vote(claim.id, 0.1, contrarian);
+  for (const v of crowd) await vote(claim.id, 1, v);
+  return { claim, contrarian, crowd };
+}
+
+async function vote(claimId: string, value: number, who: Voter) {
+  const res = await api.post(`/claims/${claimId}/vote`, { value }, { token: who.token });
+  expect(res.status, res.text).toBe(200);
+}
+
+/** Applies `corrupt`, expects a report matching `reported`, then `repair`s and expects none. */
+async function expectReported(corrupt: string, repair: string, reported: RegExp, params: unknown[] = []) {
+  expect(await checkInvariants()).toEqual([]);
+  await sql(corrupt, ...params);
+  const violations = await checkInvariants();
+  await sql(repair, ...params);
+  expect(violations.join("\n")).toMatch(reported);
+  expect(await checkInvariants()).toEqual([]);
+}
+
+describe("the claims counter", () => {
+  it("counts claims inserted by any path, e.g. plain SQL", async () => {
+    await newClaim(api, author.token);
+    const before = await total();
+    const id = randomUUID();
+    await sql(
+      `INSERT INTO claims (id, statement, author_id, tags, updated_at) VALUES ($1::uuid, 'Inserted straight into the table', $2::uuid, '{bulk}', now())`,
+      id,
+      author.id,
+    );
+    expect(await total()).toBe(before + 1);
+    expect(await checkInvariants()).toEqual([]);
+    await sql(`DELETE FROM claims WHERE id = $1::uuid`, id);
+    expect(await total()).toBe(before);
+    expect(await checkInvariants()).toEqual([]);
+  });
+
+  it("is one per claim created through the API (no double count with the trigger)", async () => {
+    const before = await total();
+    await newClaim(api, author.token);
+    await newClaim(api, author.token);
+    expect(await total()).toBe(before + 2);
+    expect(await checkInvariants()).toEqual([]);
+  });
+});
+
+describe("checkInvariants reports a corrupted counter", () => {
+  it("claims counter", async () => {
+    await newClaim(api, author.token);
+    await expectReported(
+      `UPDATE platform_counters SET value = value + 3 WHERE name = 'claims'`,
+      `UPDATE platform_counters SET value = value - 3 WHERE name = 'claims'`,
+      /platform counter 'claims'/,
+    );
+  });
+
+  it("tag_stats: a wrong count and a tag row with no claims", async () => {
+    await newClaim(api, author.token, { tags: ["counted"] });
+    await expectReported(
+      `UPDATE tag_stats SET claim_count = claim_count + 1 WHERE tag = 'counted'`,
+      `UPDATE tag_stats SET claim_count = claim_count - 1 WHERE tag = 'counted'`,
+      /tag_stats 'counted'/,
+    );
+    await expectReported(
+      `INSERT INTO tag_stats (tag, claim_count) VALUES ('phantom', 2)`,
+      `DELETE FROM tag_stats WHERE tag = 'phantom'`,
+      /tag_stats 'phantom'/,
+    );
+    await expectReported(
+      `DELETE FROM tag_stats WHERE tag = 'counted'`,
+      `INSERT INTO tag_stats (tag, claim_count) SELECT 'counted', count(*) FROM claims WHERE 'counted' = ANY(tags)`,
+      /tag_stats 'counted'/,
+    );
+  });
+
+  it("tag_daily_counts", async () => {
+    await newClaim(api, author.token, { tags: ["daily"] });
+    await expectReported(
+      `UPDATE tag_daily_counts SET claim_count = claim_count + 1 WHERE tag = 'daily'`,
+      `UPDATE tag_daily_counts SET claim_count = claim_count - 1 WHERE tag = 'daily'`,
+      /tag_daily_counts 'daily'/,
+    );
+    await expectReported(
+      `UPDATE tag_daily_counts SET day = day - 1 WHERE tag = 'daily'`,
+      `UPDATE tag_daily_counts SET day = day + 1 WHERE tag = 'daily'`,
+      /tag_daily_counts 'daily'/,
+    );
+  });
+
+  it("the striped claim-vote counters", async () => {
+    const claim = await newClaim(api, author.token);
+    await vote(claim.id, 0.4, await quickAgent());
+    await expectReported(
+      `INSERT INTO platform_counters (name, value) VALUES ('claim_votes:99', 5)`,
+      `DELETE FROM platform_counters WHERE name = 'claim_votes:99'`,
+      /claim_votes:\*/,
+    );
+  });
+
+  it("an agent's resolved-vote counts against its outcome records, and the records against the resolution events", async () => {
+    const { claim, contrarian } = await resolvedClaim("audited");
+    await expectReported(
+      `UPDATE agents SET resolved_votes = resolved_votes + 1, correct_resolved_votes = correct_resolved_votes + 1 WHERE id = $1::uuid`,
+      `UPDATE agents SET resolved_votes = resolved_votes - 1, correct_resolved_votes = correct_resolved_votes - 1 WHERE id = $1::uuid`,
+      new RegExp(`agent ${contrarian.id}: .*resolved_votes`),
+      [contrarian.id],
+    );
+    // A record gone missing (deleting the row bypasses the application) is reported too.
+    const [saved] = await db().$queryRawUnsafe<Record<string, unknown>[]>(
+      `SELECT * FROM vote_outcomes WHERE claim_id = $1::uuid AND agent_id = $2::uuid`,
+      claim.id,
+      contrarian.id,
+    );
+    expect(saved).toBeDefined();
+    await sql(`DELETE FROM vote_outcomes WHERE claim_id = $1::uuid AND agent_id = $2::uuid`, claim.id, contrarian.id);
+    const violations = (await checkInvariants()).join("\n");
+    await sql(
+      `INSERT INTO vote_outcomes SELECT * FROM jsonb_populate_record(NULL::vote_outcomes, $1::jsonb)`,
+      JSON.stringify(saved, (_k, v) => (typeof v === "bigint" ? v.toString() : v)),
+    );
+    expect(violations).toMatch(new RegExp(`claim ${claim.id}, agent ${contrarian.id}`));
+    expect(await checkInvariants()).toEqual([]);
+  });
+});

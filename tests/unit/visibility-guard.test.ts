@@ -1,0 +1,56 @@
+// The visibility rule is decided in one place (server/services/visibility.ts) and must be used by
+// every read of claims, evidence or comments in the services: a new query that forgets it would show
+// hidden content. This test reads the sources and fails on a statement over those tables that names
+// no predicate from the visibility module. Statements that must see hidden rows on purpose (the
+// moderation service, writes by id, the invariants' own recounts) are listed with their reason.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const SERVICES = path.resolve("server/services");
+/** Whole files that work on hidden content on purpose. */
+const EXEMPT_FILES: Record<string, string> = {
+  "moderation.ts": "hides, restores and shows hidden content to moderators",
+  "invariants.ts": "recounts every row; takes the visibility rule for the counters from visibility.ts",
+  "visibility.ts": "the rule itself",
+};
+/** Statements that read or write one row by id after the visible check, or whose rows are already visible. */
+const EXEMPT_SNIPPETS = [
+  "UPDATE claims SET comment_count", // after requireClaim (visible)
+  "UPDATE claims SET weighted_sum", // the row locked by lockClaim (visible)
+  "FROM claims c,\n", // resolution of the locked (visible) claim
+  "UPDATE evidence SET upvotes", // the row locked visible in setEvidenceVote
+  "FROM comments c JOIN agents a ON a.id = c.author_id WHERE ${where}", // commentRows: every caller passes a visible predicate or checks `visible`
+  "FROM unnest(${level.map", // withReplies: the lateral subquery filters
+  "SELECT count(*)::int AS n FROM claims c ${where}", // countClaims: listClaims's where, visibleClaim included
+  "SELECT c.id FROM claims c WHERE c.id IN (SELECT claim_id FROM pick)", // rescorePending locks the claims it re-scores: hidden ones keep a score for their restore
+  "NOT EXISTS (SELECT 1 FROM claims c WHERE c.id = p.claim_id)", // rescorePending drops the marks of deleted claims
+];
+
+const TABLE_REF = /\b(FROM|JOIN)\s+(claims|evidence|comments)\b|\bdb\(\)\.(claim|evidence|comment)\.(findMany|findFirst|findUnique|count)\b|\btx\.(claim|evidence|comment)\.(findMany|findFirst|findUnique|count)\b/g;
+const PREDICATE = /visibleClaim|visibleEvidence|visibleComment|VISIBLE_CLAIM_WHERE|VISIBLE_ON_CLAIM_WHERE|includeHidden|hidden_at/;
+
+function statementAround(source: string, index: number): string {
+  // The statement: from the template literal or call that holds the reference to its end.
+  const start = Math.max(source.lastIndexOf("`", index), source.lastIndexOf("(", index) - 200, 0);
+  const end = source.indexOf("`", index) === -1 ? index + 400 : Math.min(source.indexOf("`", index) + 200, index + 600);
+  return source.slice(Math.max(0, Math.min(start, index - 400)), end);
+}
+
+describe("the visibility rule", () => {
+  it("is named by every service query over claims, evidence and comments", () => {
+    const offenders: string[] = [];
+    for (const file of readdirSync(SERVICES).filter((f) => f.endsWith(".ts"))) {
+      if (EXEMPT_FILES[file]) continue;
+      const source = readFileSync(path.join(SERVICES, file), "utf8");
+      for (const match of source.matchAll(TABLE_REF)) {
+        const around = statementAround(source, match.index!);
+        if (EXEMPT_SNIPPETS.some((s) => around.includes(s))) continue;
+        if (PREDICATE.test(around)) continue;
+        const line = source.slice(0, match.index).split("\n").length;
+        offenders.push(`${file}:${line}: ${match[0]}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+});
