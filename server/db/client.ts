@@ -196,8 +196,10 @@ function openPostgres(url: string, statementTimeoutMs: number, jobsPoolSize: num
         const client = await pool.connect();
         try {
           await client.query("SET statement_timeout = 0");
-          if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
           await client.query("SELECT pg_advisory_lock(72707369)");
+          // Under the lock: CREATE SCHEMA IF NOT EXISTS is not safe against a concurrent twin
+          // (both pass the check, one fails on pg_namespace's unique index).
+          if (schema) await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
           migrating = client;
           try {
             return await fn();

@@ -22,7 +22,9 @@ beforeAll(async () => {
     // Webhooks to this machine's receivers (the SSRF guard refuses loopback otherwise); a failed delivery's
     // retry waits ten minutes, so it sits in the queue while the test looks.
     startBuiltServer({ LOG_LEVEL: "info", METRICS_PORT: String(metricsPort), METRICS_TOKEN, WEBHOOK_ALLOW_PRIVATE: "1", WEBHOOK_RETRY_BASE_MS: "600000" }),
-    startBuiltServer({ REDIS_URL: deadRedis }),
+    // No workers: on PostgreSQL it shares the first one's database, and its workers (which refuse
+    // loopback webhooks) would otherwise take some of the first one's deliveries.
+    startBuiltServer({ REDIS_URL: deadRedis, JOBS_ENABLED: "0" }),
   ]);
   if (a.status === "fulfilled") server = a.value;
   if (b.status === "fulfilled") redisDown = b.value;
