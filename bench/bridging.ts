@@ -92,6 +92,7 @@ export async function benchBridging(loadSeconds = 10, opts: { refitProcess?: boo
                       bridging_computed_at = NULL WHERE bridging_computed_at IS NOT NULL`);
       await rawSql("DELETE FROM agent_bridging");
       await rawSql("VACUUM ANALYZE claims");
+      await rawSql("VACUUM ANALYZE agent_bridging");
     };
 
     // 1. A full fit alone.

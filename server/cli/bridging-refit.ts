@@ -4,7 +4,7 @@ import { closeDb, dbReady } from "../db/client.ts";
 import { runBridgingFit } from "../services/bridging.ts";
 
 await dbReady();
-const summary = await runBridgingFit({ inline: true });
+const summary = await runBridgingFit({ foreground: true });
 if (summary) {
   // maxRssMb: the most memory this process held, fit included (the benchmark reports it).
   const maxRssMb = Math.round(process.resourceUsage().maxRSS / 1024);

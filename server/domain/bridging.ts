@@ -372,6 +372,31 @@ export interface FrozenVote {
 }
 
 /**
+ * What a claim's re-score needs of its votes: n and, with y = value − μ − i_agent and x = f_agent,
+ * Σx, Σx², Σy and Σxy. The service has PostgreSQL add these up (one row per claim, not one per vote).
+ */
+export interface FrozenSums {
+  n: number;
+  sx: number;
+  sxx: number;
+  sy: number;
+  sxy: number;
+}
+
+export function frozenSums(mu: number, votes: readonly FrozenVote[]): FrozenSums {
+  const sums = { n: votes.length, sx: 0, sxx: 0, sy: 0, sxy: 0 };
+  for (const v of votes) {
+    const x = v.agentFactor;
+    const y = v.value - mu - v.agentIntercept;
+    sums.sx += x;
+    sums.sxx += x * x;
+    sums.sy += y;
+    sums.sxy += x * y;
+  }
+  return sums;
+}
+
+/**
  * Re-scores one claim between full fits: its (i, f) by the same ridge regression as a fit's claim
  * step, against the frozen μ and agent parameters. Only votes by agents the last fit knows count
  * (`votes`): a crowd of brand-new accounts has no viewpoint yet and cannot move a claim's status
@@ -384,28 +409,27 @@ export function rescoreClaim(
   options: Partial<BridgingOptions> = {},
   thresholds: BridgingThresholds = DEFAULT_BRIDGING_THRESHOLDS,
 ): ClaimBridging & { intercept: number; factor: number; votes: number } {
+  return rescoreFromSums(mu, factorScale, frozenSums(mu, votes), options, thresholds);
+}
+
+/** `rescoreClaim` from the sums of its votes (FrozenSums). */
+export function rescoreFromSums(
+  mu: number,
+  factorScale: number,
+  { n, sx, sxx, sy, sxy }: FrozenSums,
+  options: Partial<BridgingOptions> = {},
+  thresholds: BridgingThresholds = DEFAULT_BRIDGING_THRESHOLDS,
+): ClaimBridging & { intercept: number; factor: number; votes: number } {
   const opts = { ...DEFAULT_BRIDGING_OPTIONS, ...options };
-  let sx = 0;
-  let sxx = 0;
-  let sy = 0;
-  let sxy = 0;
-  for (const v of votes) {
-    const x = v.agentFactor;
-    const y = v.value - mu - v.agentIntercept;
-    sx += x;
-    sxx += x * x;
-    sy += y;
-    sxy += x * y;
-  }
   // The stored agent factors are normalised by factorScale (RMS 1), so the claim's factor is scaled
   // by it: the fit's penalty λf·f² becomes λf·f'²/scale², and the result is the fit's own claim step.
   const lf = opts.lambdaFactor / (factorScale > 1e-12 ? factorScale * factorScale : 1);
-  const [intercept, factor] = ridge2(votes.length, sx, sxx, sy, sxy, opts.lambdaIntercept, lf);
+  const [intercept, factor] = ridge2(n, sx, sxx, sy, sxy, opts.lambdaIntercept, lf);
   return {
     intercept,
     factor,
-    votes: votes.length,
-    ...claimBridging(mu, intercept, factor, votes.length, opts.minClaimVotes, thresholds),
+    votes: n,
+    ...claimBridging(mu, intercept, factor, n, opts.minClaimVotes, thresholds),
   };
 }
 

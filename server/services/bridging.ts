@@ -12,15 +12,15 @@ import type { VoteSnapshot } from "../db/vote-stream.ts";
 import { Prisma } from "../db/generated/client.ts";
 import {
   claimsBridging,
-  rescoreClaim,
+  rescoreFromSums,
   DEFAULT_BRIDGING_OPTIONS,
   type BridgingFit,
   type BridgingStatus,
   type ClaimBridging,
-  type FrozenVote,
+  type FrozenSums,
   VoteMatrixBuilder,
 } from "../domain/bridging.ts";
-import { fitOffThread, type FitSource } from "../jobs/bridging-fit.ts";
+import { fitOffThread, workerOldGenerationMb, type FitSource } from "../jobs/bridging-fit.ts";
 
 /** pg_advisory_lock key of the full fit ("bridging" in a 31-bit number). */
 export const BRIDGING_LOCK_KEY = 0x62726467;
@@ -164,8 +164,14 @@ async function writeAgentResults(agentIds: readonly string[], fit: BridgingFit, 
 }
 
 export interface FitOptions {
-  /** Fit on this thread instead of a worker (the CLI and tests). */
+  /** Fit on this thread instead of a worker (tests). */
   inline?: boolean;
+  /**
+   * An operator's command (`npm run bridging:refit`): the worker at the caller's priority, no pauses
+   * between write batches. In the background (the default) the worker runs at BRIDGING_WORKER_NICE and
+   * the writes are paced.
+   */
+  foreground?: boolean;
   /** Skip unless the last fit (any instance) is at least this old. */
   minIntervalSeconds?: number;
   now?: () => Date;
@@ -192,16 +198,22 @@ export async function runBridgingFit(options: FitOptions = {}): Promise<FitSumma
     const t0 = performance.now();
     const { DATABASE_URL: url, BRIDGING_WORKER_NICE: nice } = config();
     let source: FitSource;
-    if (dbBackend() === "postgres" && url) source = { postgres: url };
-    else source = { snapshot: await readVoteSnapshot() };
+    let oldGenerationMb: number | undefined;
+    if (dbBackend() === "postgres" && url) {
+      source = { postgres: url };
+      // Sizes the worker's heap: it will hold at most this many claim and agent ids.
+      const [{ ids }] = await readSql<{ ids: number }>`SELECT ((SELECT count(*) FROM claims) + (SELECT count(*) FROM agents))::int AS ids`;
+      oldGenerationMb = workerOldGenerationMb(ids);
+    } else source = { snapshot: await readVoteSnapshot() };
     const pgliteReadMs = performance.now() - t0;
-    const { fit, claimIds, agentIds, votes, readMs } = await fitOffThread(source, {}, options.inline, nice);
+    const background = !options.inline && !options.foreground;
+    const { fit, claimIds, agentIds, votes, readMs } = await fitOffThread(source, { inline: options.inline, nice: background ? nice : 0, oldGenerationMb });
     const t2 = performance.now();
     // The read happened here (PGlite) or in the worker (PostgreSQL): the fit is the rest of the wait.
     const t1 = t0 + ("snapshot" in source ? pgliteReadMs : readMs);
     const results = claimsBridging(fit);
     const at = now();
-    const pace = options.inline ? async () => {} : pacer();
+    const pace = background ? pacer() : async () => {};
     const changedClaims = await writeClaimResults(claimIds, results, at, pace);
     // Claims that lost all their votes are no longer in the snapshot.
     const emptied = await sqlTransaction((tx) =>
@@ -246,47 +258,39 @@ export async function runBridgingFit(options: FitOptions = {}): Promise<FitSumma
 
 /**
  * Re-scores these claims against the last fit's frozen μ and agent parameters (in one transaction:
- * a read of their votes by fitted agents, one UPDATE of those that changed). Returns how many changed.
+ * the model, the sums of the claims' votes by fitted agents, one UPDATE of those that changed).
+ * Returns how many changed.
  */
 export async function rescoreClaims(claimIds: readonly string[], now = new Date()): Promise<number> {
   if (claimIds.length === 0) return 0;
-  // One transaction of one read (the frozen model and the claims' votes together) and one UPDATE.
   return sqlTransaction(async (tx) => {
-    const rows = await tx.query<FrozenRow & { mu: number; factor_scale: number }>(Prisma.sql`
-      SELECT m.mu, m.factor_scale, v.claim_id::text AS claim_id, v.value, b.intercept, b.factor
-      FROM bridging_model m
-      LEFT JOIN (claim_votes v JOIN agent_bridging b ON b.agent_id = v.agent_id) ON v.claim_id = ANY(${claimIds}::uuid[])
-      WHERE m.id = 1`);
-    if (rows.length === 0) return 0; // nothing is frozen before the first fit; it will score them
-    const model = { mu: Number(rows[0].mu), factorScale: Number(rows[0].factor_scale) };
-    return rescoreRows(tx, model, claimIds, rows[0].claim_id === null ? [] : rows, now);
+    const [row] = await tx.query<{ mu: number; factor_scale: number }>(Prisma.sql`SELECT mu, factor_scale FROM bridging_model WHERE id = 1`);
+    if (!row) return 0; // nothing is frozen before the first fit; it will score them
+    return rescoreIn(tx, { mu: Number(row.mu), factorScale: Number(row.factor_scale) }, claimIds, now);
   });
 }
 
-interface FrozenRow {
-  claim_id: string;
-  value: number;
-  intercept: number;
-  factor: number;
-}
-
-/** The re-score inside a transaction (`model` read before it: PGlite queues reads behind a transaction). */
+/**
+ * The re-score inside a transaction (`model` read before it: PGlite queues reads behind a transaction).
+ * PostgreSQL adds up each claim's votes (FrozenSums): one row per claim comes back, not one per vote
+ * (a claim with 15,000 votes: 53 → 18–21 ms), and the domain solves the claim step from the sums.
+ */
 async function rescoreIn(t: SqlTx, model: { mu: number; factorScale: number }, claimIds: readonly string[], now: Date): Promise<number> {
-  const rows = await t.query<FrozenRow>(Prisma.sql`
-    SELECT v.claim_id::text AS claim_id, v.value, b.intercept, b.factor
-    FROM claim_votes v JOIN agent_bridging b ON b.agent_id = v.agent_id
-    WHERE v.claim_id = ANY(${claimIds}::uuid[])`);
-  return rescoreRows(t, model, claimIds, rows, now);
-}
-
-/** Each claim's (i, f) from its votes by fitted agents (the domain's claim step), written if changed. */
-function rescoreRows(t: SqlTx, model: { mu: number; factorScale: number }, claimIds: readonly string[], rows: readonly FrozenRow[], now: Date): Promise<number> {
-  const votesOf = new Map<string, FrozenVote[]>(claimIds.map((id) => [id, []]));
+  const rows = await t.query<{ claim_id: string } & FrozenSums>(Prisma.sql`
+    SELECT s.claim_id::text AS claim_id, s.n, s.sx, s.sxx, s.sy, s.sxy
+    FROM (SELECT v.claim_id, count(*)::int AS n, sum(b.factor) AS sx, sum(b.factor * b.factor) AS sxx,
+                 sum(v.value - ${model.mu}::float8 - b.intercept) AS sy,
+                 sum(b.factor * (v.value - ${model.mu}::float8 - b.intercept)) AS sxy
+          FROM claim_votes v JOIN agent_bridging b ON b.agent_id = v.agent_id
+          WHERE v.claim_id = ANY(${claimIds}::uuid[])
+          GROUP BY v.claim_id) s`);
+  const none: FrozenSums = { n: 0, sx: 0, sxx: 0, sy: 0, sxy: 0 };
+  const sumsOf = new Map<string, FrozenSums>(claimIds.map((id) => [id, none]));
   for (const r of rows) {
-    votesOf.get(r.claim_id)?.push({ value: Number(r.value), agentIntercept: Number(r.intercept), agentFactor: Number(r.factor) });
+    sumsOf.set(r.claim_id, { n: r.n, sx: Number(r.sx), sxx: Number(r.sxx), sy: Number(r.sy), sxy: Number(r.sxy) });
   }
-  const ids = [...votesOf.keys()];
-  const results = ids.map((id) => rescoreClaim(model.mu, model.factorScale, votesOf.get(id)!, DEFAULT_BRIDGING_OPTIONS));
+  const ids = [...sumsOf.keys()];
+  const results = ids.map((id) => rescoreFromSums(model.mu, model.factorScale, sumsOf.get(id)!, DEFAULT_BRIDGING_OPTIONS));
   return updateClaims(t, ids, results, now);
 }
 

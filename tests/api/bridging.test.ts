@@ -3,7 +3,9 @@
 // and the re-score of claims with new votes between fits.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, type TestApi } from "../helpers/api.ts";
-import { readSql } from "../../server/db/client.ts";
+import { config } from "../../server/config.ts";
+import { dbBackend, readSql } from "../../server/db/client.ts";
+import { fitOffThread } from "../../server/jobs/bridging-fit.ts";
 import { rescorePending, runBridgingFit } from "../../server/services/bridging.ts";
 import { newClaim, quickAgent, quickAgents, type Voter } from "./claims-fixtures.ts";
 
@@ -77,9 +79,17 @@ describe("bridged consensus", () => {
     expect(b.computed_at).not.toBeNull();
   });
 
-  it("a second fit over the same votes writes no row", async () => {
-    const again = await runBridgingFit({ inline: true });
+  it("a second fit over the same votes writes no row (as `npm run bridging:refit` runs it)", async () => {
+    const again = await runBridgingFit({ foreground: true });
     expect(again).toMatchObject({ changedClaims: 0, changedAgents: 0 });
+  });
+
+  // The worker's heap is capped from the claim and agent counts (PostgreSQL, where it reads the votes).
+  it.runIf(dbBackend() === "postgres")("a worker that runs out of its capped heap is run again uncapped: the fit completes", async () => {
+    const source = { postgres: config().DATABASE_URL! };
+    const fit = await fitOffThread(source, { oldGenerationMb: 2 });
+    expect(fit.votes).toBe(13 * 14);
+    expect(fit.fit.fittedVotes).toBe(13 * 14);
   });
 
   it("respects the interval: a fit younger than minIntervalSeconds is skipped", async () => {
