@@ -14,7 +14,12 @@ export interface VoteSnapshot {
 
 const FETCH_ROWS = 20_000;
 
-export async function streamVotesFromPostgres(databaseUrl: string, fetchRows = FETCH_ROWS): Promise<VoteSnapshot> {
+/** `pace`, if given, is awaited after each batch with how long the batch took (a background read yields). */
+export async function streamVotesFromPostgres(
+  databaseUrl: string,
+  fetchRows = FETCH_ROWS,
+  pace?: (tookMs: number) => Promise<void>,
+): Promise<VoteSnapshot> {
   const { connectionString, schema } = splitSchema(databaseUrl);
   const client = new pg.Client({
     connectionString,
@@ -33,12 +38,14 @@ export async function streamVotesFromPostgres(databaseUrl: string, fetchRows = F
     // No ORDER BY: a sequential scan, the cheapest read; the builder numbers ids in a fixed order.
     await client.query("DECLARE bridging_votes NO SCROLL CURSOR FOR SELECT claim_id, agent_id, value FROM claim_votes");
     for (;;) {
+      const started = performance.now();
       const { rows } = await client.query<[string, string, number]>({
         text: `FETCH ${fetchRows} FROM bridging_votes`,
         rowMode: "array",
       });
       for (const [claimId, agentId, value] of rows) builder.add(claimId, agentId, value);
       if (rows.length < fetchRows) break;
+      await pace?.(performance.now() - started);
     }
     await client.query("COMMIT");
     return builder.build();

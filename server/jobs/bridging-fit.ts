@@ -2,6 +2,7 @@
 // keeps serving while ≈1M votes are read and fitted. The worker is started per fit and ended after it: a fit
 // runs every few minutes at most, and an idle thread would hold its heap for nothing.
 import { existsSync } from "node:fs";
+import { performance as perf } from "node:perf_hooks";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
@@ -39,12 +40,36 @@ export function workerOldGenerationMb(ids: number): number {
   return 32 + Math.ceil((ids * 200) / 2 ** 20);
 }
 
+/**
+ * How busy this process's event loop is (its utilisation, smoothed over ≈1 s), in shared memory so that
+ * the fit's worker thread can read it too. Sampled 4 times a second until stopped.
+ */
+export class EventLoopGauge {
+  readonly shared = new Float64Array(new SharedArrayBuffer(8));
+  private last = perf.eventLoopUtilization();
+  private readonly timer = setInterval(() => {
+    const now = perf.eventLoopUtilization();
+    this.shared[0] = 0.5 * this.shared[0] + 0.5 * perf.eventLoopUtilization(now, this.last).utilization;
+    this.last = now;
+  }, 250).unref();
+
+  get busy(): number {
+    return this.shared[0];
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+
 export interface FitThreadOptions {
   options?: Partial<BridgingOptions>;
   /** Read and fit on the calling thread (tests). */
   inline?: boolean;
   /** The worker thread's nice value (Linux; 0 = the caller's priority). */
   nice?: number;
+  /** Set in the background: the worker's read yields to the API by it (domain/yielding.ts). */
+  busy?: Float64Array;
   /** The worker's old-generation cap (workerOldGenerationMb); none: V8's default. */
   oldGenerationMb?: number;
 }
@@ -60,11 +85,11 @@ export async function fitOffThread(source: FitSource, thread: FitThreadOptions =
   }
   const { oldGenerationMb } = thread;
   try {
-    return await runWorker(source, options, nice, oldGenerationMb);
+    return await runWorker(source, options, nice, oldGenerationMb, thread.busy);
   } catch (err) {
     // Sized too small after all (the counts are read before the votes): once more, uncapped.
     if (oldGenerationMb === undefined || (err as { code?: string }).code !== "ERR_WORKER_OUT_OF_MEMORY") throw err;
-    return runWorker(source, options, nice, undefined);
+    return runWorker(source, options, nice, undefined, thread.busy);
   }
 }
 
@@ -73,6 +98,7 @@ async function runWorker(
   options: Partial<BridgingOptions>,
   nice: number,
   oldGenerationMb: number | undefined,
+  busy: Float64Array | undefined,
 ): Promise<FitResult> {
   // The worker source is TypeScript: a small bootstrap registers tsx's require hook in the worker first
   // (however this process was started: tsx, vitest or Next), then loads it. The CommonJS hook, not the
@@ -91,7 +117,7 @@ async function runWorker(
       worker.on("message", (msg: "ready" | ({ ok: true } & FitResult) | { ok: false; error: string }) => {
         if (msg === "ready") {
           const transfer = "snapshot" in source ? [source.snapshot.matrix.claimIdx.buffer, source.snapshot.matrix.agentIdx.buffer, source.snapshot.matrix.value.buffer] : [];
-          worker.postMessage({ source, options, nice }, transfer as ArrayBuffer[]);
+          worker.postMessage({ source, options, nice, busy }, transfer as ArrayBuffer[]);
         } else if (msg.ok) resolve({ fit: msg.fit, claimIds: msg.claimIds, agentIds: msg.agentIds, votes: msg.votes, readMs: msg.readMs });
         else reject(new Error(`bridging fit failed: ${msg.error}`));
       });

@@ -6,10 +6,11 @@
 import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 import { fitBridging, type BridgingOptions, type VoteMatrix } from "../domain/bridging.ts";
+import { yieldPauseMs } from "../domain/yielding.ts";
 import { streamVotesFromPostgres } from "../db/vote-stream.ts";
 import type { FitSource } from "./bridging-fit.ts";
 
-parentPort?.on("message", async (msg: { source: FitSource; options?: Partial<BridgingOptions>; nice: number }) => {
+parentPort?.on("message", async (msg: { source: FitSource; options?: Partial<BridgingOptions>; nice: number; busy?: Float64Array }) => {
   if (process.platform === "linux" && msg.nice > 0) {
     try {
       setPriority(msg.nice);
@@ -19,7 +20,10 @@ parentPort?.on("message", async (msg: { source: FitSource; options?: Partial<Bri
   }
   try {
     const started = performance.now();
-    const snapshot = "postgres" in msg.source ? await streamVotesFromPostgres(msg.source.postgres) : msg.source.snapshot;
+    // In the background the read yields to the API after each batch, by how busy the main thread is.
+    const busy = msg.busy;
+    const pace = busy ? (tookMs: number) => new Promise<void>((r) => setTimeout(r, yieldPauseMs(tookMs, busy[0]))) : undefined;
+    const snapshot = "postgres" in msg.source ? await streamVotesFromPostgres(msg.source.postgres, undefined, pace) : msg.source.snapshot;
     const readMs = performance.now() - started;
     const matrix: VoteMatrix = snapshot.matrix;
     const fit = fitBridging(matrix, msg.options);

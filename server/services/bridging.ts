@@ -20,7 +20,8 @@ import {
   type FrozenSums,
   VoteMatrixBuilder,
 } from "../domain/bridging.ts";
-import { fitOffThread, workerOldGenerationMb, type FitSource } from "../jobs/bridging-fit.ts";
+import { EventLoopGauge, fitOffThread, workerOldGenerationMb, type FitSource } from "../jobs/bridging-fit.ts";
+import { yieldPauseMs } from "../domain/yielding.ts";
 
 /** pg_advisory_lock key of the full fit ("bridging" in a 31-bit number). */
 export const BRIDGING_LOCK_KEY = 0x62726467;
@@ -69,17 +70,17 @@ export interface FitSummary {
 type Pace = (changedBefore: number) => Promise<void>;
 
 /**
- * Spaces the write batches of a background fit: after a batch that changed rows, a pause as long as
- * it took, so the database spends at most half its time on the fit's writes and the API's statements
- * keep their latency (a first fit rewrites every claim: 11 indexes each). Batches that only compared
- * are not followed by a pause. The CLI does not pace.
+ * Spaces the write batches of a background fit by how busy the API is (domain/yielding.ts): a first fit
+ * rewrites every claim (11 indexes each), and on a saturated server each batch is followed by a pause
+ * 19 times as long, so the API's statements keep their latency; on an idle one there is no pause.
+ * Batches that only compared are not followed by a pause. The CLI does not pace.
  */
-function pacer(): Pace {
+function pacer(gauge: EventLoopGauge): Pace {
   let last: number | null = null;
   return async (changedBefore) => {
     if (last !== null && changedBefore > 0) {
-      const took = performance.now() - last;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(took, 1_000)));
+      const pause = yieldPauseMs(performance.now() - last, gauge.busy);
+      if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause));
     }
     last = performance.now();
   };
@@ -207,51 +208,61 @@ export async function runBridgingFit(options: FitOptions = {}): Promise<FitSumma
     } else source = { snapshot: await readVoteSnapshot() };
     const pgliteReadMs = performance.now() - t0;
     const background = !options.inline && !options.foreground;
-    const { fit, claimIds, agentIds, votes, readMs } = await fitOffThread(source, { inline: options.inline, nice: background ? nice : 0, oldGenerationMb });
-    const t2 = performance.now();
-    // The read happened here (PGlite) or in the worker (PostgreSQL): the fit is the rest of the wait.
-    const t1 = t0 + ("snapshot" in source ? pgliteReadMs : readMs);
-    const results = claimsBridging(fit);
-    const at = now();
-    const pace = background ? pacer() : async () => {};
-    const changedClaims = await writeClaimResults(claimIds, results, at, pace);
-    // Claims that lost all their votes are no longer in the snapshot.
-    const emptied = await sqlTransaction((tx) =>
-      tx.execute(Prisma.sql`
-        UPDATE claims SET bridging_score = NULL, bridging_polarity = NULL, bridging_status = 'insufficient_data',
-          bridging_computed_at = ${at}
-        WHERE vote_count = 0 AND bridging_status <> 'insufficient_data'`),
-    );
-    const changedAgents = await writeAgentResults(agentIds, fit, at, pace);
-    const t3 = performance.now();
-    await sqlTransaction((tx) =>
-      tx.execute(Prisma.sql`
-        INSERT INTO bridging_model (id, mu, factor_scale, fitted_votes, agents, claims, iterations, rmse, duration_ms, fitted_at)
-        VALUES (1, ${fit.mu}, ${fit.factorScale}, ${fit.fittedVotes}, ${fit.agentVotes.filter((n) => n > 0).length},
-                ${fit.claimVotes.filter((n) => n > 0).length}, ${fit.iterations}, ${fit.rmse}, ${Math.round(t3 - t0)}, ${at})
-        ON CONFLICT (id) DO UPDATE SET mu = EXCLUDED.mu, factor_scale = EXCLUDED.factor_scale,
-          fitted_votes = EXCLUDED.fitted_votes, agents = EXCLUDED.agents, claims = EXCLUDED.claims,
-          iterations = EXCLUDED.iterations, rmse = EXCLUDED.rmse, duration_ms = EXCLUDED.duration_ms,
-          fitted_at = EXCLUDED.fitted_at`),
-    );
-    const statuses = Object.fromEntries(
-      ["insufficient_data", "bridged_true", "bridged_false", "divided", "undecided"].map((s) => [s, 0]),
-    ) as Record<BridgingStatus, number>;
-    for (const r of results) statuses[r.status]++;
-    return {
-      votes,
-      fittedVotes: fit.fittedVotes,
-      claims: claimIds.length,
-      agents: agentIds.length,
-      iterations: fit.iterations,
-      rmse: fit.rmse,
-      readMs: Math.round(t1 - t0),
-      fitMs: Math.round(t2 - t1),
-      writeMs: Math.round(t3 - t2),
-      changedClaims: changedClaims + emptied,
-      changedAgents,
-      statuses,
-    } satisfies FitSummary;
+    const gauge = background ? new EventLoopGauge() : undefined;
+    try {
+      const { fit, claimIds, agentIds, votes, readMs } = await fitOffThread(source, {
+        inline: options.inline,
+        nice: background ? nice : 0,
+        oldGenerationMb,
+        busy: gauge?.shared,
+      });
+      const t2 = performance.now();
+      // The read happened here (PGlite) or in the worker (PostgreSQL): the fit is the rest of the wait.
+      const t1 = t0 + ("snapshot" in source ? pgliteReadMs : readMs);
+      const results = claimsBridging(fit);
+      const at = now();
+      const pace = gauge ? pacer(gauge) : async () => {};
+      const changedClaims = await writeClaimResults(claimIds, results, at, pace);
+      // Claims that lost all their votes are no longer in the snapshot.
+      const emptied = await sqlTransaction((tx) =>
+        tx.execute(Prisma.sql`
+          UPDATE claims SET bridging_score = NULL, bridging_polarity = NULL, bridging_status = 'insufficient_data',
+            bridging_computed_at = ${at}
+          WHERE vote_count = 0 AND bridging_status <> 'insufficient_data'`),
+      );
+      const changedAgents = await writeAgentResults(agentIds, fit, at, pace);
+      const t3 = performance.now();
+      await sqlTransaction((tx) =>
+        tx.execute(Prisma.sql`
+          INSERT INTO bridging_model (id, mu, factor_scale, fitted_votes, agents, claims, iterations, rmse, duration_ms, fitted_at)
+          VALUES (1, ${fit.mu}, ${fit.factorScale}, ${fit.fittedVotes}, ${fit.agentVotes.filter((n) => n > 0).length},
+                  ${fit.claimVotes.filter((n) => n > 0).length}, ${fit.iterations}, ${fit.rmse}, ${Math.round(t3 - t0)}, ${at})
+          ON CONFLICT (id) DO UPDATE SET mu = EXCLUDED.mu, factor_scale = EXCLUDED.factor_scale,
+            fitted_votes = EXCLUDED.fitted_votes, agents = EXCLUDED.agents, claims = EXCLUDED.claims,
+            iterations = EXCLUDED.iterations, rmse = EXCLUDED.rmse, duration_ms = EXCLUDED.duration_ms,
+            fitted_at = EXCLUDED.fitted_at`),
+      );
+      const statuses = Object.fromEntries(
+        ["insufficient_data", "bridged_true", "bridged_false", "divided", "undecided"].map((s) => [s, 0]),
+      ) as Record<BridgingStatus, number>;
+      for (const r of results) statuses[r.status]++;
+      return {
+        votes,
+        fittedVotes: fit.fittedVotes,
+        claims: claimIds.length,
+        agents: agentIds.length,
+        iterations: fit.iterations,
+        rmse: fit.rmse,
+        readMs: Math.round(t1 - t0),
+        fitMs: Math.round(t2 - t1),
+        writeMs: Math.round(t3 - t2),
+        changedClaims: changedClaims + emptied,
+        changedAgents,
+        statuses,
+      } satisfies FitSummary;
+    } finally {
+      gauge?.stop();
+    }
   });
   return outcome.locked ? outcome.value : null;
 }
