@@ -73,6 +73,7 @@ async function main() {
       WEBHOOK_ALLOW_PRIVATE: "1",
       // PAGE_CACHE_SECONDS=0 npm run bench -- --only pages: the pages without the anonymous page cache.
       ...(process.env.PAGE_CACHE_SECONDS !== undefined ? { PAGE_CACHE_SECONDS: process.env.PAGE_CACHE_SECONDS } : {}),
+      ...(process.env.RECOMMENDED_CACHE_SECONDS !== undefined ? { RECOMMENDED_CACHE_SECONDS: process.env.RECOMMENDED_CACHE_SECONDS } : {}),
       ...secrets,
     };
     const profileDir = path.join(RESULTS_DIR, `cpu-${stamp}`);

@@ -135,6 +135,12 @@ const envSchema = z.object({
     .min(0, { message: "TRENDING_CACHE_SECONDS must be a whole number of seconds (0 = no cache)" })
     .max(3600, { message: "TRENDING_CACHE_SECONDS must be at most 3600" })
     .default(30),
+  RECOMMENDED_CACHE_SECONDS: z.coerce
+    .number({ message: "RECOMMENDED_CACHE_SECONDS must be a whole number of seconds (0 = no cache)" })
+    .int({ message: "RECOMMENDED_CACHE_SECONDS must be a whole number of seconds (0 = no cache)" })
+    .min(0, { message: "RECOMMENDED_CACHE_SECONDS must be a whole number of seconds (0 = no cache)" })
+    .max(3600, { message: "RECOMMENDED_CACHE_SECONDS must be at most 3600" })
+    .default(30),
   /**
    * Anonymous page views share one render for this long (server/http/page-cache.ts); 0 turns it off.
    * Unset: 5 in production, 0 under `next dev` (a developer wants every edit on the next load).

@@ -272,7 +272,19 @@ export async function related(input: { claim_id: string; limit: number }, viewer
 
 // ---- recommended ----
 
-export async function recommended(agentId: string, input: { limit: number }, now = new Date()): Promise<RecommendedClaims> {
+/** The most claims a call may ask for (CONTRACT §7: limit 1–50). */
+const RECOMMENDATION_MAX_LIMIT = 50;
+/** Candidates kept per caller beyond the largest page, for claims the caller votes on meanwhile. */
+const RECOMMENDATION_SLACK = 10;
+
+/** A caller's best candidates when they were ranked, with the expertise tags each one matches. */
+interface Shortlist {
+  based_on_tags: string[];
+  candidates: { id: string; matching: string[] }[];
+}
+
+/** Ranks the caller's candidates: the two newest-first lists over unvoted claims, scored, best first. */
+async function computeShortlist(agentId: string, now: Date): Promise<Shortlist> {
   const basedOnTags = (await expertiseOf(agentId)).map((e) => e.tag);
   // Newest first among claims the caller neither wrote nor voted on; the anti-join probes the
   // (claim_id, agent_id) unique index, so each candidate costs one index look-up.
@@ -288,23 +300,49 @@ export async function recommended(agentId: string, input: { limit: number }, now
     ${inTags}(${unvoted(Prisma.empty)})`;
   const scored = rows.map((r) => {
     const matching = matchingTags(r.tags, basedOnTags);
-    const score = recommendationScore({
-      matchingTagCount: matching.length,
-      createdAt: r.created_at,
-      evidenceCount: Number(r.evidence_count),
-      now,
-    });
+    const score = recommendationScore({ matchingTagCount: matching.length, createdAt: r.created_at, evidenceCount: Number(r.evidence_count), now });
     return { ...r, matching, score };
   });
-  const top = scored.sort(byScore((r) => r.score)).slice(0, input.limit);
-  const views = await claimViews(top.map((r) => r.id), agentId);
-  const byId = new Map(top.map((r) => [r.id, r]));
+  const best = scored.sort(byScore((r) => r.score)).slice(0, RECOMMENDATION_MAX_LIMIT + RECOMMENDATION_SLACK);
+  return { based_on_tags: basedOnTags, candidates: best.map((r) => ({ id: r.id, matching: r.matching })) };
+}
+
+/**
+ * GET /discover/recommended. Ranking the candidates (the caller's expertise, two lists of 300 claims)
+ * was 12–17 ms of CPU per call; the ranked shortlist is kept per caller for RECOMMENDED_CACHE_SECONDS
+ * (shared by every instance through the cache, like trending). Every call reads the shortlisted claims
+ * fresh and scores them at that moment with the same rule, so every returned score is exact: a claim
+ * the caller has voted on since, or one hidden since, is left out at once; a claim newer than the
+ * shortlist can take up to RECOMMENDED_CACHE_SECONDS to appear (CONTRACT §7 lets the candidate set
+ * be bounded).
+ */
+export async function recommended(
+  agentId: string,
+  input: { limit: number },
+  now = new Date(),
+  store: Cache = cache(),
+): Promise<RecommendedClaims> {
+  const ttl = config().RECOMMENDED_CACHE_SECONDS;
+  const shortlist =
+    ttl > 0 ? await store.getOrCompute(`recommended:v1:${agentId}`, ttl, () => computeShortlist(agentId, now)) : await computeShortlist(agentId, now);
+  const matchingOf = new Map(shortlist.candidates.map((c) => [c.id, c.matching]));
+  const fresh = async (ids: string[]) => (await claimViews(ids, agentId)).filter((claim) => claim.user_vote === null);
+  const window = shortlist.candidates.slice(0, input.limit + RECOMMENDATION_SLACK).map((c) => c.id);
+  let views = await fresh(window);
+  // The caller voted on more of them than the slack covers: the rest of the shortlist too.
+  if (views.length < input.limit && window.length < shortlist.candidates.length) views = await fresh(shortlist.candidates.map((c) => c.id));
+  const scored = views.map((claim) => {
+    const matching = matchingOf.get(claim.id)!;
+    const created_at = new Date(claim.created_at);
+    const score = recommendationScore({ matchingTagCount: matching.length, createdAt: created_at, evidenceCount: claim.evidence_count, now });
+    return { id: claim.id, created_at, claim, matching, score };
+  });
   return {
-    claims: views.map((claim) => {
-      const r = byId.get(claim.id)!;
-      return { ...claim, recommendation_score: r.score, matching_tags: r.matching };
-    }),
-    based_on_tags: basedOnTags,
+    claims: scored
+      .sort(byScore((r) => r.score))
+      .slice(0, input.limit)
+      .map((r) => ({ ...r.claim, recommendation_score: r.score, matching_tags: r.matching })),
+    based_on_tags: shortlist.based_on_tags,
   };
 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent, startApi, type TestAgent, type TestApi } from "../helpers/api.ts";
 import { db } from "../../server/db/client.ts";
 import { createCache } from "../../server/cache/index.ts";
-import { trending } from "../../server/services/discovery.ts";
+import { recommended, trending } from "../../server/services/discovery.ts";
 
 let api: TestApi;
 let author: TestAgent;
@@ -233,6 +233,41 @@ describe("GET /discover/recommended", () => {
     expect(res.body.claims.length).toBeGreaterThan(0);
     expect(res.body.claims.length).toBeLessThanOrEqual(10);
     expect(ids(res.body.claims)).toContain(fresh);
+  });
+
+  it("keeps the caller's shortlist for RECOMMENDED_CACHE_SECONDS (30), with every returned score exact at once", async () => {
+    const me = await createAgent(api);
+    const helper = await createAgent(api);
+    for (let i = 0; i < 3; i++) await newClaim(["rec-geo"], me); // expertise: rec-geo
+    const a = await newClaim(["rec-geo"]);
+    const b = await newClaim(["rec-geo"]);
+    const first = await api.get("/discover/recommended?limit=50", { token: me.token });
+    expect(first.body.based_on_tags).toEqual(["rec-geo"]);
+    expect(ids(first.body.claims).slice(0, 2)).toEqual([b, a]);
+
+    // Evidence on a shortlisted claim: its score moves on the next call, and the order with it.
+    await evidence(helper, a);
+    await evidence(helper, a);
+    // A claim voted on since drops out at once.
+    await vote(me, b);
+    // A claim newer than the shortlist waits for the next ranking.
+    const later = await newClaim(["rec-geo"]);
+    const cached = await api.get("/discover/recommended?limit=50", { token: me.token });
+    expect(cached.status).toBe(200);
+    const got = ids(cached.body.claims);
+    expect(got).not.toContain(b);
+    expect(got).not.toContain(later);
+    expect(got[0]).toBe(a);
+    const scoreA = cached.body.claims[0].recommendation_score;
+    expect(scoreA).toBeGreaterThan(20 + 3 * Math.log(3) - 0.01);
+    expect(scoreA).toBeLessThanOrEqual(20 + 3 * Math.log(3) + 0.0001);
+
+    // Ranked again (here: on an empty cache), the new claim is in.
+    const empty = createCache({ prefix: `fresh-rec-${seq}` });
+    const fresh = await recommended(me.id, { limit: 50 }, new Date(), empty);
+    await empty.close();
+    expect(ids(fresh.claims)).toContain(later);
+    expect(ids(fresh.claims)).not.toContain(b);
   });
 
   boundsCases("/discover/recommended", ["limit=0", "limit=51", "limit=1.5"]);

@@ -80,6 +80,7 @@ describe("the built server", () => {
   it.each([
     ["RATE_LIMIT_SCALE", "-2"],
     ["TRENDING_CACHE_SECONDS", "half a minute"],
+    ["RECOMMENDED_CACHE_SECONDS", "-5"],
     ["SHUTDOWN_GRACE_SECONDS", "-1"],
   ])("refuses a bad %s, naming the variable", (name, value) => {
     const run = spawnSync(process.execPath, ["--import", "tsx", "server/http/main.ts"], {
