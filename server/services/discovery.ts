@@ -288,20 +288,25 @@ async function computeShortlist(agentId: string, now: Date): Promise<Shortlist> 
   const basedOnTags = (await expertiseOf(agentId)).map((e) => e.tag);
   // Newest first among claims the caller neither wrote nor voted on; the anti-join probes the
   // (claim_id, agent_id) unique index, so each candidate costs one index look-up.
+  // Each row carries only the caller's tags among the claim's (a claim's own tags can be many) and its
+  // creation time as epoch milliseconds: parsing 600 rows of full tag arrays and timestamps was most
+  // of a call's CPU.
   const unvoted = (tagFilter: Prisma.Sql) => Prisma.sql`
-    SELECT c.id::text AS id, c.tags, c.created_at, c.evidence_count FROM claims c
+    SELECT c.id::text AS id, ARRAY(SELECT t FROM unnest(c.tags) AS t WHERE t = ANY(${basedOnTags}::text[])) AS tags,
+           (extract(epoch FROM c.created_at) * 1000)::float8 AS created_ms, c.evidence_count FROM claims c
     WHERE c.author_id <> ${agentId}::uuid AND ${visibleClaim("c")} ${tagFilter}
       AND NOT EXISTS (SELECT 1 FROM claim_votes v WHERE v.claim_id = c.id AND v.agent_id = ${agentId}::uuid)
     ORDER BY c.created_at DESC LIMIT ${RECOMMENDATION_CANDIDATES}`;
   const inTags = basedOnTags.length
     ? Prisma.sql`(${unvoted(Prisma.sql`AND c.tags && ${basedOnTags}::text[]`)}) UNION `
     : Prisma.empty;
-  const rows = await readSql<Candidate & { tags: string[]; evidence_count: number }>`
+  const rows = await readSql<{ id: string; tags: string[]; created_ms: number; evidence_count: number }>`
     ${inTags}(${unvoted(Prisma.empty)})`;
   const scored = rows.map((r) => {
     const matching = matchingTags(r.tags, basedOnTags);
-    const score = recommendationScore({ matchingTagCount: matching.length, createdAt: r.created_at, evidenceCount: Number(r.evidence_count), now });
-    return { ...r, matching, score };
+    const created_at = new Date(r.created_ms);
+    const score = recommendationScore({ matchingTagCount: matching.length, createdAt: created_at, evidenceCount: Number(r.evidence_count), now });
+    return { id: r.id, created_at, matching, score };
   });
   const best = scored.sort(byScore((r) => r.score)).slice(0, RECOMMENDATION_MAX_LIMIT + RECOMMENDATION_SLACK);
   return { based_on_tags: basedOnTags, candidates: best.map((r) => ({ id: r.id, matching: r.matching })) };
