@@ -88,10 +88,10 @@ export async function benchBridging(loadSeconds = 10, opts: { refitProcess?: boo
     // Every fit measured here starts from cleared results, as a first fit does: it writes every
     // claim's and agent's result (the worst case; a refit over few new votes writes little).
     const clearResults = async () => {
-      await rawSql(`UPDATE claims SET bridging_score = NULL, bridging_polarity = NULL, bridging_status = 'insufficient_data',
-                      bridging_computed_at = NULL WHERE bridging_computed_at IS NOT NULL`);
+      await rawSql(`UPDATE claim_bridging SET score = NULL, polarity = NULL, status = 'insufficient_data', computed_at = NULL
+                    WHERE computed_at IS NOT NULL`);
       await rawSql("DELETE FROM agent_bridging");
-      await rawSql("VACUUM ANALYZE claims");
+      await rawSql("VACUUM ANALYZE claim_bridging");
       await rawSql("VACUUM ANALYZE agent_bridging");
     };
 

@@ -113,12 +113,12 @@ async function relaxCommit(tx: SqlTx): Promise<void> {
 function updateClaims(tx: SqlTx, ids: readonly string[], results: readonly ClaimBridging[], at: Date): Promise<number> {
   if (ids.length === 0) return Promise.resolve(0);
   return tx.execute(Prisma.sql`
-    UPDATE claims c SET bridging_score = u.score, bridging_polarity = u.polarity,
-      bridging_status = u.status::"BridgingStatus", bridging_computed_at = ${at}
+    UPDATE claim_bridging c SET score = u.score, polarity = u.polarity,
+      status = u.status::"BridgingStatus", computed_at = ${at}
     FROM unnest(${ids}::uuid[], ${results.map((r) => r.score)}::float8[], ${results.map((r) => r.polarity)}::float8[],
                 ${results.map((r) => r.status)}::text[]) AS u(id, score, polarity, status)
-    WHERE c.id = u.id AND (c.bridging_status::text <> u.status OR c.bridging_score IS DISTINCT FROM u.score
-                           OR c.bridging_polarity IS DISTINCT FROM u.polarity)`);
+    WHERE c.claim_id = u.id AND (c.status::text <> u.status OR c.score IS DISTINCT FROM u.score
+                                 OR c.polarity IS DISTINCT FROM u.polarity)`);
 }
 
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
@@ -226,9 +226,9 @@ export async function runBridgingFit(options: FitOptions = {}): Promise<FitSumma
       // Claims that lost all their votes are no longer in the snapshot.
       const emptied = await sqlTransaction((tx) =>
         tx.execute(Prisma.sql`
-          UPDATE claims SET bridging_score = NULL, bridging_polarity = NULL, bridging_status = 'insufficient_data',
-            bridging_computed_at = ${at}
-          WHERE vote_count = 0 AND bridging_status <> 'insufficient_data'`),
+          UPDATE claim_bridging b SET score = NULL, polarity = NULL, status = 'insufficient_data', computed_at = ${at}
+          FROM claims c
+          WHERE c.id = b.claim_id AND c.vote_count = 0 AND b.status <> 'insufficient_data'`),
       );
       const changedAgents = await writeAgentResults(agentIds, fit, at, pace);
       const t3 = performance.now();

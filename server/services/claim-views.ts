@@ -77,12 +77,14 @@ export async function claimViews(
     SELECT c.id::text AS id, c.statement, c.complexity_tier::text AS complexity_tier, c.tags,
            ARRAY(SELECT p.parent_id::text FROM claim_parents p WHERE p.claim_id = c.id ORDER BY p.position, p.parent_id) AS parent_ids,
            c.gradient, c.vote_count, c.evidence_count, c.created_at, c.updated_at,
-           c.bridging_score, c.bridging_polarity, c.bridging_status::text AS bridging_status, c.bridging_computed_at,
+           cb.score AS bridging_score, cb.polarity AS bridging_polarity,
+           coalesce(cb.status::text, 'insufficient_data') AS bridging_status, cb.computed_at AS bridging_computed_at,
            ${AUTHOR_COLUMNS},
            v.value AS user_vote, (b.agent_id IS NOT NULL) AS is_bookmarked, (f.agent_id IS NOT NULL) AS is_following,
            c.hidden_at, c.hidden_reason
     FROM claims c
     JOIN agents a ON a.id = c.author_id
+    LEFT JOIN claim_bridging cb ON cb.claim_id = c.id
     LEFT JOIN claim_votes v ON v.claim_id = c.id AND v.agent_id = ${viewerId}::uuid
     LEFT JOIN bookmarks b ON b.claim_id = c.id AND b.agent_id = ${viewerId}::uuid
     LEFT JOIN follows f ON f.claim_id = c.id AND f.agent_id = ${viewerId}::uuid

@@ -74,6 +74,10 @@ const SORT_COLUMNS = {
   bridging_score: Prisma.raw("bridging_score"),
 } as const;
 
+/** Claims, joined with their bridging row when a filter or the sort needs it (one row per claim). */
+const CLAIMS = Prisma.sql`claims c`;
+const CLAIMS_WITH_BRIDGING = Prisma.sql`claims c JOIN claim_bridging cb ON cb.claim_id = c.id`;
+
 /**
  * GET /claims. Two query shapes, both served by indexes (EXPLAIN ANALYZE on 100k claims, PostgreSQL 15):
  * - without `q`: the page walks the index of the sort column — (created_at, id), (gradient, id),
@@ -100,15 +104,24 @@ export async function listClaims(input: ListClaimsInput, viewerId: string | null
   if (input.complexity) filters.push(Prisma.sql`c.complexity_tier = ${input.complexity}::"ComplexityTier"`);
   if (input.min_gradient !== undefined) filters.push(Prisma.sql`c.gradient >= ${input.min_gradient}`);
   if (input.max_gradient !== undefined) filters.push(Prisma.sql`c.gradient <= ${input.max_gradient}`);
-  if (input.bridging_status) filters.push(Prisma.sql`c.bridging_status = ${input.bridging_status}::"BridgingStatus"`);
+  if (input.bridging_status) filters.push(Prisma.sql`cb.status = ${input.bridging_status}::"BridgingStatus"`);
 
   const sortBy = input.sort_by ?? (input.q ? "relevance" : "created_at");
   // Relevance is always most relevant first; sort_order applies to the sort_by columns.
   const direction = Prisma.raw(sortBy === "relevance" || input.sort_order === "desc" ? "DESC" : "ASC");
   const column = SORT_COLUMNS[sortBy];
-  // Unscored claims (bridging_score NULL) come last in both directions (two indexes, migration 'bridging').
+  // Unscored claims (score NULL) come last in both directions (two indexes, migration 'claim_bridging').
   const nulls = sortBy === "bridging_score" ? Prisma.raw(" NULLS LAST") : Prisma.empty;
   const page = Prisma.sql`LIMIT ${input.limit} OFFSET ${input.offset}`;
+  const from = input.bridging_status || sortBy === "bridging_score" ? CLAIMS_WITH_BRIDGING : CLAIMS;
+  // The bridging row's own copies of the sort keys, so that its indexes give the order: (score, id)
+  // for the bridging sort, (status, created_at, id) for the status filter in the default order.
+  const order =
+    sortBy === "bridging_score"
+      ? Prisma.sql`cb.score ${direction} NULLS LAST, cb.claim_id ${direction}`
+      : sortBy === "created_at" && input.bridging_status
+        ? Prisma.sql`cb.created_at ${direction}, cb.claim_id ${direction}`
+        : Prisma.sql`c.${column} ${direction}, c.id ${direction}`;
 
   let ids: string[];
   let total: number;
@@ -117,15 +130,17 @@ export async function listClaims(input: ListClaimsInput, viewerId: string | null
     const tsquery = Prisma.sql`WITH query AS (SELECT websearch_to_tsquery('english', ${input.q}) AS q)`;
     // How many matches, counting no further than the cap (the scan stops there).
     const [probe] = await readSql<{ n: number }>`
-      ${tsquery} SELECT count(*)::int AS n FROM (SELECT 1 FROM claims c, query WHERE ${where} LIMIT ${SEARCH_MATCH_CAP + 1}) m`;
+      ${tsquery} SELECT count(*)::int AS n FROM (SELECT 1 FROM ${from}, query WHERE ${where} LIMIT ${SEARCH_MATCH_CAP + 1}) m`;
     const capped = Number(probe.n) > SEARCH_MATCH_CAP;
     // Below the cap: every match, found once through the GIN index. Above it: the newest matches only.
     const newest = capped ? Prisma.sql`ORDER BY c.created_at DESC, c.id DESC LIMIT ${SEARCH_MATCH_CAP}` : Prisma.empty;
     const [row] = await readSql<{ total: number; ids: string[] }>`
       ${tsquery},
       matches AS MATERIALIZED (
-        SELECT c.id, c.created_at, c.gradient, c.vote_count, c.bridging_score, ts_rank(c.search_vector, query.q) AS rank
-        FROM claims c, query WHERE ${where} ${newest}
+        SELECT c.id, c.created_at, c.gradient, c.vote_count,
+               ${from === CLAIMS ? Prisma.sql`NULL::float8` : Prisma.sql`cb.score`} AS bridging_score,
+               ts_rank(c.search_vector, query.q) AS rank
+        FROM ${from}, query WHERE ${where} ${newest}
       )
       SELECT (SELECT count(*)::int FROM matches) AS total,
              ARRAY(SELECT m.id::text FROM matches m ORDER BY m.${column} ${direction}${nulls}, m.id ${direction} ${page}) AS ids`;
@@ -136,8 +151,8 @@ export async function listClaims(input: ListClaimsInput, viewerId: string | null
     const where = Prisma.sql`WHERE ${Prisma.join([visibleClaim("c"), ...filters], " AND ")}`;
     const [rows, count] = await Promise.all([
       readSql<{ id: string }>`
-        SELECT c.id::text AS id FROM claims c ${where} ORDER BY c.${column} ${direction}${nulls}, c.id ${direction} ${page}`,
-      filters.length ? countClaims(where) : claimsCounter(),
+        SELECT c.id::text AS id FROM ${from} ${where} ORDER BY ${order} ${page}`,
+      filters.length ? countClaims(from, where) : claimsCounter(),
     ]);
     ids = rows.map((r) => r.id);
     total = count;
@@ -145,8 +160,8 @@ export async function listClaims(input: ListClaimsInput, viewerId: string | null
   return { claims: await claimViews(ids, viewerId), total, limit: input.limit, offset: input.offset };
 }
 
-async function countClaims(where: Prisma.Sql): Promise<number> {
-  const [row] = await readSql<{ n: number }>`SELECT count(*)::int AS n FROM claims c ${where}`;
+async function countClaims(from: Prisma.Sql, where: Prisma.Sql): Promise<number> {
+  const [row] = await readSql<{ n: number }>`SELECT count(*)::int AS n FROM ${from} ${where}`;
   return row.n;
 }
 

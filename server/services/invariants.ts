@@ -2,7 +2,7 @@
 // sums, vote counts and gradients of claims, the evidence and comment counters, the platform counters
 // (claims, the claim-vote stripes), the tag counters (tag_stats, tag_daily_counts), each agent's
 // reputation and tier against their reputation events, and the outcome records against the
-// resolution events and the agents' resolved-vote counts.
+// resolution events and the agents' resolved-vote counts, and every claim's bridging row.
 // Used after concurrency tests and by `npm run check:invariants` against any database.
 import { readQuery } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
@@ -31,6 +31,17 @@ const differs = (stored: string, expected: string) =>
   `abs((${stored}) - (${expected})) > ${TOLERANCE} * greatest(1, abs(${expected}))`;
 
 const CHECKS: Check[] = [
+  {
+    // Every claim has its bridging row (inserted with it by a trigger), with the claim's created_at.
+    sql: `
+      SELECT c.id::text AS id, c.created_at, b.created_at AS b_created_at
+      FROM claims c LEFT JOIN claim_bridging b ON b.claim_id = c.id
+      WHERE b.claim_id IS NULL OR b.created_at <> c.created_at`,
+    describe: (r) =>
+      r.b_created_at === null
+        ? `claim ${r.id}: no claim_bridging row`
+        : `claim ${r.id}: claim_bridging.created_at ${String(r.b_created_at)} differs from the claim's ${String(r.created_at)}`,
+  },
   {
     // vote_count, Σw·v, Σw and the gradient against the claim's vote rows.
     sql: `

@@ -54,6 +54,10 @@ describe("the claims counter", () => {
     );
     expect(await total()).toBe(before + 1);
     expect(await checkInvariants()).toEqual([]);
+    // Its bridging row came with it (a trigger), unscored, and follows a backdated creation time.
+    expect((await api.get(`/claims/${id}`)).body.bridging).toEqual({ score: null, polarity: null, status: "insufficient_data", computed_at: null });
+    await sql(`UPDATE claims SET created_at = created_at - interval '3 days' WHERE id = $1::uuid`, id);
+    expect(await checkInvariants()).toEqual([]);
     await sql(`DELETE FROM claims WHERE id = $1::uuid`, id);
     expect(await total()).toBe(before);
     expect(await checkInvariants()).toEqual([]);
@@ -69,6 +73,15 @@ describe("the claims counter", () => {
 });
 
 describe("checkInvariants reports a corrupted counter", () => {
+  it("a claim without its bridging row", async () => {
+    const { id } = await newClaim(api, author.token);
+    await expectReported(
+      `DELETE FROM claim_bridging WHERE claim_id = '${id}'`,
+      `INSERT INTO claim_bridging (claim_id, created_at) SELECT id, created_at FROM claims WHERE id = '${id}'`,
+      /no claim_bridging row/,
+    );
+  });
+
   it("claims counter", async () => {
     await newClaim(api, author.token);
     await expectReported(

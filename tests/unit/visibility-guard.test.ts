@@ -22,7 +22,8 @@ const EXEMPT_SNIPPETS = [
   "UPDATE evidence SET upvotes", // the row locked visible in setEvidenceVote
   "FROM comments c JOIN agents a ON a.id = c.author_id WHERE ${where}", // commentRows: every caller passes a visible predicate or checks `visible`
   "FROM unnest(${level.map", // withReplies: the lateral subquery filters
-  "SELECT count(*)::int AS n FROM claims c ${where}", // countClaims: listClaims's where, visibleClaim included
+  "(SELECT count(*) FROM claims) + (SELECT count(*) FROM agents)", // sizes the bridging worker's heap: the fit reads hidden claims' votes too
+  "WHERE c.id = b.claim_id AND c.vote_count = 0", // a fit resets the bridging of every claim without votes, hidden ones included (kept for their restore)
   "SELECT c.id FROM claims c WHERE c.id IN (SELECT claim_id FROM pick)", // rescorePending locks the claims it re-scores: hidden ones keep a score for their restore
   "NOT EXISTS (SELECT 1 FROM claims c WHERE c.id = p.claim_id)", // rescorePending drops the marks of deleted claims
 ];
