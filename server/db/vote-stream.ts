@@ -12,7 +12,8 @@ export interface VoteSnapshot {
   agentIds: string[];
 }
 
-const FETCH_ROWS = 20_000;
+/** Rows per FETCH: a short burst of the server's work each (a background read yields between them). */
+const FETCH_ROWS = 5_000;
 
 /** `pace`, if given, is awaited after each batch with how long the batch took (a background read yields). */
 export async function streamVotesFromPostgres(

@@ -26,7 +26,11 @@ import { yieldPauseMs } from "../domain/yielding.ts";
 /** pg_advisory_lock key of the full fit ("bridging" in a 31-bit number). */
 export const BRIDGING_LOCK_KEY = 0x62726467;
 const READ_BATCH = 20_000;
-const WRITE_BATCH = 5_000;
+/**
+ * Rows per write transaction. Small, so that each burst of database work a background fit makes
+ * between its pauses is short (≈30 ms): an API request that overlaps one is held up by at most that.
+ */
+const WRITE_BATCH = 1_000;
 /** Claims re-scored per round of the re-score between fits. */
 const RESCORE_BATCH = 500;
 

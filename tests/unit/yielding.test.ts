@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { MAX_YIELD_MS, yieldPauseMs } from "~/server/domain/yielding";
+import { IDLE_BELOW, MAX_YIELD_MS, yieldPauseMs } from "~/server/domain/yielding";
 
 describe("a background job yields to the API", () => {
-  it("does not pause on an idle server", () => {
+  it("does not pause on an idle server, whose loop still shows a few per cent of timers and bookkeeping", () => {
     expect(yieldPauseMs(200, 0)).toBe(0);
+    expect(yieldPauseMs(200, 0.05)).toBe(0);
+    expect(yieldPauseMs(200, IDLE_BELOW)).toBe(0);
   });
 
   it("pauses 19× its step on a saturated one: the job takes ≈5 % of the time", () => {
@@ -14,7 +16,8 @@ describe("a background job yields to the API", () => {
   });
 
   it("pauses in proportion in between", () => {
-    expect(yieldPauseMs(100, 0.5)).toBe(950);
+    expect(yieldPauseMs(90, 0.55)).toBeCloseTo(855, 6); // half-way between idle and saturated: 9.5×
+    expect(yieldPauseMs(100, 0.25)).toBeGreaterThan(0);
     expect(yieldPauseMs(100, 0.25)).toBeLessThan(yieldPauseMs(100, 0.5));
   });
 
