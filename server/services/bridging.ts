@@ -75,7 +75,7 @@ type Pace = (changedBefore: number) => Promise<void>;
 
 /**
  * Spaces the write batches of a background fit by how busy the API is (domain/yielding.ts): a first fit
- * rewrites every claim (11 indexes each), and on a saturated server each batch is followed by a pause
+ * rewrites every claim's bridging row, and on a saturated server each batch is followed by a pause up to
  * 19 times as long, so the API's statements keep their latency; on an idle one there is no pause.
  * Batches that only compared are not followed by a pause. The CLI does not pace.
  */
