@@ -364,16 +364,10 @@ export function claimsBridging(
   return out;
 }
 
-/** One vote on a claim being re-scored, by an agent whose parameters are frozen from the last fit. */
-export interface FrozenVote {
-  value: number;
-  agentIntercept: number;
-  agentFactor: number;
-}
-
 /**
- * What a claim's re-score needs of its votes: n and, with y = value − μ − i_agent and x = f_agent,
- * Σx, Σx², Σy and Σxy. The service has PostgreSQL add these up (one row per claim, not one per vote).
+ * What a claim's re-score needs of its votes by agents the last fit placed: n and, with
+ * y = value − μ − i_agent and x = f_agent, Σx, Σx², Σy and Σxy. PostgreSQL adds these up (the service:
+ * one row per claim, not one per vote).
  */
 export interface FrozenSums {
   n: number;
@@ -383,36 +377,12 @@ export interface FrozenSums {
   sxy: number;
 }
 
-export function frozenSums(mu: number, votes: readonly FrozenVote[]): FrozenSums {
-  const sums = { n: votes.length, sx: 0, sxx: 0, sy: 0, sxy: 0 };
-  for (const v of votes) {
-    const x = v.agentFactor;
-    const y = v.value - mu - v.agentIntercept;
-    sums.sx += x;
-    sums.sxx += x * x;
-    sums.sy += y;
-    sums.sxy += x * y;
-  }
-  return sums;
-}
-
 /**
  * Re-scores one claim between full fits: its (i, f) by the same ridge regression as a fit's claim
- * step, against the frozen μ and agent parameters. Only votes by agents the last fit knows count
- * (`votes`): a crowd of brand-new accounts has no viewpoint yet and cannot move a claim's status
- * until the next full fit has placed them.
+ * step, against the frozen μ and agent parameters, from the sums of its votes. Only votes by agents the
+ * last fit knows count: a crowd of brand-new accounts has no viewpoint yet and cannot move a claim's
+ * status until the next full fit has placed them.
  */
-export function rescoreClaim(
-  mu: number,
-  factorScale: number,
-  votes: readonly FrozenVote[],
-  options: Partial<BridgingOptions> = {},
-  thresholds: BridgingThresholds = DEFAULT_BRIDGING_THRESHOLDS,
-): ClaimBridging & { intercept: number; factor: number; votes: number } {
-  return rescoreFromSums(mu, factorScale, frozenSums(mu, votes), options, thresholds);
-}
-
-/** `rescoreClaim` from the sums of its votes (FrozenSums). */
 export function rescoreFromSums(
   mu: number,
   factorScale: number,

@@ -4,7 +4,7 @@ import {
   claimsBridging,
   fitBridging,
   qualifyingVotes,
-  rescoreClaim,
+  rescoreFromSums,
   seededRandom,
   VoteMatrixBuilder,
   DEFAULT_BRIDGING_THRESHOLDS,
@@ -117,14 +117,21 @@ describe("re-scoring one claim against frozen agents", () => {
     const fit = fitBridging(sim);
     const full = claimsBridging(fit);
     for (let c = 0; c < sim.claimCount; c++) {
-      const votes = [];
+      // The sums the service has PostgreSQL add up over the claim's votes by fitted agents.
+      const sums = { n: 0, sx: 0, sxx: 0, sy: 0, sxy: 0 };
       for (let k = 0; k < sim.length; k++) {
         const a = sim.agentIdx[k];
         if (sim.claimIdx[k] === c && fit.agentVotes[a] > 0) {
-          votes.push({ value: sim.value[k], agentIntercept: fit.agentIntercept[a], agentFactor: fit.agentFactor[a] });
+          const x = fit.agentFactor[a];
+          const y = sim.value[k] - fit.mu - fit.agentIntercept[a];
+          sums.n++;
+          sums.sx += x;
+          sums.sxx += x * x;
+          sums.sy += y;
+          sums.sxy += x * y;
         }
       }
-      const again = rescoreClaim(fit.mu, fit.factorScale, votes);
+      const again = rescoreFromSums(fit.mu, fit.factorScale, sums);
       expect(again.status).toBe(full[c].status);
       expect(again.score!).toBeCloseTo(full[c].score!, 2);
       expect(again.polarity!).toBeCloseTo(full[c].polarity!, 2);
