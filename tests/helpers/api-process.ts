@@ -2,6 +2,7 @@
 // that need a second instance, or one to kill with SIGKILL.
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import { readBody } from "./response-body.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -51,12 +52,6 @@ export async function callApi(server: ApiProcess, method: string, path: string, 
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const text = await res.text();
-  let parsed: any = null;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    parsed = text;
-  }
+  const { body: parsed, text } = await readBody(res);
   return { status: res.status, body: parsed, text };
 }

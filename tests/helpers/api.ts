@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { handleNodeRest } from "../../server/rest/node.ts";
 import { dbReady } from "../../server/db/client.ts";
+import { readBody } from "./response-body.ts";
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -47,13 +48,7 @@ export async function startApi(): Promise<TestApi> {
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     // Redirects are answers to check (OAuth's 302), not to follow.
     const res = await fetch(`${url}/api/v1${path}`, { method, headers, body, redirect: "manual" });
-    const text = await res.text();
-    let parsed: any = null;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      parsed = text;
-    }
+    const { body: parsed, text } = await readBody(res);
     return { status: res.status, headers: res.headers, body: parsed, text };
   }
 
