@@ -332,10 +332,11 @@ export async function recommended(
     ttl > 0 ? await store.getOrCompute(`recommended:v1:${agentId}`, ttl, () => computeShortlist(agentId, now)) : await computeShortlist(agentId, now);
   const matchingOf = new Map(shortlist.candidates.map((c) => [c.id, c.matching]));
   const fresh = async (ids: string[]) => (await claimViews(ids, agentId)).filter((claim) => claim.user_vote === null);
-  const window = shortlist.candidates.slice(0, input.limit + RECOMMENDATION_SLACK).map((c) => c.id);
-  let views = await fresh(window);
+  const ids = shortlist.candidates.map((c) => c.id);
+  const window = input.limit + RECOMMENDATION_SLACK;
+  let views = await fresh(ids.slice(0, window));
   // The caller voted on more of them than the slack covers: the rest of the shortlist too.
-  if (views.length < input.limit && window.length < shortlist.candidates.length) views = await fresh(shortlist.candidates.map((c) => c.id));
+  if (views.length < input.limit && window < ids.length) views = [...views, ...(await fresh(ids.slice(window)))];
   const scored = views.map((claim) => {
     const matching = matchingOf.get(claim.id)!;
     const created_at = new Date(claim.created_at);

@@ -270,6 +270,19 @@ describe("GET /discover/recommended", () => {
     expect(ids(fresh.claims)).not.toContain(b);
   });
 
+  it("reads further down a kept shortlist when the caller has voted on more of it than the slack covers", async () => {
+    const me = await createAgent(api);
+    for (let i = 0; i < 3; i++) await newClaim(["rec-hist"], me); // expertise: rec-hist
+    const mine: string[] = [];
+    for (let i = 0; i < 14; i++) mine.push(await newClaim(["rec-hist"]));
+    const first = await api.get("/discover/recommended?limit=2", { token: me.token });
+    expect(ids(first.body.claims)).toEqual([mine[13], mine[12]]);
+    // The page (2) and the slack (10) are all voted on since: the shortlist's 13th and 14th come next.
+    for (const id of mine.slice(2).reverse()) await vote(me, id);
+    const cached = await api.get("/discover/recommended?limit=2", { token: me.token });
+    expect(ids(cached.body.claims)).toEqual([mine[1], mine[0]]);
+  });
+
   boundsCases("/discover/recommended", ["limit=0", "limit=51", "limit=1.5"]);
 });
 
