@@ -5,7 +5,7 @@ import Link from "next/link";
 import { Suspense } from "react";
 import { errorBody } from "~/server/api/errors.ts";
 import { COMPLEXITY_TIERS, type ListClaimsInput } from "~/server/contract/claims.ts";
-import { serverCaller } from "~/server/api/server-caller.ts";
+import { publicCaller } from "~/server/api/server-caller.ts";
 import { parseTagQuery } from "~/server/domain/tags.ts";
 import { TRPCError } from "@trpc/server";
 import { EmptyState } from "./_components/bits.tsx";
@@ -61,7 +61,7 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
     offset: offsetParam(params.offset),
   } as ListClaimsInput;
 
-  const caller = await serverCaller();
+  const caller = await publicCaller();
   let result: Awaited<ReturnType<typeof caller.claims.list>> | null = null;
   let fieldErrors: Record<string, string> = {};
   let listError: string | null = null;

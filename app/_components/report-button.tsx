@@ -4,6 +4,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { toApiError } from "../_lib/api-error.ts";
 import { useTRPC } from "../_lib/trpc.tsx";
+import { useViewer } from "../_lib/viewer.ts";
 import ui from "./ui.module.css";
 import { ClientForm } from "./client-form.tsx";
 
@@ -15,7 +16,19 @@ const REASONS = [
   ["other", "Other"],
 ] as const;
 
-export function ReportButton({ targetType, targetId, label = "Report" }: { targetType: "claim" | "evidence" | "comment" | "agent"; targetId: string; label?: string }) {
+/** For a signed-in viewer other than `ownerId` (pages rendered the same for everyone place it anyway). */
+export function ReportButtonForOthers({ ownerId, ...props }: ReportButtonProps & { ownerId: string }) {
+  const { viewer } = useViewer();
+  return viewer && viewer.id !== ownerId ? <ReportButton {...props} /> : null;
+}
+
+interface ReportButtonProps {
+  targetType: "claim" | "evidence" | "comment" | "agent";
+  targetId: string;
+  label?: string;
+}
+
+export function ReportButton({ targetType, targetId, label = "Report" }: ReportButtonProps) {
   const trpc = useTRPC();
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState<(typeof REASONS)[number][0]>("spam");

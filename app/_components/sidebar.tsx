@@ -1,12 +1,12 @@
 // Trending claims and topics, beside lists (discover.trending, discover.topics).
 import Link from "next/link";
-import { serverCaller } from "~/server/api/server-caller.ts";
+import { publicCaller } from "~/server/api/server-caller.ts";
 import { percent, plural } from "../_lib/format.ts";
 import { SkeletonLines } from "./bits.tsx";
 import ui from "./ui.module.css";
 
 export async function TrendingCard({ limit = 5 }: { limit?: number }) {
-  const caller = await serverCaller();
+  const caller = await publicCaller();
   const trending = await caller.discover.trending({ limit, offset: 0 });
   return (
     <section className={ui.card} aria-labelledby="trending-title" style={{ minHeight: 180 }}>
@@ -35,7 +35,7 @@ export async function TrendingCard({ limit = 5 }: { limit?: number }) {
 }
 
 export async function TopicsCard({ limit = 15 }: { limit?: number }) {
-  const caller = await serverCaller();
+  const caller = await publicCaller();
   const { topics } = await caller.discover.topics({ limit, offset: 0 });
   return (
     <section className={ui.card} aria-labelledby="topics-title" style={{ minHeight: 140 }}>

@@ -1,5 +1,5 @@
 // The platform's numbers, shown above the claim list (stats.platform, cached by the server for 5 minutes).
-import { serverCaller } from "~/server/api/server-caller.ts";
+import { publicCaller } from "~/server/api/server-caller.ts";
 import { compactNumber } from "../_lib/format.ts";
 import statsStyles from "./stats-bar.module.css";
 import ui from "./ui.module.css";
@@ -13,7 +13,7 @@ const FIELDS = [
 ] as const;
 
 export async function StatsBar() {
-  const caller = await serverCaller();
+  const caller = await publicCaller();
   const stats = await caller.stats.platform({});
   return (
     <dl className={statsStyles["stats-bar"]} aria-label="Platform statistics">

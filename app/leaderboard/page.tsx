@@ -2,7 +2,7 @@
 // votes anticipated resolved outcomes (at least 10 scored votes) — or by reputation.
 import type { Metadata } from "next";
 import Link from "next/link";
-import { serverCaller } from "~/server/api/server-caller.ts";
+import { publicCaller } from "~/server/api/server-caller.ts";
 import { Avatar, EmptyState, TierBadge } from "../_components/bits.tsx";
 import { Pagination } from "../_components/pagination.tsx";
 import { first, offsetParam, type SearchParams } from "../_lib/search-params.ts";
@@ -18,7 +18,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
   const query = await searchParams;
   const by = first(query.by) === "reputation" ? "reputation" : "peer_score";
   const offset = offsetParam(query.offset);
-  const caller = await serverCaller();
+  const caller = await publicCaller();
   const board = await caller.discover.leaderboard({ by, limit: PAGE_SIZE, offset });
   return (
     <>

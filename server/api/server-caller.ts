@@ -1,8 +1,16 @@
-// Server components call the procedures directly (no HTTP hop) with the same context the web tRPC
-// endpoint builds: the agent of the request's NextAuth session. One caller per request (React cache).
+// Server components call the procedures directly (no HTTP hop). Two callers, one of each per request
+// (React cache):
+//   - publicCaller: nobody signed in. A page built only from it is the same for every viewer, so one
+//     render serves them all (server/http/page-cache.ts); what is theirs the browser fills in.
+//   - serverCaller: the agent of the request's NextAuth session, the context the web tRPC endpoint
+//     builds. Using it marks the render as the viewer's own: it is never served to anyone else signed in.
 import { TRPCError } from "@trpc/server";
 import { headers } from "next/headers";
 import { cache } from "react";
+import { ANONYMOUS } from "../auth/identity.ts";
+import { dbReady } from "../db/client.ts";
+import { clientIpFromHeaders } from "../http/client-ip.ts";
+import { markViewerRead } from "../log/request-context.ts";
 import { errorBody } from "./errors.ts";
 import { appRouter } from "./root.ts";
 import { createCallerFactory } from "./trpc.ts";
@@ -15,8 +23,16 @@ export type ServerCaller = ReturnType<typeof createCaller>;
 /** The caller of the current request. Reading headers first marks the page dynamic, so `next build` never reaches the database. */
 export const serverCaller = cache(async (): Promise<ServerCaller> => {
   const requestHeaders = await headers();
+  markViewerRead();
   const ctx = await createWebContext(new Headers(requestHeaders));
   return createCaller(ctx);
+});
+
+/** The anonymous caller of the current request: what any visitor may see, the same for all of them. */
+export const publicCaller = cache(async (): Promise<ServerCaller> => {
+  const requestHeaders = await headers();
+  await dbReady();
+  return createCaller({ identity: ANONYMOUS, ip: clientIpFromHeaders(new Headers(requestHeaders)) });
 });
 
 /** The signed-in agent (with email) or null. */

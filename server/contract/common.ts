@@ -61,6 +61,7 @@ export const canonicalId = (value: string) => (isUuid(value) ? value.toLowerCase
 export const pathId = z.string().transform(canonicalId);
 
 export type AgentOut = z.infer<typeof agentSchema>;
+export type AgentWithEmail = z.infer<typeof agentWithEmailSchema>;
 
 export interface AgentRow {
   id: string;

@@ -4,7 +4,9 @@
 //   - decides the client IP once (server/http/client-ip.ts) and records it for Next's handlers;
 //   - refuses a declared body over the limit with 413 before reading any of it (a chunked body is
 //     bounded by the one reader every handler uses: server/http/body-limit.ts);
-//   - charges page renders to their own per-IP budget (PAGE_RATE_LIMIT), answering a plain 429 page.
+//   - charges page renders to their own per-IP budget (PAGE_RATE_LIMIT), answering a plain 429 page;
+//   - keeps the browser's viewer hint in step with its session (server/http/viewer-hint.ts) and answers
+//     page views from the page cache when it may (server/http/page-cache.ts).
 // /api/v1 answers its own 413 and 429 (with the contract's X-RateLimit-* headers), so it only gets the IP.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { config } from "../config.ts";
@@ -14,7 +16,9 @@ import { stampClientIp } from "./client-ip.ts";
 import { logError } from "../log/logger.ts";
 import { runInRequest } from "../log/request-context.ts";
 import { observeRequest } from "../log/request-log.ts";
+import { EVERY_PAGE, onAnyLiveEvent } from "../jobs/live.ts";
 import { PageCache } from "./page-cache.ts";
+import { syncViewerHint } from "./viewer-hint.ts";
 
 const GUARDED = Symbol.for("claims.guarded");
 
@@ -119,16 +123,22 @@ const globalForPages = globalThis as unknown as { __claimsPageCache?: PageCache 
 export function pageCache(): PageCache | null {
   if (globalForPages.__claimsPageCache === undefined) {
     const cfg = config();
-    globalForPages.__claimsPageCache =
+    const cache =
       cfg.PAGE_CACHE_SECONDS > 0 ? new PageCache({ ttlMs: cfg.PAGE_CACHE_SECONDS * 1000, maxBytes: cfg.PAGE_CACHE_MAX_MB * 1024 * 1024 }) : null;
+    // A claim's page is rendered anew once an event on it (a vote, evidence, a comment) reaches this
+    // instance, and every page once moderation hid or restored something.
+    if (cache) onAnyLiveEvent((e) => (e.claim_id === EVERY_PAGE ? cache.clear() : cache.forget(`/claims/${e.claim_id}`)));
+    globalForPages.__claimsPageCache = cache;
   }
   return globalForPages.__claimsPageCache;
 }
 
-/** A page render may be answered from the anonymous page cache; anything else goes on to its handler. */
+/** A page render may be answered from the page cache; anything else goes on to its handler. */
 function proceed(req: IncomingMessage, res: ServerResponse, next: () => void): Promise<void> | void {
+  if (!isPageRender(req.method, pathOf(req.url))) return next();
+  syncViewerHint(req, res);
   const cache = pageCache();
-  if (cache && isPageRender(req.method, pathOf(req.url))) return cache.handle(req, res, next);
+  if (cache) return cache.handle(req, res, next);
   next();
 }
 

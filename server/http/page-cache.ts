@@ -1,16 +1,37 @@
-// Anonymous page views from a short-lived copy. Rendering a page is most of the server's CPU (a claim
-// page ≈ 100 ms of React and Next per view), and an anonymous view of a page is the same for every
-// anonymous visitor, so one render is shared by all who ask for the same URL within PAGE_CACHE_SECONDS
-// (CONTRACT §8's page budget is still charged for each). What is personal is never shared: a request
-// that carries a session cookie or a credential renders as before, so whoever writes sees their write on
-// the next load; everyone else sees it within PAGE_CACHE_SECONDS. Concurrent misses of one URL wait for
-// the one render in progress instead of each rendering it (a link shared widely arrives all at once).
+// Page views from a short-lived copy. Rendering a page is most of the server's CPU (a claim page
+// ≈ 40–70 ms of React and Next per view), so one render is shared by all who ask for the same URL within
+// PAGE_CACHE_SECONDS (CONTRACT §8's page budget is still charged for each).
 //
-// Only complete, plain 200 HTML documents are kept: never a response that sets a cookie, an RSC or
-// prefetch payload, a server action, a bot's render (Next streams metadata differently to bots) or a
-// HEAD without its GET. The copy lives in this process (bounded by PAGE_CACHE_MAX_BYTES, least recently
-// used out first); each instance keeps its own, which bounds staleness the same way.
+// Who may share a render depends on whether it read its viewer (server/api/server-caller.ts marks the
+// request when a page uses the session's caller):
+//   - a render that did not (home, a claim, a topic, a profile, discover…: the browser fills in the
+//     viewer's own fields) is served to everyone, signed in or not;
+//   - a render that did is the viewer's: kept only when the viewer was anonymous, and then served only
+//     to anonymous visitors.
+// Whoever writes through the web UI sees their write on the next load: a web mutation sets a short-lived
+// cookie (FRESH_COOKIE) under which their page views render anew; everyone else sees it within
+// PAGE_CACHE_SECONDS. Concurrent misses of one URL wait for the one render in progress instead of each
+// rendering it (a link shared widely arrives all at once).
+//
+// Only complete, plain 200 HTML documents are kept: never a response that sets a cookie (the viewer
+// hint aside, server/http/viewer-hint.ts), an RSC or prefetch payload, a server action, a bot's render
+// (Next streams metadata differently to bots) or a HEAD without its GET. The copy lives in this process
+// (bounded by PAGE_CACHE_MAX_BYTES, least recently used out first); each instance keeps its own, which
+// bounds staleness the same way.
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { currentRequestContext } from "../log/request-context.ts";
+import { isViewerHintCookie } from "./viewer-hint.ts";
+
+/** Set by a web mutation (app/api/trpc): its writer's next page views render anew, never from a copy. */
+export const FRESH_COOKIE = "claims-fresh";
+
+/**
+ * The cookie a successful web mutation sets. It outlives every copy rendered before the write (copies
+ * are kept `ttlSeconds` from the start of their render), so no page its writer loads predates the write.
+ */
+export function freshCookie(ttlSeconds: number): string {
+  return `${FRESH_COOKIE}=1; Path=/; Max-Age=${Math.ceil(ttlSeconds) + 1}; HttpOnly; SameSite=Lax`;
+}
 
 export interface PageCacheOptions {
   /** How long a render is served to other anonymous visitors, in ms (0: off). */
@@ -21,6 +42,8 @@ export interface PageCacheOptions {
 }
 
 interface Entry {
+  /** Rendered without reading its viewer: may be served to anyone, signed in or not. */
+  forEveryone: boolean;
   status: number;
   headers: OutgoingHttpHeaders;
   body: Buffer;
@@ -35,20 +58,27 @@ const NOT_A_DOCUMENT = ["rsc", "next-router-prefetch", "next-router-state-tree",
 
 const BOT = /bot|crawl|spider|slurp|preview|facebookexternalhit|embedly|lighthouse|headless/i;
 
-/** The cache key of a request that may share an anonymous render, or null when it must render itself. */
-export function shareableKey(req: IncomingMessage): string | null {
+export interface ShareableRequest {
+  key: string;
+  /** The request carries a NextAuth session: it may only be served renders that did not read a viewer. */
+  signedIn: boolean;
+}
+
+/** The cache key of a request that may share a render, or null when it must render itself. */
+export function shareableKey(req: IncomingMessage): ShareableRequest | null {
   if (req.method !== "GET" && req.method !== "HEAD") return null;
   const h = req.headers;
   if (h.authorization !== undefined || h["x-api-key"] !== undefined) return null;
-  // NextAuth's session cookie (next-auth.session-token, its __Secure- form, and its chunks .0, .1…).
-  if (h.cookie?.includes("next-auth.session-token")) return null;
+  const cookie = h.cookie ?? "";
+  if (cookie.includes(`${FRESH_COOKIE}=`)) return null;
   if (NOT_A_DOCUMENT.some((name) => h[name] !== undefined)) return null;
   if (BOT.test(h["user-agent"] ?? "")) return null;
   const url = req.url ?? "/";
   if (url.length > 2048 || url.includes("_rsc=")) return null;
   // Next compresses when asked: the copy is kept per encoding it was sent in.
   const gzip = /\bgzip\b/.test(String(h["accept-encoding"] ?? ""));
-  return `${gzip ? "gz" : "id"} ${url}`;
+  // NextAuth's session cookie (next-auth.session-token, its __Secure- form, and its chunks .0, .1…).
+  return { key: `${gzip ? "gz" : "id"} ${url}`, signedIn: cookie.includes("next-auth.session-token") };
 }
 
 export class PageCache {
@@ -70,13 +100,14 @@ export class PageCache {
    * A request that may not share a render goes straight to `render`.
    */
   async handle(req: IncomingMessage, res: ServerResponse, render: () => void): Promise<void> {
-    const key = this.opts.ttlMs > 0 ? shareableKey(req) : null;
-    if (key === null) return render();
-    if (this.replay(key, req, res)) return;
+    const shareable = this.opts.ttlMs > 0 ? shareableKey(req) : null;
+    if (shareable === null) return render();
+    const { key, signedIn } = shareable;
+    if (this.replay(key, signedIn, req, res)) return;
     const inProgress = this.rendering.get(key);
     if (inProgress) {
       await inProgress;
-      if (this.replay(key, req, res)) return;
+      if (this.replay(key, signedIn, req, res)) return;
       return render();
     }
     // A HEAD is answered by rendering; it has no body to keep.
@@ -87,7 +118,7 @@ export class PageCache {
       this.rendering.delete(key);
       done();
     };
-    this.record(key, res, finish);
+    this.record(key, signedIn, res, finish);
     try {
       render();
     } catch (err) {
@@ -96,9 +127,24 @@ export class PageCache {
     }
   }
 
-  private replay(key: string, req: IncomingMessage, res: ServerResponse): boolean {
+  /** Drops the copies of one path (every encoding): the claim it shows has changed. */
+  forget(path: string): void {
+    for (const encoding of ["gz", "id"]) {
+      const key = `${encoding} ${path}`;
+      const entry = this.entries.get(key);
+      if (entry) this.drop(key, entry);
+    }
+  }
+
+  /** Drops every copy. */
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
+  private replay(key: string, signedIn: boolean, req: IncomingMessage, res: ServerResponse): boolean {
     const entry = this.entries.get(key);
-    if (!entry) return false;
+    if (!entry || (signedIn && !entry.forEveryone)) return false;
     if (this.now() - entry.storedAt >= this.opts.ttlMs) {
       this.drop(key, entry);
       return false;
@@ -117,7 +163,11 @@ export class PageCache {
   }
 
   /** Tees what `res` sends; keeps it when the render was a complete, shareable HTML document. */
-  private record(key: string, res: ServerResponse, finish: () => void): void {
+  private record(key: string, signedIn: boolean, res: ServerResponse, finish: () => void): void {
+    // The request's context, where the render marks that it read its viewer. Staleness counts from the
+    // start of the render: what it read may be that old.
+    const context = currentRequestContext();
+    const startedAt = this.now();
     const chunks: Buffer[] = [];
     let size = 0;
     let headersArg: OutgoingHttpHeaders = {};
@@ -153,9 +203,16 @@ export class PageCache {
     res.once("finish", () => {
       const headers = { ...lowerCased(headersArg), ...res.getHeaders() };
       const contentType = String(headers["content-type"] ?? "");
+      const forEveryone = context !== undefined && context.readViewer !== true;
       const shareable =
-        res.statusCode === 200 && !tooBig() && headers["set-cookie"] === undefined && contentType.startsWith("text/html");
-      if (shareable) this.store(key, { status: 200, headers: kept(headers), body: Buffer.concat(chunks, size), storedAt: this.now() });
+        res.statusCode === 200 &&
+        !tooBig() &&
+        !setsCookies(headers["set-cookie"]) &&
+        contentType.startsWith("text/html") &&
+        (forEveryone || !signedIn);
+      if (shareable) {
+        this.store(key, { forEveryone, status: 200, headers: kept(headers), body: Buffer.concat(chunks, size), storedAt: startedAt });
+      }
       finish();
     });
     res.once("close", finish);
@@ -176,6 +233,13 @@ export class PageCache {
     this.entries.delete(key);
     this.bytes -= entry.body.length;
   }
+}
+
+/** Whether a response sets a cookie of its own (the viewer hint, the same for any viewer's copy, aside). */
+function setsCookies(value: OutgoingHttpHeaders[string]): boolean {
+  if (value === undefined) return false;
+  const cookies = Array.isArray(value) ? value : [String(value)];
+  return cookies.some((c) => !isViewerHintCookie(c));
 }
 
 function lowerCased(headers: OutgoingHttpHeaders): OutgoingHttpHeaders {

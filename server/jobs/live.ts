@@ -7,7 +7,8 @@ import { EventEmitter } from "node:events";
 import pg from "pg";
 import { Redis } from "ioredis";
 import { config } from "../config.ts";
-import { dbBackend, dbSchema } from "../db/client.ts";
+import { randomUUID } from "node:crypto";
+import { db, dbBackend, dbSchema } from "../db/client.ts";
 
 export interface LiveEvent {
   claim_id: string;
@@ -53,9 +54,28 @@ export function onClaimEvent(claimId: string, fn: (e: LiveEvent) => void): () =>
   return () => bus.off(name, fn);
 }
 
+/** The claim id of an event that concerns every page: moderation took something away or gave it back. */
+export const EVERY_PAGE = "*";
+
+/** Listens for every event (the page cache: a claim's copies are dropped when it changes). */
+export function onAnyLiveEvent(fn: (e: LiveEvent) => void): () => void {
+  const { bus } = state();
+  bus.on("any", fn);
+  return () => bus.off("any", fn);
+}
+
 /** Delivers an event to this process's listeners. */
 export function emitLocal(e: LiveEvent): void {
-  state().bus.emit(`claim:${e.claim_id}`, e);
+  const { bus } = state();
+  bus.emit(`claim:${e.claim_id}`, e);
+  bus.emit("any", e);
+}
+
+/** After a moderation change has committed: every instance drops its shared page renders. */
+export async function announcePagesChanged(): Promise<void> {
+  const e: LiveEvent = { claim_id: EVERY_PAGE, type: "pages.changed", event_id: randomUUID() };
+  if (liveTransport() === "postgres") await db().$executeRaw`SELECT pg_notify(${liveChannel()}, ${JSON.stringify(e)})`;
+  else await publishLive([e]);
 }
 
 /** After commit, for the Redis transport (the PostgreSQL one notifies inside the relay's transaction). */

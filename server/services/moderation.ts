@@ -22,6 +22,7 @@ import { mayChangeRole, maySuspend, type AssignableRole, type Role } from "../do
 import { claimView } from "./claim-views.ts";
 import { getComment } from "./comments.ts";
 import { getEvidence } from "./evidence.ts";
+import { announcePagesChanged } from "../jobs/live.ts";
 import { refreshPlatformStats } from "./stats.ts";
 import { VISIBLE_CLAIM_WHERE, VISIBLE_ON_CLAIM_WHERE } from "./visibility.ts";
 
@@ -240,7 +241,7 @@ export async function resolveReport(actor: Actor, reportId: string, action: "dis
     if (closed.count === 0) throw conflict("Report already resolved");
     await audit(tx, actor.id, action === "hide" ? "resolve_hide" : "resolve_dismiss", report.targetType, report.targetId, note);
   });
-  if (action === "hide") await refreshPlatformStats().catch(() => {});
+  if (action === "hide") await afterVisibilityChange();
 }
 
 // ---- hide and restore ----
@@ -275,7 +276,7 @@ export async function hide(actor: Actor, type: HideableType, id: string, reason:
     if (hid) await closeReports(tx, actor.id, type, id, "actioned");
     return hid;
   });
-  if (changed) await refreshPlatformStats().catch(() => {});
+  if (changed) await afterVisibilityChange();
 }
 
 /** POST /moderation/{target_type}/{target_id}/restore: everything comes back as it was (counters included). */
@@ -292,7 +293,12 @@ export async function restore(actor: Actor, type: HideableType, id: string, reas
     await audit(tx, actor.id, "restore", type, id, reason);
     return true;
   });
-  if (changed) await refreshPlatformStats().catch(() => {});
+  if (changed) await afterVisibilityChange();
+}
+
+/** Counts and shared page renders (on every instance) follow what moderation hid or restored, at once. */
+async function afterVisibilityChange(): Promise<void> {
+  await Promise.all([refreshPlatformStats().catch(() => {}), announcePagesChanged().catch(() => {})]);
 }
 
 // ---- suspension ----

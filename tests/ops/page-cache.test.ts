@@ -1,8 +1,12 @@
-// Anonymous page views share one render (server/http/page-cache.ts), on the production server:
-//   - a second anonymous view of a page within PAGE_CACHE_SECONDS is the first one's HTML, and a burst
-//     of anonymous views of a page nobody has asked for yet renders it once;
-//   - a signed-in viewer always gets their own render, and sees their own vote on the next load;
-//   - others see a write within PAGE_CACHE_SECONDS;
+// Page views share one render (server/http/page-cache.ts), on the production server:
+//   - a second view of a page within PAGE_CACHE_SECONDS is the first one's HTML, and a burst of views
+//     of a page nobody has asked for yet renders it once;
+//   - pages rendered the same for every viewer (a claim, a topic…) are shared with signed-in viewers
+//     too; a page that reads its viewer (bookmarks…) never is, its anonymous copy included;
+//   - whoever writes through the web UI renders anew for a while, so sees the write on the next load;
+//   - others see a write within PAGE_CACHE_SECONDS, on a claim's page as soon as its event arrives, and
+//     on every page as soon as moderation hides something;
+//   - the viewer hint cookie follows the session cookie, on shared views too;
 //   - every view, shared or not, is charged to the page budget (PAGE_RATE_LIMIT);
 //   - client navigations (RSC payloads) and responses that set a cookie are never shared.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -51,6 +55,17 @@ async function webSession(email: string, password: string): Promise<string> {
   expect(session, `no session cookie after sign-in (status ${res.status})`).toBeDefined();
   return cookies.join("; ");
 }
+
+/** The claim's vote count as its page shows it ("2 votes"). */
+function voteCount(html: string): number {
+  const match = /(\d+)\s*(?:<!-- -->)?\s*votes?\b/.exec(html);
+  expect(match, "the page shows no vote count").not.toBeNull();
+  return Number(match![1]);
+}
+
+let voterCookie: Promise<string> | undefined;
+/** One web session for the voter (sign-ins are limited per IP, as for any client). */
+const voterSession = () => (voterCookie ??= webSession(voter.email, voter.password));
 
 async function page(path: string, headers: Record<string, string> = {}, clientIp = "10.0.0.1") {
   const res = await fetch(`${server.base}${path}`, { headers: { "user-agent": "Mozilla/5.0 (test)", "x-forwarded-for": clientIp, ...headers } });
@@ -115,21 +130,95 @@ describe("anonymous page views", () => {
     expect(after.html).toMatch(/1\s*(<!-- -->)?\s*vote\b/);
   });
 
-  it("are never shared with a signed-in viewer, who sees their own vote on the next load", async () => {
-    const cookie = await webSession(voter.email, voter.password);
-    await page(`/claims/${claimId}`); // an anonymous copy exists
+  it("drop a claim's copy as soon as an event on it arrives, well within PAGE_CACHE_SECONDS", async () => {
+    await new Promise((r) => setTimeout(r, TTL_SECONDS * 1000 + 200));
+    const before = await page(`/claims/${claimId}`);
+    const votes = voteCount(before.html);
+    const storedAt = Date.now();
+    const other = await register("pcevent");
     const vote = await fetch(`${server.base}/api/v1/claims/${claimId}/vote`, {
       method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${voter.token}` },
-      body: JSON.stringify({ value: 0.1 }),
+      headers: { "content-type": "application/json", authorization: `Bearer ${other.token}` },
+      body: JSON.stringify({ value: 0.6 }),
     });
     expect(vote.status).toBe(200);
-    const mine = await page(`/claims/${claimId}`, { cookie });
-    expect(mine.cache).toBeNull();
-    expect(mine.html).toContain(voter.username);
-    expect(mine.html).toMatch(/Your vote[^<]*<\/?[^>]*>?\s*(<!-- -->)?\s*10\s*%|10%/);
+    let after = await page(`/claims/${claimId}`);
+    while (after.html === before.html && Date.now() - storedAt < TTL_SECONDS * 1000 - 300) {
+      await new Promise((r) => setTimeout(r, 50));
+      after = await page(`/claims/${claimId}`);
+    }
+    expect(Date.now() - storedAt).toBeLessThan(TTL_SECONDS * 1000 - 300);
+    expect(voteCount(after.html)).toBe(votes + 1);
+  });
+
+  it("are the same for a signed-in viewer, who is served the shared copy", async () => {
+    const cookie = await voterSession();
     const anonymous = await page(`/claims/${claimId}`);
-    expect(anonymous.html).not.toContain(voter.username);
+    const mine = await page(`/claims/${claimId}`, { cookie });
+    expect(anonymous.cache).not.toBeNull();
+    expect(mine.cache).toBe("hit");
+    expect(mine.html).toBe(anonymous.html);
+    expect(mine.html).not.toContain(voter.username);
+    // The other way round: a copy a signed-in view rendered is served to anonymous visitors.
+    await new Promise((r) => setTimeout(r, TTL_SECONDS * 1000 + 200));
+    const first = await page("/topics/caching", { cookie });
+    const next = await page("/topics/caching");
+    expect([first.cache, next.cache]).toEqual(["miss", "hit"]);
+    expect(next.html).toBe(first.html);
+  });
+
+  it("never serve a page that reads its viewer to anyone signed in, its anonymous copy included", async () => {
+    const cookie = await voterSession();
+    const anonymous = await page("/bookmarks");
+    const again = await page("/bookmarks");
+    expect(again.cache).toBe("hit");
+    expect(again.html).toBe(anonymous.html);
+    const mine = await page("/bookmarks", { cookie });
+    const mineAgain = await page("/bookmarks", { cookie });
+    expect(mine.cache).toBe("miss");
+    expect(mineAgain.cache).toBe("miss");
+    expect(mine.html).not.toBe(anonymous.html);
+  });
+
+  it("render anew for whoever wrote through the web UI, who sees the write on the next load", async () => {
+    const cookie = await voterSession();
+    const before = await page(`/claims/${claimId}`, { cookie });
+    const votes = voteCount(before.html);
+    const other = await register("pcother");
+    const otherCookie = await webSession(other.email, other.password);
+    const vote = await fetch(`${server.base}/api/trpc/claims.vote`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: otherCookie, "x-forwarded-for": "10.0.0.3" },
+      body: JSON.stringify({ claim_id: claimId, value: 0.3 }),
+    });
+    expect(vote.status).toBe(200);
+    const fresh = vote.headers.getSetCookie().find((c) => c.startsWith("claims-fresh="));
+    expect(fresh).toMatch(new RegExp(`Max-Age=${TTL_SECONDS + 1}`));
+    const writer = await page(`/claims/${claimId}`, { cookie: `${otherCookie}; ${fresh!.split(";")[0]}` }, "10.0.0.3");
+    expect(writer.cache).toBeNull();
+    expect(voteCount(writer.html)).toBe(votes + 1);
+    // A failed write sets no such cookie.
+    const refused = await fetch(`${server.base}/api/trpc/claims.vote`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: otherCookie, "x-forwarded-for": "10.0.0.3" },
+      body: JSON.stringify({ claim_id: claimId, value: 7 }),
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.getSetCookie().some((c) => c.startsWith("claims-fresh="))).toBe(false);
+  });
+
+  it("keep the viewer hint in step with the session cookie, shared views included", async () => {
+    const cookie = await voterSession();
+    await page(`/claims/${claimId}`);
+    const signedIn = await page(`/claims/${claimId}`, { cookie });
+    expect(signedIn.cache).toBe("hit");
+    expect(signedIn.headers.getSetCookie()).toEqual([expect.stringMatching(/^claims-signed-in=1; Path=\/; Max-Age=\d+; SameSite=Lax$/)]);
+    const hinted = await page(`/claims/${claimId}`, { cookie: `${cookie}; claims-signed-in=1` });
+    expect(hinted.headers.getSetCookie()).toEqual([]);
+    const signedOut = await page(`/claims/${claimId}`, { cookie: "claims-signed-in=1" });
+    expect(signedOut.headers.getSetCookie()).toEqual(["claims-signed-in=; Path=/; Max-Age=0; SameSite=Lax"]);
+    const anonymous = await page(`/claims/${claimId}`);
+    expect(anonymous.headers.getSetCookie()).toEqual([]);
   });
 
   it("never share client navigations (RSC payloads) or API calls", async () => {

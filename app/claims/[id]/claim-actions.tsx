@@ -1,11 +1,15 @@
 "use client";
-// Bookmark and follow toggles (claims.bookmark/unbookmark, claims.follow/unfollow), and the follow's
-// notification flags (claims.updateFollow).
-import { useMutation } from "@tanstack/react-query";
+// Bookmark and follow toggles (claims.bookmark/unbookmark, claims.follow/unfollow), the follow's
+// notification flags (claims.updateFollow), and reporting the claim. Whether the viewer has bookmarked
+// or follows it comes with claims.get for this viewer (the page's render is the same for everyone).
+import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
+import type { ClaimDetail } from "~/server/contract/claims.ts";
+import { ReportButton } from "../../_components/report-button.tsx";
 import { toApiError } from "../../_lib/api-error.ts";
 import { useTRPC } from "../../_lib/trpc.tsx";
+import { useViewer } from "../../_lib/viewer.ts";
 import claimStyles from "./claim.module.css";
 import ui from "../../_components/ui.module.css";
 
@@ -16,20 +20,18 @@ const FLAG_LABELS: [FlagName, string][] = [
   ["notify_on_comment", "Notify me about new comments"],
 ];
 
-export function ClaimActions({
-  claimId,
-  signedIn,
-  initialBookmarked,
-  initialFollowing,
-}: {
-  claimId: string;
-  signedIn: boolean;
-  initialBookmarked: boolean;
-  initialFollowing: boolean;
-}) {
+export function ClaimActions({ initial }: { initial: ClaimDetail }) {
+  const claimId = initial.id;
   const trpc = useTRPC();
-  const [bookmarked, setBookmarked] = useState(initialBookmarked);
-  const [following, setFollowing] = useState(initialFollowing);
+  const { viewer, status } = useViewer();
+  // The same query as the gauge (claim-live.tsx): one request answers both.
+  const { data, isPlaceholderData } = useQuery(trpc.claims.get.queryOptions({ claim_id: claimId }, { placeholderData: initial }));
+  const claim = data ?? initial;
+  // What the viewer changed here, over what the server last said.
+  const [bookmarkedNow, setBookmarked] = useState<boolean | null>(null);
+  const [followingNow, setFollowing] = useState<boolean | null>(null);
+  const bookmarked = bookmarkedNow ?? claim.is_bookmarked ?? false;
+  const following = followingNow ?? claim.is_following ?? false;
   const [error, setError] = useState<string | null>(null);
   const onError = (err: unknown) => setError(toApiError(err).detail);
 
@@ -57,7 +59,8 @@ export function ClaimActions({
     }),
   );
 
-  if (!signedIn) {
+  if (status === "unknown" || (viewer && isPlaceholderData)) return <div className={ui.row} aria-busy="true" style={{ minHeight: "2rem" }} />;
+  if (!viewer) {
     return (
       <div className={ui.row}>
         <Link className={`${ui.button} ${ui["button--secondary"]} ${ui["button--small"]}`} href={`/signin?redirect_to=${encodeURIComponent(`/claims/${claimId}`)}`}>
@@ -125,6 +128,7 @@ export function ClaimActions({
           </fieldset>
         </details>
       ) : null}
+      {viewer.id !== claim.author.id && !claim.moderation ? <ReportButton targetType="claim" targetId={claim.id} /> : null}
       <span className="visually-hidden" role="status">
         {bookmarked ? "Bookmarked." : ""} {following ? "Following." : ""}
       </span>

@@ -1,34 +1,42 @@
 "use client";
 // The part of the claim page that moves when people vote: the gauge, the vote control and the
-// gradient's history. It reads claims.get (first from the server render) and writes claims.vote /
-// claims.unvote — the same procedures as POST/DELETE /api/v1/claims/{id}/vote.
+// gradient's history. It reads claims.get and writes claims.vote / claims.unvote — the same procedures
+// as POST/DELETE /api/v1/claims/{id}/vote. The server's render (the same for every viewer) is shown
+// until claims.get answers for this viewer, with their own vote.
 import { BridgingBadge } from "../../_components/bridging-badge.tsx";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
 import type { ClaimDetail } from "~/server/contract/claims.ts";
+import { thinStepPoints } from "~/server/domain/chart-points.ts";
 import { GradientGauge } from "../../_components/gradient.tsx";
 import { FormError } from "../../_components/form-bits.tsx";
 import { toApiError, type ApiError } from "../../_lib/api-error.ts";
 import { percent } from "../../_lib/format.ts";
 import { useTRPC } from "../../_lib/trpc.tsx";
+import { roleOf, useViewer } from "../../_lib/viewer.ts";
+import { CHART_POINTS } from "./chart-points.ts";
 import { GradientHistoryChart } from "./gradient-history-chart.tsx";
 import { useLiveUpdates } from "./use-live-updates.ts";
 import claimStyles from "./claim.module.css";
 import ui from "../../_components/ui.module.css";
 import { ClientForm } from "../../_components/client-form.tsx";
 
-export type ViewerRole = "anonymous" | "author" | "member";
-
-export function ClaimLive({ initial, role }: { initial: ClaimDetail; role: ViewerRole }) {
+export function ClaimLive({ initial }: { initial: ClaimDetail }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const claimQuery = trpc.claims.get.queryOptions({ claim_id: initial.id }, { initialData: initial });
-  const { data: claim } = useQuery(claimQuery);
+  const claimQuery = trpc.claims.get.queryOptions({ claim_id: initial.id }, { placeholderData: initial });
+  const { data, isPlaceholderData } = useQuery(claimQuery);
+  const claim = data ?? initial;
+  const viewer = useViewer();
+  // Until claims.get answers for a signed-in viewer, their own vote is not known.
+  const role = roleOf(viewer, claim.author.id);
+  const known = role === "anonymous" || (role !== "unknown" && !isPlaceholderData);
   // Others' votes, evidence and comments appear without a reload (one stream per page).
-  // Anonymous pages may be a shared render (server/http/page-cache.ts): catch up once the stream is open.
-  useLiveUpdates(initial.id, { catchUpOnOpen: role === "anonymous" });
-  const [draft, setDraft] = useState<number>(initial.user_vote ?? 0.5);
+  useLiveUpdates(initial.id);
+  // What the slider shows: the viewer's draft once they move it, else their current vote.
+  const [moved, setDraft] = useState<number | null>(null);
+  const draft = moved ?? claim.user_vote ?? 0.5;
   const [error, setError] = useState<ApiError | null>(null);
   const [status, setStatus] = useState<string>("");
   const sliderId = useId();
@@ -71,7 +79,11 @@ export function ClaimLive({ initial, role }: { initial: ClaimDetail; role: Viewe
           </div>
         </div>
         <div className="claim-live__vote">
-          {role === "anonymous" ? (
+          {!known ? (
+            <p className={ui.muted} aria-busy="true" data-testid="vote-panel-pending">
+              Loading your vote…
+            </p>
+          ) : role === "anonymous" ? (
             <p>
               <Link href={`/signin?redirect_to=${encodeURIComponent(`/claims/${claim.id}`)}`}>Sign in</Link> to vote on how true this
               claim is.
@@ -133,7 +145,7 @@ export function ClaimLive({ initial, role }: { initial: ClaimDetail; role: Viewe
         </div>
       </div>
       <h3 style={{ marginTop: "1.25rem" }}>Gradient history</h3>
-      <GradientHistoryChart history={claim.gradient_history} />
+      <GradientHistoryChart history={thinStepPoints(claim.gradient_history, CHART_POINTS)} />
     </section>
   );
 }

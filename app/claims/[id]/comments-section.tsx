@@ -11,6 +11,7 @@ import { FieldError, FormError, invalidProps } from "../../_components/form-bits
 import { toApiError, type ApiError } from "../../_lib/api-error.ts";
 import { plural } from "../../_lib/format.ts";
 import { useTRPC } from "../../_lib/trpc.tsx";
+import { useViewer } from "../../_lib/viewer.ts";
 import claimStyles from "./claim.module.css";
 import ui from "../../_components/ui.module.css";
 import { ClientForm } from "../../_components/client-form.tsx";
@@ -69,14 +70,17 @@ function MoreReplies({ comment, claimId, viewerId }: { comment: CommentOut; clai
   );
 }
 
-export function CommentsSection({ claimId, initial, viewerId }: { claimId: string; initial: CommentList; viewerId: string | null }) {
+export function CommentsSection({ claimId, initial }: { claimId: string; initial: CommentList }) {
   const trpc = useTRPC();
   const [pages, setPages] = useState(1);
+  // The server's render until the first page answers (it may be a shared copy a few seconds old).
   const results = useQueries({
     queries: Array.from({ length: pages }, (_, i) =>
-      trpc.comments.list.queryOptions({ claim_id: claimId, limit: PAGE, offset: i * PAGE }, i === 0 ? { initialData: initial } : {}),
+      trpc.comments.list.queryOptions({ claim_id: claimId, limit: PAGE, offset: i * PAGE }, i === 0 ? { placeholderData: initial } : {}),
     ),
   });
+  const { status, viewer } = useViewer();
+  const viewerId = viewer?.id ?? null;
   const comments = results.flatMap((r) => r.data?.comments ?? []);
   const total = results[0]?.data?.total ?? initial.total;
   const loadingMore = results.some((r) => r.isFetching && !r.data);
@@ -86,7 +90,7 @@ export function CommentsSection({ claimId, initial, viewerId }: { claimId: strin
       <h2 id="comments-title" className={ui.card__title}>
         Discussion <span className={`${ui.muted} ${ui.small}`}>{plural(total, "thread")}</span>
       </h2>
-      {viewerId ? (
+      {status === "unknown" ? null : viewerId ? (
         <CommentForm claimId={claimId} parentId={null} label="Add a comment" submitLabel="Post comment" />
       ) : (
         <p>

@@ -11,6 +11,7 @@ import { FieldError, FormError, invalidProps } from "../../_components/form-bits
 import { toApiError, type ApiError } from "../../_lib/api-error.ts";
 import { plural } from "../../_lib/format.ts";
 import { useTRPC } from "../../_lib/trpc.tsx";
+import { useViewer } from "../../_lib/viewer.ts";
 import claimStyles from "./claim.module.css";
 import ui from "../../_components/ui.module.css";
 import { ClientForm } from "../../_components/client-form.tsx";
@@ -31,25 +32,22 @@ const CONTENT_TYPE_LABELS: Record<(typeof CONTENT_TYPES)[number], string> = {
   data: "Data",
 };
 
-export function EvidenceSection({
-  claimId,
-  initial,
-  viewerId,
-}: {
-  claimId: string;
-  initial: EvidenceList;
-  viewerId: string | null;
-}) {
+export function EvidenceSection({ claimId, initial }: { claimId: string; initial: EvidenceList }) {
   const trpc = useTRPC();
   const [pages, setPages] = useState(1);
+  // The server's render (the same for everyone) until the first page answers for this viewer.
   const results = useQueries({
     queries: Array.from({ length: pages }, (_, i) =>
       trpc.evidence.list.queryOptions(
         { claim_id: claimId, limit: PAGE, offset: i * PAGE },
-        i === 0 ? { initialData: initial } : {},
+        i === 0 ? { placeholderData: initial } : {},
       ),
     ),
   });
+  const { status, viewer } = useViewer();
+  // A signed-in viewer's own votes on the evidence arrive with that answer: until then, no buttons.
+  const settled = status !== "unknown" && !(viewer && results[0]?.isPlaceholderData);
+  const viewerId = settled && viewer ? viewer.id : null;
   const evidence = results.flatMap((r) => r.data?.evidence ?? []);
   const total = results[0]?.data?.total ?? initial.total;
   const loadingMore = results.some((r) => r.isFetching && !r.data);
@@ -95,7 +93,7 @@ export function EvidenceSection({
         </div>
       ) : null}
       <hr style={{ border: 0, borderTop: "1px solid var(--border)", margin: "1.25rem 0" }} />
-      {viewerId ? (
+      {!settled ? null : viewerId ? (
         <AddEvidenceForm claimId={claimId} />
       ) : (
         <p>

@@ -1,17 +1,21 @@
 // One claim: its statement (server-rendered), where consensus stands and how it moved, the evidence,
-// the discussion, and how it connects to other claims.
+// the discussion, and how it connects to other claims. Rendered the same for every viewer (one render
+// serves them all, server/http/page-cache.ts); the viewer's own vote, bookmark, follow and what they
+// may do are filled in by the client parts. A hidden claim, which only its author and moderators may
+// see, is the exception: it is rendered for the viewer who may.
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache, Suspense } from "react";
-import { currentViewer, isTrpcError, serverCaller } from "~/server/api/server-caller.ts";
+import { isTrpcError, publicCaller, serverCaller, type ServerCaller } from "~/server/api/server-caller.ts";
 import type { Claim } from "~/server/contract/claims.ts";
 import { thinStepPoints } from "~/server/domain/chart-points.ts";
 import { AuthorLink, RelTime, SkeletonLines, TagList } from "../../_components/bits.tsx";
 import { GradientValue } from "../../_components/gradient.tsx";
-import { HiddenBanner, ReportButton } from "../../_components/report-button.tsx";
+import { HiddenBanner } from "../../_components/report-button.tsx";
 import { plural } from "../../_lib/format.ts";
 import { ClaimActions } from "./claim-actions.tsx";
+import { CHART_POINTS } from "./chart-points.ts";
 import { ClaimLive } from "./claim-live.tsx";
 import { CommentsSection } from "./comments-section.tsx";
 import { EvidenceSection } from "./evidence-section.tsx";
@@ -22,40 +26,39 @@ export const dynamic = "force-dynamic";
 
 type Params = Promise<{ id: string }>;
 
-/** The history chart is ≈520 px wide: more points than this add bytes to the page, not detail. */
-const CHART_POINTS = 120;
-
-/** Once per request (metadata and page share it). */
+/**
+ * Once per request (metadata and page share it): the claim as anyone sees it, or, when it is hidden
+ * from the public, as the viewer sees it (its author and moderators do), with the caller that found it.
+ */
 const loadClaim = cache(async (id: string) => {
-  const caller = await serverCaller();
-  try {
-    return await caller.claims.get({ claim_id: id });
-  } catch (err) {
-    if (isTrpcError(err, "NOT_FOUND")) notFound();
-    throw err;
+  for (const callerOf of [publicCaller, serverCaller]) {
+    const caller = await callerOf();
+    try {
+      return { claim: await caller.claims.get({ claim_id: id }), caller };
+    } catch (err) {
+      if (!isTrpcError(err, "NOT_FOUND")) throw err;
+    }
   }
+  notFound();
 });
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { id } = await params;
-  const claim = await loadClaim(id);
+  const { claim } = await loadClaim(id);
   const title = claim.statement.length > 70 ? `${claim.statement.slice(0, 67)}…` : claim.statement;
   return { title, description: claim.statement.slice(0, 200) };
 }
 
 export default async function ClaimPage({ params }: { params: Params }) {
   const { id } = await params;
-  const claim = await loadClaim(id);
-  const caller = await serverCaller();
+  const { claim, caller } = await loadClaim(id);
   // A hidden claim (shown to its author and moderators only) is out of every list, its own included.
   const hidden = Boolean(claim.moderation);
-  const [viewer, evidence, comments, children] = await Promise.all([
-    currentViewer(),
+  const [evidence, comments, children] = await Promise.all([
     hidden ? { evidence: [], total: 0, limit: 50, offset: 0 } : caller.evidence.list({ claim_id: claim.id, limit: 50 }),
     hidden ? { comments: [], total: 0 } : caller.comments.list({ claim_id: claim.id, limit: 50 }),
     hidden ? { claims: [], total: 0, limit: 10, offset: 0 } : caller.claims.children({ claim_id: claim.id, limit: 10 }),
   ]);
-  const role = !viewer ? "anonymous" : viewer.id === claim.author.id ? "author" : "member";
 
   return (
     <>
@@ -78,21 +81,15 @@ export default async function ClaimPage({ params }: { params: Params }) {
           <span>{plural(claim.evidence_count, "piece of evidence", "pieces of evidence")}</span>
         </div>
         <div style={{ marginTop: "0.75rem" }}>
-          <ClaimActions
-            claimId={claim.id}
-            signedIn={Boolean(viewer)}
-            initialBookmarked={claim.is_bookmarked ?? false}
-            initialFollowing={claim.is_following ?? false}
-          />
-          {viewer && viewer.id !== claim.author.id && !claim.moderation ? <ReportButton targetType="claim" targetId={claim.id} /> : null}
+          <ClaimActions initial={claim} />
         </div>
       </header>
 
       <div className={ui["layout-sidebar"]}>
         <div className={ui.stack}>
-          <ClaimLive initial={{ ...claim, gradient_history: thinStepPoints(claim.gradient_history, CHART_POINTS) }} role={role} />
-          <EvidenceSection claimId={claim.id} initial={evidence} viewerId={viewer?.id ?? null} />
-          <CommentsSection claimId={claim.id} initial={comments} viewerId={viewer?.id ?? null} />
+          <ClaimLive initial={{ ...claim, gradient_history: thinStepPoints(claim.gradient_history, CHART_POINTS) }} />
+          <EvidenceSection claimId={claim.id} initial={evidence} />
+          <CommentsSection claimId={claim.id} initial={comments} />
         </div>
         <div className={ui.stack}>
           <section className={ui.card} aria-labelledby="parents-title">
@@ -128,7 +125,7 @@ export default async function ClaimPage({ params }: { params: Params }) {
               </section>
             }
           >
-            {hidden ? null : <RelatedClaims claimId={claim.id} />}
+            {hidden ? null : <RelatedClaims claimId={claim.id} caller={caller} />}
           </Suspense>
         </div>
       </div>
@@ -152,8 +149,7 @@ function RelatedList({ claims, reason }: { claims: Claim[]; reason?: (c: Claim) 
   );
 }
 
-async function RelatedClaims({ claimId }: { claimId: string }) {
-  const caller = await serverCaller();
+async function RelatedClaims({ claimId, caller }: { claimId: string; caller: ServerCaller }) {
   const { related } = await caller.discover.related({ claim_id: claimId, limit: 5 });
   const sharedTags = new Map(related.map((r) => [r.id, r.shared_tags]));
   return (

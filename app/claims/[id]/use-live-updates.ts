@@ -4,8 +4,8 @@
 // the gauge, count and history (claims.get), the evidence, the comments. Bursts are coalesced into one
 // refetch. Without EventSource, or with the stream refused, the page is as it was: static until reload.
 // After a dropped connection the browser reconnects by itself; everything is refetched then, since
-// events may have been missed meanwhile. An anonymous page may be a shared render up to
-// PAGE_CACHE_SECONDS old (server/http/page-cache.ts): it catches up the same way when its stream opens.
+// events may have been missed meanwhile. The page itself is a shared render (server/http/page-cache.ts)
+// that its parts refetch, with the viewer's own fields, as soon as they mount.
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useTRPC } from "../../_lib/trpc.tsx";
@@ -22,8 +22,7 @@ const PARTS_OF: Record<string, Part[]> = {
   "claim.commented": ["comments"],
 };
 
-export function useLiveUpdates(claimId: string, opts: { catchUpOnOpen?: boolean } = {}): void {
-  const catchUpOnOpen = opts.catchUpOnOpen === true;
+export function useLiveUpdates(claimId: string): void {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
 
@@ -56,14 +55,13 @@ export function useLiveUpdates(claimId: string, opts: { catchUpOnOpen?: boolean 
 
     for (const [type, parts] of Object.entries(PARTS_OF)) source.addEventListener(type, () => schedule(parts));
     source.onopen = () => {
-      // A reconnection: whatever happened while the stream was down was not seen. A shared render:
-      // whatever happened since it was rendered.
-      if (opened || catchUpOnOpen) schedule(["claim", "evidence", "comments"]);
+      // A reconnection: whatever happened while the stream was down was not seen.
+      if (opened) schedule(["claim", "evidence", "comments"]);
       opened = true;
     };
     return () => {
       source.close();
       clearTimeout(timer);
     };
-  }, [claimId, catchUpOnOpen, queryClient, trpc]);
+  }, [claimId, queryClient, trpc]);
 }

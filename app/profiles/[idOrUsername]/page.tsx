@@ -4,9 +4,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
-import { currentViewer, isTrpcError, serverCaller } from "~/server/api/server-caller.ts";
+import { isTrpcError, publicCaller } from "~/server/api/server-caller.ts";
 import { Avatar, TierBadge } from "../../_components/bits.tsx";
-import { ReportButton } from "../../_components/report-button.tsx";
+import { ReportButtonForOthers } from "../../_components/report-button.tsx";
 import { percent, shortDate } from "../../_lib/format.ts";
 import { ActivityChart } from "./activity-chart.tsx";
 import { ReputationChart } from "./reputation-chart.tsx";
@@ -29,7 +29,7 @@ function ordinal(n: number): string {
 }
 
 const loadProfile = cache(async (idOrUsername: string) => {
-  const caller = await serverCaller();
+  const caller = await publicCaller();
   try {
     return await caller.profiles.get({ agent_id: idOrUsername });
   } catch (err) {
@@ -45,9 +45,9 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 
 export default async function ProfilePage({ params }: { params: Params }) {
   const profile = await loadProfile(decodeURIComponent((await params).idOrUsername));
-  const caller = await serverCaller();
-  const [viewer, timeline, journey, track] = await Promise.all([
-    currentViewer(),
+  // The same for every viewer (one render serves them all); the report button is theirs to see.
+  const caller = await publicCaller();
+  const [timeline, journey, track] = await Promise.all([
     caller.profiles.timeline({ agent_id: profile.id, period: "30d" }),
     caller.profiles.reputationJourney({ agent_id: profile.id, limit: JOURNEY_LIMIT }),
     caller.profiles.trackRecord({ agent_id: profile.id }),
@@ -67,11 +67,9 @@ export default async function ProfilePage({ params }: { params: Params }) {
             {profile.first_activity_at ? <span>First active {shortDate(profile.first_activity_at)}</span> : null}
           </div>
           {profile.bio ? <p style={{ marginTop: "0.5rem", marginBottom: 0 }}>{profile.bio}</p> : null}
-          {viewer && viewer.id !== profile.id ? (
-            <div style={{ marginTop: "0.5rem" }}>
-              <ReportButton targetType="agent" targetId={profile.id} label="Report profile" />
-            </div>
-          ) : null}
+          <div style={{ marginTop: "0.5rem" }}>
+            <ReportButtonForOthers ownerId={profile.id} targetType="agent" targetId={profile.id} label="Report profile" />
+          </div>
         </div>
         <div style={{ textAlign: "right" }}>
           <div className={`${ui.muted} ${ui.small}`}>Reputation</div>

@@ -3,7 +3,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Suspense } from "react";
 import { TOPIC_SORTS, type TopicSort } from "~/server/contract/discovery.ts";
-import { serverCaller } from "~/server/api/server-caller.ts";
+import { publicCaller } from "~/server/api/server-caller.ts";
 import { EmptyState } from "../../_components/bits.tsx";
 import { ClaimList } from "../../_components/claim-card.tsx";
 import { Pagination } from "../../_components/pagination.tsx";
@@ -30,7 +30,7 @@ export default async function TopicPage({ params, searchParams }: { params: Para
   const query = await searchParams;
   const sortParam = first(query.sort);
   const sort: TopicSort = TOPIC_SORTS.includes(sortParam as TopicSort) ? (sortParam as TopicSort) : "recent";
-  const caller = await serverCaller();
+  const caller = await publicCaller();
   const result = await caller.discover.topicClaims({ tag, sort, limit: PAGE_SIZE, offset: offsetParam(query.offset) });
   const base = `/topics/${encodeURIComponent(tag)}`;
 

@@ -6,7 +6,9 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "~/server/api/root.ts";
 import { createWebContext, enforceWebRateLimits } from "~/server/api/web-context.ts";
+import { config } from "~/server/config.ts";
 import { TOO_LARGE, tooLargeDetail, withBoundedBody } from "~/server/http/body-limit.ts";
+import { freshCookie } from "~/server/http/page-cache.ts";
 import { logError } from "~/server/log/logger.ts";
 
 export const dynamic = "force-dynamic";
@@ -45,7 +47,13 @@ async function handler(request: Request): Promise<Response> {
     onError: ({ error, path }) => {
       if (error.code === "INTERNAL_SERVER_ERROR") logError(`[web-trpc] ${path ?? "?"} failed`, error.cause ?? error);
     },
-    responseMeta: () => ({ headers: new Headers({ "Cache-Control": "no-store" }) }),
+    responseMeta: ({ type, errors }) => {
+      const headers = new Headers({ "Cache-Control": "no-store" });
+      // A write: its writer's next page loads render anew instead of coming from the page cache.
+      const ttl = config().PAGE_CACHE_SECONDS;
+      if (type === "mutation" && errors.length === 0 && ttl > 0) headers.set("Set-Cookie", freshCookie(ttl));
+      return { headers };
+    },
   });
 }
 

@@ -1,0 +1,53 @@
+"use client";
+// The header's right side: the signed-in agent's bell, profile link, keys, moderation (for moderators)
+// and sign-out; or sign-in and sign-up. The server renders the header once for every viewer, so this
+// part is filled in by the browser (app/_lib/viewer.ts); until it knows, it holds the space empty.
+import Link from "next/link";
+import { useViewer } from "../_lib/viewer.ts";
+import { Avatar } from "./bits.tsx";
+import { NotificationBell } from "./notification-bell.tsx";
+import { SignOutButton } from "./sign-out-button.tsx";
+import headerStyles from "./site-header.module.css";
+import ui from "./ui.module.css";
+
+export function UserMenu() {
+  const { status, viewer } = useViewer();
+  if (status === "unknown") return <div className={headerStyles["user-menu"]} aria-hidden="true" data-testid="user-menu-pending" />;
+  if (!viewer) {
+    return (
+      <div className={headerStyles["user-menu"]}>
+        <Link href="/signin" className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`}>
+          Sign in
+        </Link>
+        <Link href="/signup" className={`${ui.button} ${ui["button--small"]}`}>
+          Sign up
+        </Link>
+      </div>
+    );
+  }
+  return (
+    <div className={headerStyles["user-menu"]}>
+      <NotificationBell />
+      <Link
+        href={`/profiles/${encodeURIComponent(viewer.username)}`}
+        className={ui.row}
+        style={{ textDecoration: "none", color: "var(--text)", fontWeight: 600, gap: "0.4rem" }}
+        aria-label={`Your profile (${viewer.display_name})`}
+      >
+        <Avatar name={viewer.display_name} size="small" />
+        <span className={headerStyles["user-menu__name"]} title={viewer.username}>
+          {viewer.username}
+        </span>
+      </Link>
+      <Link href="/settings/api-keys" className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`}>
+        API keys
+      </Link>
+      {viewer.role !== "member" ? (
+        <Link href="/moderation" className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`}>
+          Moderation
+        </Link>
+      ) : null}
+      <SignOutButton />
+    </div>
+  );
+}
