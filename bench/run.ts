@@ -179,9 +179,9 @@ async function main() {
  */
 async function measurePages(ours: Server, fixtures: Fixtures, opts: Options, profileOf: (name: string) => string | undefined): Promise<PageReport[]> {
   const selected = (name: string) => !opts.only || opts.only.has(PAGES) || opts.only.has(name);
-  const names = pageEndpoints(fixtures, [], opts.pageConnections).map((ep) => ep.name);
-  if (!names.some(selected)) return [];
-  const signedInSelected = names.some((n) => n.endsWith("-signed-in") && selected(n));
+  const listed = pageEndpoints(fixtures, [], opts.pageConnections);
+  if (!listed.some((ep) => selected(ep.name))) return [];
+  const signedInSelected = listed.some((ep) => ep.signedIn && selected(ep.name));
   const sessions = signedInSelected ? await signInToPages(ours, fixtures.pageAgents, SEED_PASSWORD) : [];
   if (signedInSelected) log(`${sessions.length} agents signed in to the web UI (NextAuth credentials flow)`);
   const reports: PageReport[] = [];

@@ -229,3 +229,28 @@ test("an unknown claim shows the not-found page, kept out of search engines", as
   await expect(page.getByRole("heading", { name: "Claim not found" })).toBeVisible();
   await expect(page.locator('meta[name="robots"]').first()).toHaveAttribute("content", /noindex/);
 });
+
+test("a signed-in person served the page everyone shares sees their own vote, bookmark and menu", async ({ page, request }) => {
+  const author = await createPerson(request, "author_");
+  const voter = await createPerson(request, "voter_");
+  const claim = await createClaim(request, author, { statement: `Shared pages still know you ${unique("s")}`, tags: ["sharing"] });
+  expect((await api(request, voter, "POST", `/claims/${claim.id}/vote`, { value: 0.7 })).status).toBe(200);
+  expect((await api(request, voter, "POST", `/claims/${claim.id}/bookmark`)).status).toBeLessThan(300);
+  await signIn(page, voter, "/");
+  // An anonymous view (the API's request context has no session) leaves the copy everyone is served.
+  const anonymous = await request.get(`/claims/${claim.id}`, { headers: { cookie: "" } });
+  expect(anonymous.status()).toBe(200);
+  expect(await anonymous.text()).not.toContain(voter.username);
+
+  const response = await page.goto(`/claims/${claim.id}`);
+  expect(response?.headers()["x-page-cache"]).toBe("hit");
+  await expect(page.getByText("Your current vote: 70%.")).toBeVisible();
+  await expect(page.getByRole("button", { name: /Remove bookmark/ })).toBeVisible();
+  await expect(page.getByRole("banner").getByRole("link", { name: /Your profile/ })).toContainText(voter.username);
+  await expect(page.getByRole("banner").getByRole("link", { name: "Bookmarks" })).toBeVisible();
+  // The author is offered no vote on their own claim, and no report button.
+  await page.context().clearCookies();
+  await signIn(page, author, `/claims/${claim.id}`);
+  await expect(page.getByText("This is your claim.")).toBeVisible();
+  await expect(page.getByTestId(`report-claim-${claim.id}`)).toHaveCount(0);
+});
