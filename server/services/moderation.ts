@@ -22,7 +22,6 @@ import { mayChangeRole, maySuspend, type AssignableRole, type Role } from "../do
 import { claimView } from "./claim-views.ts";
 import { getComment } from "./comments.ts";
 import { getEvidence } from "./evidence.ts";
-import { announcePagesChanged } from "../jobs/live.ts";
 import { refreshPlatformStats } from "./stats.ts";
 import { VISIBLE_CLAIM_WHERE, VISIBLE_ON_CLAIM_WHERE } from "./visibility.ts";
 
@@ -296,9 +295,9 @@ export async function restore(actor: Actor, type: HideableType, id: string, reas
   if (changed) await afterVisibilityChange();
 }
 
-/** Counts and shared page renders (on every instance) follow what moderation hid or restored, at once. */
+/** The platform's counts follow what moderation hid or restored, at once. */
 async function afterVisibilityChange(): Promise<void> {
-  await Promise.all([refreshPlatformStats().catch(() => {}), announcePagesChanged().catch(() => {})]);
+  await refreshPlatformStats().catch(() => {});
 }
 
 // ---- suspension ----
