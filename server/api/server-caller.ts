@@ -7,14 +7,11 @@
 import { TRPCError } from "@trpc/server";
 import { headers } from "next/headers";
 import { cache } from "react";
-import { ANONYMOUS } from "../auth/identity.ts";
-import { dbReady } from "../db/client.ts";
-import { clientIpFromHeaders } from "../http/client-ip.ts";
 import { markViewerRead } from "../log/request-context.ts";
 import { errorBody } from "./errors.ts";
 import { appRouter } from "./root.ts";
 import { createCallerFactory } from "./trpc.ts";
-import { createWebContext } from "./web-context.ts";
+import { anonymousWebContext, createWebContext } from "./web-context.ts";
 
 const createCaller = createCallerFactory(appRouter);
 
@@ -31,8 +28,7 @@ export const serverCaller = cache(async (): Promise<ServerCaller> => {
 /** The anonymous caller of the current request: what any visitor may see, the same for all of them. */
 export const publicCaller = cache(async (): Promise<ServerCaller> => {
   const requestHeaders = await headers();
-  await dbReady();
-  return createCaller({ identity: ANONYMOUS, ip: clientIpFromHeaders(new Headers(requestHeaders)) });
+  return createCaller(await anonymousWebContext(new Headers(requestHeaders)));
 });
 
 /** The signed-in agent (with email) or null. */

@@ -3,7 +3,7 @@
 // (app/api/trpc) and by server components (server/api/server-caller.ts), so both resolve identity the
 // same way and call the same procedures as the REST API.
 import { TRPCError } from "@trpc/server";
-import { identityFromAuthorization } from "../auth/identity.ts";
+import { ANONYMOUS, identityFromAuthorization } from "../auth/identity.ts";
 import { identityFromNextAuthRequest } from "../auth/nextauth/session.ts";
 import { clientIpFromHeaders } from "../http/client-ip.ts";
 import { dbReady } from "../db/client.ts";
@@ -11,11 +11,15 @@ import { limitAuthAttempt, limitCaller } from "../ratelimit/limiter.ts";
 import type { Context } from "./trpc.ts";
 
 export async function createWebContext(headers: Headers): Promise<Context> {
+  const anonymous = await anonymousWebContext(headers);
+  return { ...anonymous, identity: await webIdentity(headers) };
+}
+
+/** The same context with nobody signed in, whatever the request carries (pages shared by every viewer). */
+export async function anonymousWebContext(headers: Headers): Promise<Context> {
   await dbReady();
-  const identity = await webIdentity(headers);
   // Decided once at the node:http level from the socket (and TRUST_PROXY), never from what the client wrote.
-  const ip = clientIpFromHeaders(headers);
-  return { identity, ip };
+  return { identity: ANONYMOUS, ip: clientIpFromHeaders(headers) };
 }
 
 /**

@@ -20,7 +20,7 @@
 // bounds staleness the same way.
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { currentRequestContext } from "../log/request-context.ts";
-import { isViewerHintCookie } from "./viewer-hint.ts";
+import { carriesSession, isViewerHintCookie } from "./viewer-hint.ts";
 
 /** Set by a web mutation (app/api/trpc): its writer's next page views render anew, never from a copy. */
 export const FRESH_COOKIE = "claims-fresh";
@@ -69,16 +69,14 @@ export function shareableKey(req: IncomingMessage): ShareableRequest | null {
   if (req.method !== "GET" && req.method !== "HEAD") return null;
   const h = req.headers;
   if (h.authorization !== undefined || h["x-api-key"] !== undefined) return null;
-  const cookie = h.cookie ?? "";
-  if (cookie.includes(`${FRESH_COOKIE}=`)) return null;
+  if (h.cookie?.includes(`${FRESH_COOKIE}=`)) return null;
   if (NOT_A_DOCUMENT.some((name) => h[name] !== undefined)) return null;
   if (BOT.test(h["user-agent"] ?? "")) return null;
   const url = req.url ?? "/";
   if (url.length > 2048 || url.includes("_rsc=")) return null;
   // Next compresses when asked: the copy is kept per encoding it was sent in.
   const gzip = /\bgzip\b/.test(String(h["accept-encoding"] ?? ""));
-  // NextAuth's session cookie (next-auth.session-token, its __Secure- form, and its chunks .0, .1…).
-  return { key: `${gzip ? "gz" : "id"} ${url}`, signedIn: cookie.includes("next-auth.session-token") };
+  return { key: `${gzip ? "gz" : "id"} ${url}`, signedIn: carriesSession(req) };
 }
 
 export class PageCache {

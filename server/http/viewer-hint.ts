@@ -9,15 +9,21 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 export const VIEWER_HINT_COOKIE = "claims-signed-in";
 const MAX_AGE_SECONDS = 30 * 24 * 3600;
 
+const HINTED = new RegExp(`(?:^|;\\s*)${VIEWER_HINT_COOKIE}=1(?:;|$)`);
+
+/** Whether the request carries NextAuth's session cookie (next-auth.session-token, its __Secure- form, its chunks .0, .1…). */
+export function carriesSession(req: IncomingMessage): boolean {
+  return req.headers.cookie?.includes("next-auth.session-token") ?? false;
+}
+
 export function isViewerHintCookie(setCookie: string): boolean {
   return setCookie.startsWith(`${VIEWER_HINT_COOKIE}=`);
 }
 
 /** Adds a Set-Cookie for the hint when it disagrees with the session cookie the request carries. */
 export function syncViewerHint(req: IncomingMessage, res: ServerResponse): void {
-  const cookie = req.headers.cookie ?? "";
-  const session = cookie.includes("next-auth.session-token");
-  const hinted = new RegExp(`(?:^|;\\s*)${VIEWER_HINT_COOKIE}=1(?:;|$)`).test(cookie);
+  const session = carriesSession(req);
+  const hinted = HINTED.test(req.headers.cookie ?? "");
   if (session === hinted) return;
   res.setHeader(
     "Set-Cookie",

@@ -240,7 +240,7 @@ export async function resolveReport(actor: Actor, reportId: string, action: "dis
     if (closed.count === 0) throw conflict("Report already resolved");
     await audit(tx, actor.id, action === "hide" ? "resolve_hide" : "resolve_dismiss", report.targetType, report.targetId, note);
   });
-  if (action === "hide") await afterVisibilityChange();
+  if (action === "hide") await refreshPlatformStats().catch(() => {});
 }
 
 // ---- hide and restore ----
@@ -275,7 +275,7 @@ export async function hide(actor: Actor, type: HideableType, id: string, reason:
     if (hid) await closeReports(tx, actor.id, type, id, "actioned");
     return hid;
   });
-  if (changed) await afterVisibilityChange();
+  if (changed) await refreshPlatformStats().catch(() => {});
 }
 
 /** POST /moderation/{target_type}/{target_id}/restore: everything comes back as it was (counters included). */
@@ -292,12 +292,7 @@ export async function restore(actor: Actor, type: HideableType, id: string, reas
     await audit(tx, actor.id, "restore", type, id, reason);
     return true;
   });
-  if (changed) await afterVisibilityChange();
-}
-
-/** The platform's counts follow what moderation hid or restored, at once. */
-async function afterVisibilityChange(): Promise<void> {
-  await refreshPlatformStats().catch(() => {});
+  if (changed) await refreshPlatformStats().catch(() => {});
 }
 
 // ---- suspension ----
