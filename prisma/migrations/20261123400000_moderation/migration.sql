@@ -87,7 +87,7 @@ END $$;
 CREATE TRIGGER moderation_audit_append_only BEFORE UPDATE OR DELETE ON moderation_audit
   FOR EACH STATEMENT EXECUTE FUNCTION moderation_audit_append_only();
 
--- Counters count visible content only (docs/features/moderation.md: hidden content leaves every count and statistic).
+-- Counters count visible content only (CONTRACT §14: hidden content leaves every count and statistic).
 -- Hiding subtracts exactly what the content contributed and restoring adds it back, in the
 -- transaction of the hide (row-level triggers on hidden_at, below); inserts and deletes count only
 -- visible rows. The vote that races a hide locks the claim row first (services/votes.ts), so the hide

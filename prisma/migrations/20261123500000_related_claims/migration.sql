@@ -1,4 +1,4 @@
--- Related claims as a maintained set (docs/api.md#discovery, issue 14): GET /discover/related/{id} reads a
+-- Related claims as a maintained set (CONTRACT §7, issue 14): GET /discover/related/{id} reads a
 -- claim's set instead of aggregating over voters and tags on every request. The set's members are
 -- chosen when it is computed (server/services/discovery.ts, computeRelatedSet); the count of agents
 -- who voted on both claims is kept exact here, by the trigger below, between computations; shared
