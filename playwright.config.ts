@@ -90,7 +90,7 @@ export default defineConfig({
         // record specs watch it happen); docs/features/consensus.md.
         RESOLUTION_STABLE_SECONDS: "0",
         LOG_LEVEL: "error",
-        // The moderation spec registers this account: it becomes an admin (CONTRACT §14).
+        // The moderation spec registers this account: it becomes an admin (docs/features/moderation.md).
         ADMIN_EMAILS: "e2e-admin@example.test",
         ...mockProviderEnv(OAUTH_URL),
       },
