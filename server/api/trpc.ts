@@ -87,6 +87,17 @@ const readRouting = t.middleware(async ({ ctx, type, next }) => {
  */
 export const CREDENTIAL_PATHS = new Set(["/auth/register", "/auth/login", "/auth/refresh", "/auth/logout", "/auth/oauth/exchange"]);
 
+/** The {names} of a REST path template, worked out once per template (every request asks). */
+const pathParamsByTemplate = new Map<string, ReadonlySet<string>>();
+function pathParamsOf(template: string): ReadonlySet<string> {
+  let params = pathParamsByTemplate.get(template);
+  if (!params) {
+    params = new Set([...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
+    pathParamsByTemplate.set(template, params);
+  }
+  return params;
+}
+
 /** Open to everyone; a token that was sent must still be valid (docs/api.md#sign-in), except on the credential endpoints. */
 export const publicProcedure = t.procedure.use(serviceErrors).use(readRouting).use(async ({ ctx, meta, type, getRawInput, next }) => {
   if (CREDENTIAL_PATHS.has(meta?.openapi?.path ?? "")) {
@@ -97,7 +108,7 @@ export const publicProcedure = t.procedure.use(serviceErrors).use(readRouting).u
   if (ctx.identity.kind === "agent" && !scopeAllows(ctx.identity.apiKey?.scopes ?? null, requiredScope(meta?.scope, type))) throw forbidden();
   // Text PostgreSQL cannot store as sent (NUL, unpaired surrogates) is a 400 naming the field, not a
   // database error. Path ids are left to the procedure: a malformed one is simply not found (404).
-  const pathParams = new Set([...(meta?.openapi?.path ?? "").matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
+  const pathParams = pathParamsOf(meta?.openapi?.path ?? "");
   const field = firstUnstorableField(await getRawInput(), pathParams);
   if (field) throw badRequest(`${field}: must not contain NUL characters or unpaired surrogates`);
   const agent: SessionAgent | null = ctx.identity.kind === "agent" ? ctx.identity.agent : null;

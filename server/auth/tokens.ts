@@ -37,8 +37,33 @@ export async function signAccessToken(claims: AccessTokenClaims, now = new Date(
     .sign(signingKey());
 }
 
+/**
+ * Tokens whose signature and claims were verified, until they expire: an agent calling the API sends
+ * the same token many times, and the HMAC check through WebCrypto was 6–10 % of a vote's CPU
+ * (docs/benchmarks/2026-11-25-api-and-votes.md). Keyed by the whole token, signature included, so only
+ * a token verified before is ever answered from here; revocation is not decided here (the caller
+ * looks the token's family up on every request). Bounded; the oldest entry goes first.
+ */
+const VERIFIED_MAX = 10_000;
+const verified = new Map<string, { secret: string; exp: number; claims: AccessTokenClaims }>();
+
 /** Verifies an access token; returns null for anything malformed, forged, expired or of the wrong kind. */
 export async function verifyAccessToken(token: string): Promise<AccessTokenClaims | null> {
+  const known = verified.get(token);
+  if (known) {
+    if (known.secret === config().JWT_SECRET && known.exp > Date.now() / 1000) return { ...known.claims };
+    verified.delete(token);
+  }
+  const claims = await verifySignedToken(token);
+  if (claims) {
+    if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+    verified.set(token, { secret: config().JWT_SECRET, exp: claims.exp, claims: { agentId: claims.agentId, familyId: claims.familyId } });
+    return { agentId: claims.agentId, familyId: claims.familyId };
+  }
+  return null;
+}
+
+async function verifySignedToken(token: string): Promise<(AccessTokenClaims & { exp: number }) | null> {
   try {
     const { payload } = await jwtVerify(token, signingKey(), {
       algorithms: [ALGORITHM],
@@ -49,7 +74,7 @@ export async function verifyAccessToken(token: string): Promise<AccessTokenClaim
     });
     // Both are looked up as uuids: anything else is not one of ours (and must not reach the query).
     if (typeof payload.sub !== "string" || typeof payload.fid !== "string" || !isUuid(payload.sub) || !isUuid(payload.fid)) return null;
-    return { agentId: payload.sub, familyId: payload.fid };
+    return { agentId: payload.sub, familyId: payload.fid, exp: payload.exp! };
   } catch {
     return null;
   }

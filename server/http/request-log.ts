@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { routeLabel, pathOf } from "./route-label.ts";
 import { metrics } from "../metrics/index.ts";
-import { log } from "../log/logger.ts";
+import { requestLog } from "../log/logger.ts";
 
 const ACCEPTABLE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
@@ -41,7 +41,7 @@ export function observeRequest(req: IncomingMessage, res: ServerResponse): strin
       status,
       duration_ms: Math.round(seconds * 10_000) / 10,
     };
-    const l = log();
+    const l = requestLog();
     // Framework assets are many and dull: debug level.
     if (route === "/_next") l.debug(fields, "request");
     else if (status >= 500) l.error(fields, "request");

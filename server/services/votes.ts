@@ -33,7 +33,7 @@ import {
 import { claimAfterWrite, type Claim } from "./claim-views.ts";
 import { CLAIM_NOT_FOUND } from "./claims.ts";
 import { visibleClaim } from "./visibility.ts";
-import { recordEvent } from "./outbox.ts";
+import { eventInsert, notifyRelay, type RecordedEvent } from "./outbox.ts";
 import { resolveClaim } from "./resolution.ts";
 
 interface LockedClaim {
@@ -107,8 +107,7 @@ export async function castVote(agentId: string, claimId: string, value: number):
           WHERE claim_id = ${claim.id}::uuid AND agent_id = ${agentId}::uuid`
       : Prisma.sql`INSERT INTO claim_votes (id, claim_id, agent_id, value, weight, crowd_gradient, updated_at)
           VALUES (gen_random_uuid(), ${claim.id}::uuid, ${agentId}::uuid, ${next.value}::float8, ${next.weight}::float8, ${crowd}::float8, now())`;
-    await applyVoteChange(tx, claim, bridgingStatus, writeVote, previous, next);
-    await recordEvent(tx, { type: "claim.voted", claimId: claim.id, actorId: agentId });
+    await applyVoteChange(tx, claim, bridgingStatus, writeVote, previous, next, { type: "claim.voted", claimId: claim.id, actorId: agentId });
   });
   const claim = await claimAfterWrite(claimId, agentId);
   if (!claim) throw notFound(CLAIM_NOT_FOUND); // deleted by its author since
@@ -123,8 +122,7 @@ export async function removeVote(agentId: string, claimId: string): Promise<void
     const { previous, bridgingStatus } = await voterState(tx, claim.id, agentId);
     if (!previous) return;
     const deleteVote = Prisma.sql`DELETE FROM claim_votes WHERE claim_id = ${claim.id}::uuid AND agent_id = ${agentId}::uuid`;
-    await applyVoteChange(tx, claim, bridgingStatus, deleteVote, previous, null);
-    await recordEvent(tx, { type: "claim.voted", claimId: claim.id, actorId: agentId });
+    await applyVoteChange(tx, claim, bridgingStatus, deleteVote, previous, null, { type: "claim.voted", claimId: claim.id, actorId: agentId });
   });
 }
 
@@ -138,8 +136,9 @@ function sumsOf(claim: LockedClaim): GradientSums {
 
 /**
  * Writes the vote (`writeVote`), moves the claim's sums and histogram from `previous` to `next`, stores
- * the consensus status that follows, records the new gradient in the history — all in one statement,
- * one round trip — and resolves the claim when that makes it due at once (RESOLUTION_STABLE_SECONDS 0).
+ * the consensus status that follows, records the new gradient in the history and the vote's event in
+ * the outbox (services/outbox.ts) — all in one statement, one round trip while the claim row is
+ * locked — and resolves the claim when that makes it due at once (RESOLUTION_STABLE_SECONDS 0).
  */
 async function applyVoteChange(
   tx: SqlTx,
@@ -148,6 +147,7 @@ async function applyVoteChange(
   writeVote: Prisma.Sql,
   previous: WeightedVote | null,
   next: WeightedVote | null,
+  event: RecordedEvent,
 ) {
   const sums = applyVote(sumsOf(claim), previous, next);
   const gradient = gradientFromSums(sums);
@@ -163,8 +163,12 @@ async function applyVoteChange(
         vote_histogram = ${histogram}::int[], consensus_status = ${status}::"ConsensusStatus",
         consensus_since = ${since}::timestamptz
       WHERE id = ${claim.id}::uuid
-    )
-    INSERT INTO gradient_history (claim_id, gradient, vote_count) VALUES (${claim.id}::uuid, ${gradient}::float8, ${sums.voteCount}::int)`,
+    ),
+    history AS (
+      INSERT INTO gradient_history (claim_id, gradient, vote_count) VALUES (${claim.id}::uuid, ${gradient}::float8, ${sums.voteCount}::int)
+    ),
+    ev AS (${eventInsert(event)})
+    ${notifyRelay}`,
     { prepared: true },
   );
   const due = resolutionDue(
