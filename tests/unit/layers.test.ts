@@ -31,6 +31,8 @@ const LAYERS: ReadonlyArray<readonly [layer: string, prefixes: readonly string[]
   ["entry", ["server/http/main.ts", "server/cli/"]],
   ["seed", ["server/seed/"]],
   ["rest", ["server/rest/"]],
+  // The MCP endpoint and the authorization server for MCP clients: entry points over the routers.
+  ["mcp", ["server/mcp/", "server/oauth/"]],
   ["api", ["server/api/"]],
   ["nextauth", ["server/auth/nextauth/"]],
   // The request log belongs with the guard that writes it (it labels routes the http layer knows).
