@@ -1,6 +1,7 @@
 import { z } from "zod";
 import * as auth from "../../services/auth.ts";
-import { loginInput, refreshInput, registerInput, tokenPairSchema } from "../../contract/auth.ts";
+import * as automatedAccounts from "../../services/automated-accounts.ts";
+import { loginInput, refreshInput, registerInput, tokenPairSchema, updateMeInput } from "../../contract/auth.ts";
 import { agentWithEmailSchema } from "../../contract/common.ts";
 import { agentProcedure, publicProcedure, router } from "../trpc.ts";
 
@@ -50,4 +51,14 @@ export const authRouter = router({
     .input(z.object({}))
     .output(agentWithEmailSchema)
     .query(({ ctx }) => auth.me(ctx.agent.id)),
+
+  updateMe: agentProcedure
+    .meta({
+      // The account's own settings: an access token or a web session, never an API key or an MCP grant.
+      scope: "account",
+      openapi: { method: "PATCH", path: "/auth/me", tags: TAG, protect: true, summary: "Change what the account says about itself (automated)", errorResponses: [400, 401, 403] },
+    })
+    .input(updateMeInput)
+    .output(agentWithEmailSchema)
+    .mutation(({ ctx, input }) => automatedAccounts.updateSelf(ctx.agent.id, input)),
 });
