@@ -157,6 +157,36 @@ describe("POST /mcp with the official SDK client", () => {
     expect(get.headers.get("allow")).toContain("POST");
   });
 
+  it("serves the protected-resource metadata (RFC 9728) the 401 points at", async () => {
+    const res = await fetch(`${server.base}/.well-known/oauth-protected-resource`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("application/json");
+    const doc = await res.json();
+    // RFC 9728 §2/§3: `resource` is the protected resource's identifier, an https (here: the test's
+    // http) URL without a fragment, equal to the URL the client connects to.
+    expect(doc.resource).toBe(`${server.base}/mcp`);
+    expect(new URL(doc.resource).hash).toBe("");
+    expect(doc.scopes_supported).toEqual(["read", "vote", "write", "webhooks"]);
+    expect(doc.bearer_methods_supported).toEqual(["header"]);
+    for (const [key, value] of Object.entries(doc)) if (key.endsWith("_documentation")) expect(() => new URL(String(value))).not.toThrow();
+  });
+
+  it("serves /llms.txt and each claim page's Markdown twin, linked from the page's head", async () => {
+    const llms = await fetch(`${server.base}/llms.txt`);
+    expect(llms.status).toBe(200);
+    expect(llms.headers.get("content-type")).toContain("text/plain");
+    const text = await llms.text();
+    expect(text.startsWith("# Claims service\n\n> ")).toBe(true);
+    expect(text).toContain(`[MCP endpoint](${server.base}/mcp)`);
+    const md = await fetch(`${server.base}/claims/${bobsClaim}.md`);
+    expect(md.status).toBe(200);
+    expect(md.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+    expect(await md.text()).toMatch(/^# Octopuses have three hearts and blue blood\n/);
+    expect((await fetch(`${server.base}/claims/00000000-0000-4000-8000-000000000000.md`)).status).toBe(404);
+    const page = await (await fetch(`${server.base}/claims/${bobsClaim}`)).text();
+    expect(page).toMatch(new RegExp(`<link rel="alternate" type="text/markdown" href="/claims/${bobsClaim}.md"/?>`));
+  });
+
   it("charges each tool call to the caller's rate limit, like the REST call", async () => {
     const carol = await account("mcp_carol");
     const client = await connect(carol.token);
