@@ -12,14 +12,17 @@ import { Prisma } from "../db/generated/client.ts";
 import { applyVote, type WeightedVote } from "../domain/gradient.ts";
 import { me } from "./auth.ts";
 
-/** PATCH /auth/me: applies what the account says about itself; returns it as GET /auth/me shows it. */
+/**
+ * PATCH /auth/me: applies what the account says about itself. Returns the account as GET /auth/me
+ * shows it, and how many claims' gradient_people moved (their shared page renders are stale).
+ */
 export async function updateSelf(agentId: string, input: { automated?: boolean }) {
-  if (input.automated !== undefined) await setAutomated(agentId, input.automated);
-  return me(agentId);
+  const resorted = input.automated === undefined ? 0 : await setAutomated(agentId, input.automated);
+  return { agent: await me(agentId), resorted };
 }
 
-/** Sets the account's flag and re-sorts its votes. */
-export async function setAutomated(agentId: string, automated: boolean): Promise<void> {
+/** Sets the account's flag and re-sorts its votes; returns the number of claims whose votes it re-sorted. */
+export async function setAutomated(agentId: string, automated: boolean): Promise<number> {
   await sqlTransaction((tx) =>
     tx.execute(Prisma.sql`UPDATE agents SET automated = ${automated}::boolean, updated_at = now() WHERE id = ${agentId}::uuid`),
   );
@@ -27,6 +30,7 @@ export async function setAutomated(agentId: string, automated: boolean): Promise
     SELECT claim_id::text AS claim_id FROM claim_votes WHERE agent_id = ${agentId}::uuid AND automated <> ${automated}::boolean
     ORDER BY claim_id`;
   for (const { claim_id } of claims) await resortVote(agentId, claim_id);
+  return claims.length;
 }
 
 async function resortVote(agentId: string, claimId: string): Promise<void> {

@@ -188,6 +188,20 @@ describe("POST /mcp with the official SDK client", () => {
     expect(page).toMatch(new RegExp(`<link rel="alternate" type="text/markdown" href="/claims/${bobsClaim}.md"/?>`));
   });
 
+  it("once the only voter says it is automated, the claim page shows people only beside everyone", async () => {
+    const changed = await rest("/auth/me", { method: "PATCH", token: alice.token, body: { automated: true } });
+    expect(changed.status).toBe(200);
+    expect(changed.body.automated).toBe(true);
+    const claim = await rest(`/claims/${bobsClaim}`);
+    expect(claim.body.gradient).toBe(0.9);
+    expect(claim.body.gradient_people).toBeNull();
+    const page = await (await fetch(`${server.base}/claims/${bobsClaim}`)).text();
+    const shown = /data-testid="gradient-people"[^>]*>(.*?)<\/p>/s.exec(page)?.[1].replace(/<[^>]+>/g, "");
+    expect(shown).toContain("Everyone: 90%");
+    expect(shown).toContain("People only: no votes by people yet");
+    expect(await (await fetch(`${server.base}/claims/${bobsClaim}.md`)).text()).toContain("- Gradient of people only (automated accounts left out): no votes by people");
+  });
+
   it("charges each tool call to the caller's rate limit, like the REST call", async () => {
     const carol = await account("mcp_carol");
     const client = await connect(carol.token);
