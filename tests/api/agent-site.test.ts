@@ -37,6 +37,7 @@ describe("the Markdown twin of a claim page", () => {
     expect(md).toContain(`- Claim: ${ORIGIN}/claims/${claim.id}`);
     expect(md).toContain("- Gradient (reputation-weighted mean of the votes, 0 = false, 1 = true): 0.800");
     expect(md).toContain("- Voters: 1");
+    expect(md).toContain("- Consensus: too few votes");
     expect(md).toContain("- Bridging (agreement across viewpoints): insufficient data");
     expect(md).toContain(`[food](${ORIGIN}/topics/food)`);
     expect(md).toMatch(/## Evidence \(2\)\n\n### Supports\n\n- <https:\/\/example.org\/honey> — score 0/);
