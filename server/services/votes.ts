@@ -56,6 +56,9 @@ interface LockedClaim {
 /**
  * Locks the claim row for this transaction; null when there is no such claim or it is hidden (a vote
  * on hidden content is a 404). A hide waiting on this lock then counts this vote off the totals.
+ * `db_now` is never before the stored `consensus_since`: now() is this transaction's start, which can
+ * precede the commit of a vote it waited for on the lock, and time must not run backwards for `since`
+ * and the resolution's stable time.
  */
 async function lockClaim(tx: SqlTx, claimId: string): Promise<LockedClaim | null> {
   if (!isUuid(claimId)) return null;
@@ -63,7 +66,7 @@ async function lockClaim(tx: SqlTx, claimId: string): Promise<LockedClaim | null
     SELECT id::text AS id, author_id::text AS author_id, weighted_sum, weight_total, vote_count,
            people_weighted_sum, people_weight_total, people_vote_count,
            vote_histogram, consensus_status::text AS consensus_status, consensus_since,
-           (resolved_at IS NOT NULL) AS resolved, now() AS db_now
+           (resolved_at IS NOT NULL) AS resolved, GREATEST(now(), consensus_since) AS db_now
     FROM claims c WHERE c.id = ${claimId}::uuid AND ${visibleClaim("c")}
     FOR NO KEY UPDATE`, { prepared: true });
   return claim ?? null;
