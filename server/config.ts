@@ -74,6 +74,13 @@ const envSchema = z.object({
     .int({ message: "PAGE_RATE_LIMIT must be a positive whole number (page renders per minute per IP)" })
     .positive({ message: "PAGE_RATE_LIMIT must be a positive whole number (page renders per minute per IP)" })
     .default(600),
+  /** An IPv6 client is limited by this prefix of its address: one subscriber holds a whole /64 (or more). */
+  RATE_LIMIT_IPV6_PREFIX: z.coerce
+    .number({ message: "RATE_LIMIT_IPV6_PREFIX must be a whole number from 32 to 128" })
+    .int({ message: "RATE_LIMIT_IPV6_PREFIX must be a whole number from 32 to 128" })
+    .min(32, { message: "RATE_LIMIT_IPV6_PREFIX must be a whole number from 32 to 128" })
+    .max(128, { message: "RATE_LIMIT_IPV6_PREFIX must be a whole number from 32 to 128" })
+    .default(64),
   SKIP_MIGRATIONS: z
     .enum(["", "0", "1", "true", "false"], { message: "SKIP_MIGRATIONS must be 1/true or 0/false" })
     .default("")

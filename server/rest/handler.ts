@@ -295,7 +295,7 @@ async function handle(req: RestRequest, state: { limit?: RateLimitResult }): Pro
     if (!parsed.ok) return finish(parsed.response);
     body = parsed.value;
     if (AUTH_ATTEMPT_PATHS.has(route.path)) {
-      const attempt = await limitAuthAttempt(ip, body);
+      const attempt = await limitAuthAttempt(ip);
       limit = mostRestrictive([limit, attempt]);
       state.limit = limit;
       if (!attempt.success) return finish(json(429, { detail: "Rate limit exceeded" }));

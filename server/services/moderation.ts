@@ -17,6 +17,7 @@ import {
   type ReportOut,
   type ReportTargetType,
 } from "../contract/moderation.ts";
+import { adminGrantAllowed } from "../auth/admin-emails.ts";
 import { config } from "../config.ts";
 import { mayChangeRole, maySuspend, type AssignableRole, type Role } from "../domain/roles.ts";
 import { claimView } from "./claim-views.ts";
@@ -53,10 +54,9 @@ export async function applyAdminEmails(agentId: string): Promise<void> {
   const admins = config().ADMIN_EMAILS;
   if (admins.length === 0) return;
   await db().$transaction(async (tx) => {
-    const changed = await tx.agent.updateMany({
-      where: { id: agentId, email: { in: admins }, role: { not: "admin" } },
-      data: { role: "admin" },
-    });
+    const agent = await tx.agent.findUnique({ where: { id: agentId }, select: { email: true, emailVerified: true, role: true } });
+    if (!agent || agent.role === "admin" || !adminGrantAllowed(agent.email, agent.emailVerified !== null, admins)) return;
+    const changed = await tx.agent.updateMany({ where: { id: agentId, role: { not: "admin" } }, data: { role: "admin" } });
     if (changed.count === 1) await audit(tx, agentId, "role_change", "agent", agentId, "admin (ADMIN_EMAILS)");
   });
 }
@@ -71,9 +71,14 @@ export function isSuspended(agent: { suspendedAt: Date | null; suspendedUntil: D
  * suspended agent is refused with 403 `Account suspended`.
  */
 export async function admitSignIn(agentId: string): Promise<void> {
-  const agent = await db().agent.findUnique({ where: { id: agentId }, select: { suspendedAt: true, suspendedUntil: true } });
-  if (agent && isSuspended(agent)) throw new TRPCError({ code: "FORBIDDEN", message: ACCOUNT_SUSPENDED });
+  if (await agentSuspended(agentId)) throw new TRPCError({ code: "FORBIDDEN", message: ACCOUNT_SUSPENDED });
   await applyAdminEmails(agentId);
+}
+
+/** Whether the agent is suspended now (the web sign-in asks before it makes a session). */
+export async function agentSuspended(agentId: string): Promise<boolean> {
+  const agent = await db().agent.findUnique({ where: { id: agentId }, select: { suspendedAt: true, suspendedUntil: true } });
+  return agent !== null && isSuspended(agent);
 }
 
 // ---- roles ----

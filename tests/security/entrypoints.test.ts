@@ -247,8 +247,11 @@ describe.each(["npm start", "next start"] as const)("%s", (kind) => {
       expect(await refused.text()).toContain("Too many requests");
       // The API budget of that IP is its own.
       expect((await fetch(`${app.base}/api/v1/health`, { headers: via(ip) })).status).toBe(200);
-      // Assets are not renders.
-      expect((await fetch(`${app.base}/favicon.ico`, { headers: via(ip) })).status).not.toBe(429);
+      // Next's files and the app's route handlers are not renders (an unknown "/favicon.ico" is: it
+      // renders the not-found page).
+      expect((await fetch(`${app.base}/icon.svg`, { headers: via(ip) })).status).toBe(200);
+      expect((await fetch(`${app.base}/_next/static/missing.js`, { headers: via(ip) })).status).toBe(404);
+      expect((await fetch(`${app.base}/favicon.ico`, { headers: via(ip) })).status).toBe(429);
     });
   }, 60_000);
 });

@@ -17,6 +17,7 @@ import { issueTokenPair } from "../../server/services/auth.ts";
 import { grantAdmin } from "../../server/services/moderation.ts";
 import { createAgent, startApi, type ApiResponse } from "../helpers/api.ts";
 import { changedTables, dbFingerprint } from "./db-state.ts";
+import { isStorableText } from "../../server/domain/text-guard.ts";
 import {
   badQueryValues,
   conforms,
@@ -375,11 +376,18 @@ function invalidRequestArb(op: Operation): fc.Arbitrary<FuzzRequest> {
     }
   }
 
-  // -- path ids: malformed or unknown is "not found" --
+  // -- path ids: malformed or unknown is "not found"; one that is not storable text is a 400 naming it --
   for (const p of op.pathParams.filter((p) => p.name in NOT_FOUND_DETAIL)) {
     const badId = fc.oneof(malformedIdArb, fc.uuid({ version: 4 }));
-    const path = fc.tuple(validPathArb(op), badId).map(([valid, id]) => ({ ...valid, [p.name]: id }));
-    cases.push(fc.record({ kind: fc.constant(`unknown ${p.name}`), ...base, path, body: fc.constant(canonicalBody), expect: fc.constant({ status: 404, detail: NOT_FOUND_DETAIL[p.name] }) }) as fc.Arbitrary<FuzzRequest>);
+    const pathAndExpect = fc.tuple(validPathArb(op), badId).map(([valid, id]) => ({
+      path: { ...valid, [p.name]: id },
+      expect: (isStorableText(id) ? { status: 404, detail: NOT_FOUND_DETAIL[p.name] } : { status: 400, field: p.name }) as Expectation,
+    }));
+    cases.push(
+      fc
+        .record({ kind: fc.constant(`unknown ${p.name}`), ...base, body: fc.constant(canonicalBody), pathAndExpect })
+        .map(({ pathAndExpect: pe, ...rest }) => ({ ...rest, ...pe })) as fc.Arbitrary<FuzzRequest>,
+    );
   }
 
   // -- tokens --

@@ -1,0 +1,150 @@
+// The limits hold for every method, every path, every address family and every account, against the
+// production build (issue: "the limits hold for every method, every address family, every account"):
+//   - a page render is charged whatever the method and however the path ends (PUT/PATCH/DELETE on a
+//     page, "/topics/x.css", "/api/nope", "/_next/data/…" all render); Next's own files are not;
+//   - password guesses from many addresses never lock the owner out (API and web sign-in);
+//   - IPv6 clients are limited by /64;
+//   - an unverified registration of an ADMIN_EMAILS address is not an admin.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startBuiltServer, type BuiltServer } from "../helpers/built-server.ts";
+import { inOneBucket } from "../helpers/time.ts";
+
+const PAGE_LIMIT = 12;
+const ADMIN_EMAIL = `limits-admin-${Date.now()}@example.org`;
+let server: BuiltServer;
+
+let ipCounter = 0;
+const freshIp = () => `10.${(process.pid >> 8) % 250}.${process.pid % 250}.${++ipCounter}`;
+/** One trusted proxy appended the client's address; the client wrote the rest. */
+const from = (ip: string) => ({ "x-forwarded-for": `198.18.0.1, ${ip}` });
+
+beforeAll(async () => {
+  server = await startBuiltServer({
+    TRUST_PROXY: "1",
+    RATE_LIMIT_SCALE: "1",
+    PAGE_RATE_LIMIT: String(PAGE_LIMIT),
+    PAGE_CACHE_SECONDS: "0",
+    ADMIN_EMAILS: ADMIN_EMAIL,
+    LOG_LEVEL: "error",
+  });
+}, 180_000);
+afterAll(() => server?.stop());
+
+async function call(method: string, path: string, headers: Record<string, string> = {}, body?: unknown) {
+  const res = await fetch(`${server.base}${path}`, {
+    method,
+    redirect: "manual",
+    headers: { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text };
+}
+
+describe("the page budget cannot be walked around", () => {
+  it.each([
+    ["DELETE", "/"],
+    ["PUT", "/topics/science"],
+    ["PATCH", "/claims/00000000-0000-0000-0000-000000000000"],
+    ["GET", "/topics/x.css"],
+    ["GET", "/favicon.ico"],
+    ["GET", "/api/nope"],
+    ["GET", "/_next/data/build/x.json"],
+    ["OPTIONS", "/"],
+    ["GET", "/_next/static/chunks/%2e%2e/%2e%2e/topics/y.js"],
+  ])("%s %s is charged as a render", async (method, path) => {
+    await inOneBucket(60_000, async () => {
+      const ip = freshIp();
+      for (let i = 0; i < PAGE_LIMIT; i++) expect((await call(method, path, from(ip))).status, `${method} ${path} #${i + 1}`).not.toBe(429);
+      const refused = await call(method, path, from(ip));
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    });
+  }, 60_000);
+
+  it("Next's static files and the app's route handlers are not renders", async () => {
+    await inOneBucket(60_000, async () => {
+      const ip = freshIp();
+      for (let i = 0; i < PAGE_LIMIT + 3; i++) {
+        expect((await call("GET", "/icon.svg", from(ip))).status).toBe(200);
+        expect((await call("GET", "/_next/static/missing.js", from(ip))).status).toBe(404);
+      }
+      // …and did not touch the page budget
+      expect((await call("GET", "/", from(ip))).status).toBe(200);
+    });
+  }, 60_000);
+});
+
+describe("password guesses never lock the owner out", () => {
+  async function registerOwner(email: string) {
+    const username = `owner${Date.now() % 1_000_000}${++ipCounter}`;
+    const res = await call("POST", "/api/v1/auth/register", from(freshIp()), { email, password: "Owner-passw0rd", username });
+    expect(res.status, res.text).toBe(201);
+    return JSON.parse(res.text) as { id: string; role: string };
+  }
+
+  it("10 wrong logins from 10 addresses: the owner still logs in, on the API and on the web sign-in", async () => {
+    const email = `owner-${Date.now()}@example.org`;
+    await registerOwner(email);
+    const attackers = Array.from({ length: 10 }, freshIp);
+    for (const ip of attackers) expect((await call("POST", "/api/v1/auth/login", from(ip), { email, password: "guess-123" })).status).toBe(401);
+    // a client that failed on the account may not go on guessing once it is under attack…
+    const again = await call("POST", "/api/v1/auth/login", from(attackers[3]), { email, password: "guess-456" });
+    expect(again.status).toBe(429);
+    // …but the owner's correct password from their own address works, through both doors
+    const api = await call("POST", "/api/v1/auth/login", from(freshIp()), { email, password: "Owner-passw0rd" });
+    expect(api.status, api.text).toBe(200);
+    const ownerIp = freshIp();
+    const csrf = await fetch(`${server.base}/api/auth/csrf`, { headers: from(ownerIp) });
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const jar = csrf.headers.getSetCookie().map((c) => c.split(";")[0]);
+    const web = await fetch(`${server.base}/api/auth/callback/credentials`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar.join("; "), ...from(ownerIp) },
+      body: new URLSearchParams({ csrfToken, email, password: "Owner-passw0rd", json: "true" }),
+    });
+    expect(web.headers.getSetCookie().some((c) => c.includes("next-auth.session-token")), `status ${web.status}`).toBe(true);
+  }, 60_000);
+
+  it("one client guessing one account is stopped after 5 failures", async () => {
+    const email = `guessed-${Date.now()}@example.org`;
+    await registerOwner(email);
+    const ip = freshIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await call("POST", "/api/v1/auth/login", from(ip), { email, password: `guess-${i}` })).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
+  }, 60_000);
+
+  it("an unverified registration of an ADMIN_EMAILS address is not an admin", async () => {
+    const agent = await registerOwner(ADMIN_EMAIL);
+    expect(agent.role).toBe("member");
+    const login = await call("POST", "/api/v1/auth/login", from(freshIp()), { email: ADMIN_EMAIL, password: "Owner-passw0rd" });
+    const { access_token } = JSON.parse(login.text) as { access_token: string };
+    const me = await call("GET", "/api/v1/auth/me", { authorization: `Bearer ${access_token}` });
+    expect(JSON.parse(me.text).role).toBe("member");
+    const roles = await call("PUT", `/api/v1/admin/agents/${agent.id}/role`, { authorization: `Bearer ${access_token}` }, { role: "admin" });
+    expect(roles.status).toBe(403);
+  }, 60_000);
+});
+
+describe("IPv6 clients are limited by their /64", () => {
+  it("70 addresses of one /64 share the anonymous limit of 60", async () => {
+    await inOneBucket(60_000, async () => {
+      const prefix = `2001:db8:${(process.pid % 0xffff).toString(16)}:${(++ipCounter).toString(16)}`;
+      const statuses: number[] = [];
+      for (let i = 0; i < 70; i++) statuses.push((await call("GET", "/api/v1/health", from(`${prefix}:${i.toString(16)}::1`))).status);
+      const passed = statuses.filter((s) => s === 200).length;
+      // A window boundary may hand back a little of the count.
+      expect(passed).toBeGreaterThanOrEqual(60);
+      expect(passed).toBeLessThanOrEqual(61);
+      // the neighbouring /64 is another client
+      expect((await call("GET", "/api/v1/health", from(`2001:db8:ffff:${(ipCounter + 1).toString(16)}::1`))).status).toBe(200);
+      // pages too
+      const pagePrefix = `2001:db8:${(process.pid % 0xffff).toString(16)}:${(++ipCounter).toString(16)}`;
+      const pages: number[] = [];
+      for (let i = 0; i < PAGE_LIMIT + 1; i++) pages.push((await call("GET", "/favicon.ico", from(`${pagePrefix}::${(i + 1).toString(16)}`))).status);
+      expect(pages[PAGE_LIMIT]).toBe(429);
+    });
+  }, 90_000);
+});
