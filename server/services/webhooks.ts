@@ -11,7 +11,7 @@ import { badRequest, notFound } from "../errors.ts";
 import { isUuid } from "../contract/common.ts";
 import type { ClaimEventType, WebhookEventType } from "../domain/webhook-events.ts";
 import { disableReason, outcomeOf, retryDelayMs, type AttemptOutcome } from "../domain/webhook-retry.ts";
-import { ipLiteralHost, refusedAddress, refusedUrlShape } from "../domain/webhook-url.ts";
+import { ipLiteralHost, isPublicAddress, refusedUrlShape } from "../domain/webhook-url.ts";
 import type { Claim } from "../contract/claims.ts";
 import { recordWebhookOutcome, type WebhookOutcome } from "../metrics/index.ts";
 import { claimView } from "./claim-views.ts";
@@ -100,10 +100,8 @@ export async function assertDeliverableUrl(raw: string): Promise<void> {
       throw badRequest(`url: the host ${url.hostname} does not resolve`);
     }
   }
-  for (const address of addresses) {
-    const refused = refusedAddress(address);
-    if (refused) throw badRequest(`url: must resolve only to public addresses (${url.hostname} → ${refused})`);
-  }
+  // The answer never names what a name resolved to: it would tell anyone what internal names resolve to.
+  if (!addresses.every(isPublicAddress)) throw badRequest("url: must resolve only to public addresses");
 }
 
 async function ownWebhook(agentId: string, webhookId: string): Promise<WebhookRow> {
