@@ -240,6 +240,25 @@ const envSchema = z.object({
     .transform((v) => v !== "0" && v !== "false"),
 });
 
+/**
+ * Why a secret of the right length is still guessable, or null. Length alone accepts 32 × "a": the
+ * secret must not be one unit repeated, must use at least 10 different characters, and must carry at
+ * least 96 bits by its own character frequencies (a generated hex or base64 secret of 32 characters
+ * carries 110–150). docs/security.md, "Secrets".
+ */
+export function guessableSecret(value: string): string | null {
+  const advice = "is guessable; generate one (openssl rand -base64 48)";
+  if (/^([\s\S]+?)\1+$/.test(value)) return `${advice}: it is one short part repeated`;
+  const counts = new Map<string, number>();
+  for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  if (counts.size < 10) return `${advice}: fewer than 10 different characters`;
+  const length = [...value].length;
+  let bits = 0;
+  for (const n of counts.values()) bits -= n * Math.log2(n / length);
+  if (bits < 96) return `${advice}: about ${Math.floor(bits)} bits, at least 96 needed`;
+  return null;
+}
+
 export type Config = Omit<z.infer<typeof envSchema>, "PAGE_CACHE_SECONDS"> & { JWT_SECRET: string; NEXTAUTH_SECRET: string; PAGE_CACHE_SECONDS: number };
 
 export class ConfigError extends Error {}
@@ -286,6 +305,14 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     const generated = loadDevSecrets(cfg.DATA_DIR);
     JWT_SECRET ??= generated.JWT_SECRET;
     NEXTAUTH_SECRET ??= generated.NEXTAUTH_SECRET;
+  }
+  if (cfg.NODE_ENV === "production") {
+    const problems = [
+      ["JWT_SECRET", guessableSecret(JWT_SECRET)],
+      ["NEXTAUTH_SECRET", guessableSecret(NEXTAUTH_SECRET)],
+      ["NEXTAUTH_SECRET", JWT_SECRET === NEXTAUTH_SECRET ? "must differ from JWT_SECRET (one leaked secret must not open both)" : null],
+    ].filter(([, problem]) => problem !== null);
+    if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.map(([name, p]) => `  ${name}: ${p}`).join("\n")}`);
   }
   const PAGE_CACHE_SECONDS = cfg.PAGE_CACHE_SECONDS ?? (cfg.NODE_ENV === "production" ? 5 : 0);
   return { ...cfg, JWT_SECRET, NEXTAUTH_SECRET, PAGE_CACHE_SECONDS };

@@ -4,6 +4,7 @@
 // process (kept on globalThis: Next's bundles and the custom server share it), stopped on shutdown.
 import type PgBoss from "pg-boss";
 import { config } from "../config.ts";
+import { log } from "../log/logger.ts";
 import { dbReady, onBackgroundPool, onRequestPool, type SqlTx } from "../db/client.ts";
 import { fanOutEvents } from "../services/notifications.ts";
 import { attemptDeliveries, type EnqueueDeliveries } from "../services/webhooks.ts";
@@ -91,6 +92,14 @@ export async function startBackground(): Promise<void> {
   if (b.relay) return;
   // Claimed before the first await: a second call returns here instead of starting a second set.
   b.relay = { stop: async () => {}, kick: () => {} };
+  const cfg = config();
+  if (cfg.NODE_ENV === "production" && cfg.WEBHOOK_ALLOW_PRIVATE) {
+    // A development switch: in production it lets any agent make this server call internal addresses.
+    log().warn(
+      { webhook_allow_private: true },
+      "WEBHOOK_ALLOW_PRIVATE is on in production: webhooks may be delivered to loopback, private and link-local addresses (cloud metadata included). Unset it unless every agent is trusted.",
+    );
+  }
   await onBackgroundPool(() => startWorkers(b));
 }
 

@@ -19,6 +19,7 @@ import type { StoredEvent } from "./outbox.ts";
 import { getEvidence } from "./evidence.ts";
 import { getComment } from "./comments.ts";
 import { postWebhook, type AttemptResult } from "./webhook-http.ts";
+import { activeAgent } from "./visibility.ts";
 
 export const WEBHOOK_NOT_FOUND = "Webhook not found";
 export const DELIVERY_NOT_FOUND = "Delivery not found";
@@ -300,6 +301,7 @@ export async function queueDeliveries(tx: SqlTx, messages: EventMessage[]): Prom
     JOIN unnest(${messages.map((m) => m.type)}::text[], ${messages.map((m) => m.payload)}::text[]) WITH ORDINALITY AS m(type, payload, n)
       ON m.n = r.message
     JOIN webhooks w ON w.agent_id = r.agent_id AND w.status = 'active' AND m.type = ANY(w.events)
+    JOIN agents a ON a.id = w.agent_id AND ${activeAgent("a")}
     RETURNING id::text AS id`);
   return rows.map((r) => r.id);
 }
@@ -315,6 +317,8 @@ interface PendingDelivery {
   url: string;
   secret: string;
   webhook_status: string;
+  /** The endpoint's owner is not suspended (a delivery queued before a suspension is not sent). */
+  agent_active: boolean;
 }
 
 /** Signs and sends one attempt; exported for tests that check the headers. */
@@ -336,15 +340,16 @@ export function signedHeaders(secret: string, msgId: string, body: string, at: D
 export async function attemptDeliveries(deliveryIds: string[], enqueue: EnqueueDeliveries): Promise<Map<string, AttemptResult>> {
   const pending = await readSql<PendingDelivery>`
     SELECT d.id::text AS id, d.webhook_id::text AS webhook_id, d.message_id, d.event_type, d.payload, d.attempt, d.status,
-           w.url, w.secret, w.status AS webhook_status
-    FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+           w.url, w.secret, w.status AS webhook_status, ${activeAgent("a")} AS agent_active
+    FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id JOIN agents a ON a.id = w.agent_id
     WHERE d.id = ANY(${deliveryIds}::uuid[]) AND d.status = 'pending'`;
   const cfg = config();
   const results = new Map<string, AttemptResult>();
   await Promise.all(
     pending.map(async (d) => {
-      const result: AttemptResult =
-        d.webhook_status !== "active" && d.event_type !== "ping"
+      const result: AttemptResult = !d.agent_active
+        ? { status: null, durationMs: 0, error: "account suspended" }
+        : d.webhook_status !== "active" && d.event_type !== "ping"
           ? { status: null, durationMs: 0, error: "endpoint disabled" }
           : await postWebhook(d.url, d.payload, signedHeaders(d.secret, d.message_id, d.payload, new Date()), cfg.WEBHOOK_ALLOW_PRIVATE);
       results.set(d.id, result);
