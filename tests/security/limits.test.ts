@@ -5,8 +5,12 @@
 //   - password guesses from many addresses never lock the owner out (API and web sign-in);
 //   - IPv6 clients are limited by /64;
 //   - an unverified registration of an ADMIN_EMAILS address is not an admin.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startBuiltServer, type BuiltServer } from "../helpers/built-server.ts";
+import { root, startBuiltServer, type BuiltServer } from "../helpers/built-server.ts";
 import { inOneBucket } from "../helpers/time.ts";
 
 const PAGE_LIMIT = 12;
@@ -18,8 +22,17 @@ const freshIp = () => `10.${(process.pid >> 8) % 250}.${process.pid % 250}.${++i
 /** One trusted proxy appended the client's address; the client wrote the rest. */
 const from = (ip: string) => ({ "x-forwarded-for": `198.18.0.1, ${ip}` });
 
+const SEEDED_ADMIN = { email: `seeded-admin-${Date.now()}@example.org`, password: "Seeded-admin-passw0rd" };
+const dataDir = mkdtempSync(path.join(tmpdir(), "claims-limits-"));
+
 beforeAll(async () => {
+  // A verified admin, made on the server's database before it starts (suspensions need one).
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", DATA_DIR: dataDir, LOG_LEVEL: "error" };
+  delete env.PGLITE_DATA_DIR;
+  const seeded = spawnSync(process.execPath, ["--import", "tsx", "tests/helpers/seed-admin.ts", SEEDED_ADMIN.email, SEEDED_ADMIN.password], { cwd: root, env, encoding: "utf8" });
+  expect(seeded.status, seeded.stderr).toBe(0);
   server = await startBuiltServer({
+    DATA_DIR: dataDir,
     TRUST_PROXY: "1",
     RATE_LIMIT_SCALE: "1",
     PAGE_RATE_LIMIT: String(PAGE_LIMIT),
@@ -28,7 +41,10 @@ beforeAll(async () => {
     LOG_LEVEL: "error",
   });
 }, 180_000);
-afterAll(() => server?.stop());
+afterAll(() => {
+  server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 async function call(method: string, path: string, headers: Record<string, string> = {}, body?: unknown) {
   const res = await fetch(`${server.base}${path}`, {
@@ -147,4 +163,40 @@ describe("IPv6 clients are limited by their /64", () => {
       expect(pages[PAGE_LIMIT]).toBe(429);
     });
   }, 90_000);
+});
+
+describe("a suspended account's web sign-in", () => {
+  it("says 'Account suspended' (never a 500), and the API login says so too", async () => {
+    const login = async (email: string, password: string) => {
+      const res = await call("POST", "/api/v1/auth/login", from(freshIp()), { email, password });
+      return { status: res.status, body: JSON.parse(res.text) };
+    };
+    const adminLogin = await login(SEEDED_ADMIN.email, SEEDED_ADMIN.password);
+    expect(adminLogin.status).toBe(200);
+    const email = `suspended-${Date.now()}@example.org`;
+    const username = `susp${Date.now() % 1_000_000}`;
+    const reg = await call("POST", "/api/v1/auth/register", from(freshIp()), { email, password: "Suspended-passw0rd", username });
+    const agent = JSON.parse(reg.text) as { id: string };
+    const suspended = await call("POST", `/api/v1/moderation/agents/${agent.id}/suspend`, { authorization: `Bearer ${adminLogin.body.access_token}` }, { reason: "testing" });
+    expect(suspended.status, suspended.text).toBeLessThan(300);
+    expect(await login(email, "Suspended-passw0rd")).toEqual({ status: 403, body: { detail: "Account suspended" } });
+
+    const ip = freshIp();
+    const csrf = await fetch(`${server.base}/api/auth/csrf`, { headers: from(ip) });
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const jar = csrf.headers.getSetCookie().map((c) => c.split(";")[0]);
+    const web = await fetch(`${server.base}/api/auth/callback/credentials`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar.join("; "), ...from(ip) },
+      body: new URLSearchParams({ csrfToken, email, password: "Suspended-passw0rd", json: "true" }),
+    });
+    expect(web.status).toBeLessThan(500);
+    const { url } = (await web.json()) as { url: string };
+    expect(new URL(url).searchParams.get("error")).toBe("AccountSuspended");
+    expect(web.headers.getSetCookie().some((c) => c.includes("session-token="))).toBe(false);
+    // The sign-in page shows it in words.
+    const page = await call("GET", "/signin?error=AccountSuspended", from(ip));
+    expect(page.text).toContain("Account suspended");
+  }, 60_000);
 });
