@@ -36,9 +36,10 @@ beforeAll(async () => {
     TRUST_PROXY: "1",
     RATE_LIMIT_SCALE: "1",
     PAGE_RATE_LIMIT: String(PAGE_LIMIT),
-    PAGE_CACHE_SECONDS: "0",
+    PAGE_CACHE_SECONDS: "30",
     ADMIN_EMAILS: ADMIN_EMAIL,
-    LOG_LEVEL: "error",
+    WEBHOOK_ALLOW_PRIVATE: "1",
+    LOG_LEVEL: "warn",
   });
 }, 180_000);
 afterAll(() => {
@@ -198,5 +199,65 @@ describe("a suspended account's web sign-in", () => {
     // The sign-in page shows it in words.
     const page = await call("GET", "/signin?error=AccountSuspended", from(ip));
     expect(page.text).toContain("Account suspended");
+  }, 60_000);
+});
+
+describe("the page cache serves each client an encoding it accepts", () => {
+  it("a deflate render is never served to a client that sent no Accept-Encoding", async () => {
+    const ip = freshIp();
+    const path = `/leaderboard?poison=${Date.now()}`;
+    const raw = (encoding?: string) =>
+      fetch(`${server.base}${path}`, { headers: { ...from(ip), "user-agent": "Mozilla/5.0 (test)", ...(encoding ? { "accept-encoding": encoding } : {}) } });
+    const deflated = await raw("deflate");
+    await deflated.arrayBuffer();
+    expect(deflated.status).toBe(200);
+    // undici decodes what it is sent; the headers tell what was on the wire
+    for (const encoding of [undefined, "identity", "gzip"]) {
+      const res = await raw(encoding);
+      const html = await res.text();
+      expect(res.headers.get("content-encoding") ?? "identity", String(encoding)).not.toBe("deflate");
+      expect(html).toContain("<html");
+    }
+    // the deflate client itself may be served its copy
+    const again = await raw("deflate");
+    await again.arrayBuffer();
+    expect(again.headers.get("x-page-cache")).toBe("hit");
+    expect(again.headers.get("content-encoding")).toBe("deflate");
+  }, 60_000);
+});
+
+describe("NUL in path-like inputs", () => {
+  it("/api/trpc agent_id and tag, and /profiles/%00: a 400, never a 500", async () => {
+    const ip = freshIp();
+    for (const [procedure, input] of [
+      ["profiles.get", { agent_id: "\u0000" }],
+      ["profiles.timeline", { agent_id: "x\u0000y" }],
+      ["discover.topicClaims", { tag: "a\u0000" }],
+      ["claims.get", { claim_id: "\u0000" }],
+    ] as const) {
+      const res = await call("GET", `/api/trpc/${procedure}?input=${encodeURIComponent(JSON.stringify(input))}`, from(ip));
+      expect(res.status, `${procedure}: ${res.text}`).toBe(400);
+      expect(JSON.parse(res.text).error.detail).toMatch(/must not contain NUL/);
+    }
+    for (const page of ["/profiles/%00", "/topics/a%00b", "/claims/%00", "/profiles/%ED%A0%80"]) {
+      const res = await call("GET", page, from(ip));
+      expect(res.status, page).toBe(400);
+    }
+  }, 60_000);
+});
+
+describe("production configuration", () => {
+  it("warns when WEBHOOK_ALLOW_PRIVATE is on", () => {
+    expect(server.output()).toContain("WEBHOOK_ALLOW_PRIVATE is on in production");
+  });
+
+  it.each([
+    ["32 × 'a'", { JWT_SECRET: "a".repeat(32) }, /JWT_SECRET: .*guessable/],
+    ["both equal", { JWT_SECRET: "Shared-Kq8vT2mZ9xLp4RbN7cWd1YhF6sJe3Ug5", NEXTAUTH_SECRET: "Shared-Kq8vT2mZ9xLp4RbN7cWd1YhF6sJe3Ug5" }, /NEXTAUTH_SECRET: must differ from JWT_SECRET/],
+  ])("refuses to start with guessable secrets (%s)", (_name, secrets, message) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", PORT: "1", DATA_DIR: dataDir, ...secrets };
+    const run = spawnSync(process.execPath, ["--import", "tsx", "server/http/main.ts"], { cwd: root, env, encoding: "utf8", timeout: 60_000 });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(message);
   }, 60_000);
 });
