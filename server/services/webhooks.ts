@@ -20,6 +20,7 @@ import { getEvidence } from "./evidence.ts";
 import { getComment } from "./comments.ts";
 import { postWebhook, type AttemptResult } from "./webhook-http.ts";
 import { activeAgent } from "./visibility.ts";
+import { isSealed, openSecret, sealSecret } from "../auth/secret-box.ts";
 
 export const WEBHOOK_NOT_FOUND = "Webhook not found";
 export const DELIVERY_NOT_FOUND = "Delivery not found";
@@ -76,6 +77,27 @@ function toWebhook(row: WebhookRow): WebhookOut {
   };
 }
 
+/** A signing secret as stored: encrypted under WEBHOOK_SECRET_KEY (server/auth/secret-box.ts). */
+const sealed = (secret: string) => sealSecret(secret, config().WEBHOOK_SECRET_KEY);
+
+/**
+ * Encrypts the signing secrets stored in clear before they were encrypted at rest (a SQL migration
+ * cannot: it does not hold the key). Runs at start-up on every instance; each row is rewritten only
+ * if it is still the clear value it read, so instances racing each other do no harm. Returns the count.
+ */
+export async function encryptClearWebhookSecrets(): Promise<number> {
+  const clear = await readSql<{ id: string; secret: string }>`
+    SELECT id::text AS id, secret FROM webhooks WHERE secret NOT LIKE 'enc1:%'`;
+  let done = 0;
+  for (const row of clear) {
+    if (isSealed(row.secret)) continue;
+    done += await sqlTransaction((tx) =>
+      tx.execute(Prisma.sql`UPDATE webhooks SET secret = ${sealed(row.secret)} WHERE id = ${row.id}::uuid AND secret = ${row.secret}`),
+    );
+  }
+  return done;
+}
+
 /** `whsec_` + base64 of 32 random bytes (the Standard Webhooks secret format). */
 export function newSecret(): string {
   return `whsec_${randomBytes(32).toString("base64")}`;
@@ -126,7 +148,7 @@ export async function createWebhook(
     if (n >= MAX_WEBHOOKS) throw badRequest(`webhooks: at most ${MAX_WEBHOOKS} endpoints per agent`);
     const [created] = await tx.query<WebhookRow>(Prisma.sql`
       INSERT INTO webhooks (id, agent_id, url, events, description, secret)
-      VALUES (gen_random_uuid(), ${agentId}::uuid, ${input.url}, ${input.events}::text[], ${input.description ?? null}, ${secret})
+      VALUES (gen_random_uuid(), ${agentId}::uuid, ${input.url}, ${input.events}::text[], ${input.description ?? null}, ${sealed(secret)})
       RETURNING ${WEBHOOK_COLUMNS}`);
     return created;
   });
@@ -175,7 +197,7 @@ export async function rotateSecret(agentId: string, webhookId: string): Promise<
   const current = await ownWebhook(agentId, webhookId);
   const secret = newSecret();
   await sqlTransaction((tx) =>
-    tx.execute(Prisma.sql`UPDATE webhooks SET secret = ${secret}, updated_at = now() WHERE id = ${current.id}::uuid`),
+    tx.execute(Prisma.sql`UPDATE webhooks SET secret = ${sealed(secret)}, updated_at = now() WHERE id = ${current.id}::uuid`),
   );
   return { ...toWebhook(current), secret };
 }
@@ -351,7 +373,7 @@ export async function attemptDeliveries(deliveryIds: string[], enqueue: EnqueueD
         ? { status: null, durationMs: 0, error: "account suspended" }
         : d.webhook_status !== "active" && d.event_type !== "ping"
           ? { status: null, durationMs: 0, error: "endpoint disabled" }
-          : await postWebhook(d.url, d.payload, signedHeaders(d.secret, d.message_id, d.payload, new Date()), cfg.WEBHOOK_ALLOW_PRIVATE);
+          : await postWebhook(d.url, d.payload, signedHeaders(openSecret(d.secret, cfg.WEBHOOK_SECRET_KEY), d.message_id, d.payload, new Date()), cfg.WEBHOOK_ALLOW_PRIVATE);
       results.set(d.id, result);
     }),
   );

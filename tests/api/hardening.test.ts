@@ -5,6 +5,7 @@
 //   - OPTIONS reads no credential; a hidden parent is not listed in parent_ids;
 //   - display names refuse invisible format characters;
 //   - a suspended agent gets no inbox entry and no webhook delivery;
+//   - webhook signing secrets are stored encrypted, and clear ones from before are encrypted at start;
 //   - setRole/suspend decide on the target row read inside their transaction (PostgreSQL only: it
 //     needs a second connection holding the row).
 import { randomUUID } from "node:crypto";
@@ -29,8 +30,12 @@ beforeAll(async () => {
   api = await startApi();
   admin = await createAgent(api);
   await grantAdmin(admin.username);
+  await startBackground();
 });
-afterAll(() => api.close());
+afterAll(async () => {
+  await stopBackground();
+  await api.close();
+});
 
 const suspend = (agentId: string) => api.post(`/moderation/agents/${agentId}/suspend`, { reason: "testing suspension" }, { token: admin.token });
 const unsuspend = (agentId: string) => api.post(`/moderation/agents/${agentId}/unsuspend`, { reason: "over" }, { token: admin.token });
@@ -117,9 +122,6 @@ describe("requests that carry nothing they should not", () => {
 });
 
 describe("a suspended agent is sent nothing", () => {
-  beforeAll(() => startBackground());
-  afterAll(() => stopBackground());
-
   it("no inbox entry and no webhook delivery while suspended", async () => {
     const receiver = await startReceiver();
     try {
@@ -138,6 +140,32 @@ describe("a suspended agent is sent nothing", () => {
       await eventually(async () => (await db().webhookDelivery.count({ where: { webhook: { agentId: active.id }, eventType: "claim.voted" } })) === 1);
       expect(await db().notification.count({ where: { agentId: suspended.id } })).toBe(0);
       expect(await db().webhookDelivery.count({ where: { webhook: { agentId: suspended.id }, eventType: "claim.voted" } })).toBe(0);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
+describe("webhook signing secrets at rest", () => {
+  it("are stored encrypted; one stored in clear is encrypted by the start-up sweep and still signs", async () => {
+    const { encryptClearWebhookSecrets } = await import("../../server/services/webhooks.ts");
+    const receiver = await startReceiver();
+    try {
+      const owner = await createAgent(api);
+      const hook = await api.post("/webhooks", { url: receiver.url, events: ["claim.voted"] }, { token: owner.token });
+      expect(hook.status, hook.text).toBe(201);
+      const secret = hook.body.secret as string;
+      const stored = async () => (await db().webhook.findUniqueOrThrow({ where: { id: hook.body.id }, select: { secret: true } })).secret;
+      expect(await stored()).toMatch(/^enc1:/);
+      expect(await stored()).not.toContain(secret.slice(6, 20));
+      // A row from before encryption at rest: the sweep encrypts it, and deliveries are signed as before.
+      await db().webhook.update({ where: { id: hook.body.id }, data: { secret } });
+      expect(await encryptClearWebhookSecrets()).toBeGreaterThanOrEqual(1);
+      expect(await stored()).toMatch(/^enc1:/);
+      receiver.secret = secret;
+      expect((await api.post(`/webhooks/${hook.body.id}/test`, undefined, { token: owner.token })).status).toBeLessThan(300);
+      const [ping] = await receiver.waitFor((all) => all.length >= 1);
+      expect(ping.verified).toBe(true);
     } finally {
       await receiver.close();
     }

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../server/config.ts";
 import { prettyLine } from "../../server/log/logger.ts";
 
-const base = { JWT_SECRET: "jwt-Kq8vT2mZ9xLp4RbN7cWd1YhF6sJe3Ug5", NEXTAUTH_SECRET: "na-Hs5Pw1Qz8Tn3Vx6By0Cm4Dk7Fj2Gl9Rt", DATA_DIR: "/tmp/claims-config-test" };
+const base = { JWT_SECRET: "jwt-Kq8vT2mZ9xLp4RbN7cWd1YhF6sJe3Ug5", NEXTAUTH_SECRET: "na-Hs5Pw1Qz8Tn3Vx6By0Cm4Dk7Fj2Gl9Rt", WEBHOOK_SECRET_KEY: "wh-Vb6Nm2Qa9Ws3Ed7Rf1Tg5Yh8Uj4Ik0Ol", DATA_DIR: "/tmp/claims-config-test" };
 
 describe("operations configuration", () => {
   it("defaults: no metrics endpoint, no replica, demo data on first dev run, prepared statements on", () => {
@@ -59,12 +59,14 @@ describe("secrets in production", () => {
     expect(prod({ JWT_SECRET: "ab".repeat(20) + "abc" })).toThrow(/JWT_SECRET/);
     expect(prod({ JWT_SECRET: "1111111111222222222233333333334444" })).toThrow(/JWT_SECRET/);
   });
-  it("refuses the same value for both", () => {
+  it("refuses the same value for two of them, and requires WEBHOOK_SECRET_KEY", () => {
     expect(prod({ NEXTAUTH_SECRET: base.JWT_SECRET })).toThrow(/NEXTAUTH_SECRET: must differ from JWT_SECRET/);
+    expect(prod({ WEBHOOK_SECRET_KEY: base.NEXTAUTH_SECRET })).toThrow(/WEBHOOK_SECRET_KEY: must differ/);
+    expect(prod({ WEBHOOK_SECRET_KEY: "" })).toThrow(/WEBHOOK_SECRET_KEY: required in production/);
   });
   it("accepts generated secrets (openssl rand -hex 16 / -base64 32), and anything outside production", () => {
     for (let i = 0; i < 200; i++) {
-      expect(prod({ JWT_SECRET: randomBytes(16).toString("hex"), NEXTAUTH_SECRET: randomBytes(32).toString("base64") })).not.toThrow();
+      expect(prod({ JWT_SECRET: randomBytes(16).toString("hex"), NEXTAUTH_SECRET: randomBytes(32).toString("base64"), WEBHOOK_SECRET_KEY: randomBytes(32).toString("base64url") })).not.toThrow();
     }
     expect(() => parseConfig({ ...base, JWT_SECRET: "a".repeat(32), NEXTAUTH_SECRET: "a".repeat(32) })).not.toThrow();
   });
