@@ -244,8 +244,8 @@ const envSchema = z.object({
 
 /**
  * Why a secret of the right length is still guessable, or null. Length alone accepts 32 × "a": the
- * secret must not be one unit repeated, must use at least 10 different characters, and must carry at
- * least 96 bits by its own character frequencies (a generated hex or base64 secret of 32 characters
+ * secret must not be one unit repeated, must use at least 8 different characters, and must carry at
+ * least 80 bits by its own character frequencies (a generated hex or base64 secret of 32 characters
  * carries 110–150). docs/security.md, "Secrets".
  */
 export function guessableSecret(value: string): string | null {
@@ -253,11 +253,11 @@ export function guessableSecret(value: string): string | null {
   if (/^([\s\S]+?)\1+$/.test(value)) return `${advice}: it is one short part repeated`;
   const counts = new Map<string, number>();
   for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
-  if (counts.size < 10) return `${advice}: fewer than 10 different characters`;
+  if (counts.size < 8) return `${advice}: fewer than 8 different characters`;
   const length = [...value].length;
   let bits = 0;
   for (const n of counts.values()) bits -= n * Math.log2(n / length);
-  if (bits < 96) return `${advice}: about ${Math.floor(bits)} bits, at least 96 needed`;
+  if (bits < 80) return `${advice}: about ${Math.floor(bits)} bits, at least 80 needed`;
   return null;
 }
 

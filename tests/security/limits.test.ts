@@ -256,7 +256,7 @@ describe("production configuration", () => {
     ["both equal", { JWT_SECRET: "Shared-Kq8vT2mZ9xLp4RbN7cWd1YhF6sJe3Ug5", NEXTAUTH_SECRET: "Shared-Kq8vT2mZ9xLp4RbN7cWd1YhF6sJe3Ug5" }, /NEXTAUTH_SECRET: must differ from JWT_SECRET/],
   ])("refuses to start with guessable secrets (%s)", (_name, secrets, message) => {
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", PORT: "1", DATA_DIR: dataDir, ...secrets };
-    const run = spawnSync(process.execPath, ["--import", "tsx", "server/http/main.ts"], { cwd: root, env, encoding: "utf8", timeout: 60_000 });
+    const run = spawnSync(process.execPath, ["--import", "tsx", "server/main.ts"], { cwd: root, env, encoding: "utf8", timeout: 60_000 });
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(message);
   }, 60_000);
