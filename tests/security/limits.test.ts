@@ -6,11 +6,10 @@
 //   - IPv6 clients are limited by /64;
 //   - an unverified registration of an ADMIN_EMAILS address is not an admin.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root, startBuiltServer, type BuiltServer } from "../helpers/built-server.ts";
+import { dataDirWithAdmin } from "../helpers/seeded-admin.ts";
 import { inOneBucket } from "../helpers/time.ts";
 
 const PAGE_LIMIT = 12;
@@ -23,14 +22,10 @@ const freshIp = () => `10.${(process.pid >> 8) % 250}.${process.pid % 250}.${++i
 const from = (ip: string) => ({ "x-forwarded-for": `198.18.0.1, ${ip}` });
 
 const SEEDED_ADMIN = { email: `seeded-admin-${Date.now()}@example.org`, password: "Seeded-admin-passw0rd" };
-const dataDir = mkdtempSync(path.join(tmpdir(), "claims-limits-"));
+// A verified admin, made on the server's database before it starts (suspensions need one).
+const dataDir = dataDirWithAdmin(SEEDED_ADMIN.email, SEEDED_ADMIN.password);
 
 beforeAll(async () => {
-  // A verified admin, made on the server's database before it starts (suspensions need one).
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", DATA_DIR: dataDir, LOG_LEVEL: "error" };
-  delete env.PGLITE_DATA_DIR;
-  const seeded = spawnSync(process.execPath, ["--import", "tsx", "tests/helpers/seed-admin.ts", SEEDED_ADMIN.email, SEEDED_ADMIN.password], { cwd: root, env, encoding: "utf8" });
-  expect(seeded.status, seeded.stderr).toBe(0);
   server = await startBuiltServer({
     DATA_DIR: dataDir,
     TRUST_PROXY: "1",
