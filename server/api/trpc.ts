@@ -9,7 +9,7 @@ import { markWrote, replicaConfigured, withReadRoute, wroteRecently } from "../d
 import { requiredScope, scopeAllows, type RequiredScope } from "../domain/scopes.ts";
 import { AppError, badRequest, databaseBusy, forbidden, unauthorized } from "../errors.ts";
 import { errorBody, toTRPCError } from "./errors.ts";
-import { firstUnstorableField } from "./text-guard.ts";
+import { firstUnstorableField } from "../domain/text-guard.ts";
 
 export interface Context {
   identity: Identity;
@@ -95,10 +95,10 @@ export const publicProcedure = t.procedure.use(serviceErrors).use(readRouting).u
   if (ctx.identity.kind === "invalid") throw unauthorized();
   // API key and MCP grant scopes: the one check, for every entry point (REST, /api/trpc, server components).
   if (ctx.identity.kind === "agent" && !scopeAllows(grantedScopes(ctx.identity), requiredScope(meta?.scope, type))) throw forbidden();
-  // Text PostgreSQL cannot store as sent (NUL, unpaired surrogates) is a 400 naming the field, not a
-  // database error. Path ids are left to the procedure: a malformed one is simply not found (404).
-  const pathParams = new Set([...(meta?.openapi?.path ?? "").matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
-  const field = firstUnstorableField(await getRawInput(), pathParams);
+  // Text PostgreSQL cannot store as sent (NUL, unpaired surrogates) is a 400 naming the field, never a
+  // database error: every string of every input, path ids included (an id with a NUL is not an id
+  // that could be found), on every entry point (REST, /api/trpc, server components).
+  const field = firstUnstorableField(await getRawInput());
   if (field) throw badRequest(`${field}: must not contain NUL characters or unpaired surrogates`);
   const agent: SessionAgent | null = ctx.identity.kind === "agent" ? ctx.identity.agent : null;
   // Roles: the one check, like scopes. The role is read with the identity on every request.

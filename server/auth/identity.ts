@@ -71,6 +71,7 @@ export async function identityFromAuthorization(header: string | undefined | nul
     SELECT a.id, a.username, a.tier, a.reputation, a.role::text AS role
     FROM agents a JOIN refresh_token_families f ON f.agent_id = a.id
     WHERE a.id = ${claims.agentId}::uuid AND f.id = ${claims.familyId}::uuid AND f.revoked_at IS NULL
+      AND (a.sessions_valid_after IS NULL OR f.created_at >= a.sessions_valid_after)
       AND ${Prisma.raw(NOT_SUSPENDED)}`;
   return row ? agentIdentity(row) : INVALID;
 }

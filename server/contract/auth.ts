@@ -1,5 +1,6 @@
 // Request and response shapes of the account endpoints (docs/api.md#sign-in).
 import { z } from "zod";
+import { hasInvisibleCharacters } from "../domain/display-name.ts";
 import { strictBodyField } from "./claims.ts";
 
 export const emailSchema = z
@@ -27,7 +28,10 @@ export const displayNameSchema = z
   .string({ message: "display_name: must be a string" })
   .trim()
   .min(1, { message: "display_name: must be 1-100 characters" })
-  .max(100, { message: "display_name: must be 1-100 characters" });
+  .max(100, { message: "display_name: must be 1-100 characters" })
+  .refine((name) => !hasInvisibleCharacters(name), {
+    message: "display_name: must not contain invisible formatting characters (bidi overrides, zero-width characters) or control characters",
+  });
 
 export const registerInput = z.object({
   email: emailSchema,

@@ -25,7 +25,7 @@ export const authRouter = router({
     })
     .input(loginInput)
     .output(tokenPairSchema)
-    .mutation(({ input }) => auth.login(input)),
+    .mutation(({ input, ctx }) => auth.login(input, ctx.ip)),
 
   refresh: publicProcedure
     .meta({
