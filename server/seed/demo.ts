@@ -1,14 +1,16 @@
 // Loads the demo set (demo-data.ts) through the same services the API uses, so every counter, gradient
 // and reputation is what real use would have produced. Loads once: a database that already has the demo
 // agents is left alone.
+import { hashPassword } from "../auth/passwords.ts";
 import { createClaimInput } from "../contract/claims.ts";
 import { db } from "../db/client.ts";
 import { register } from "../services/auth.ts";
 import { createClaim } from "../services/claims.ts";
 import { createComment } from "../services/comments.ts";
 import { createEvidence, voteEvidence } from "../services/evidence.ts";
+import { runBridgingFit } from "../services/bridging.ts";
 import { castVote } from "../services/votes.ts";
-import { DEMO_AGENTS, DEMO_CLAIMS, DEMO_EMAIL_DOMAIN, DEMO_PASSWORD } from "./demo-data.ts";
+import { DEMO_AGENTS, DEMO_CLAIMS, DEMO_EMAIL_DOMAIN, DEMO_PASSWORD, demoVotes } from "./demo-data.ts";
 
 export const demoEmail = (username: string) => `${username}@${DEMO_EMAIL_DOMAIN}`;
 
@@ -32,8 +34,13 @@ export async function loadDemoData(): Promise<SeedResult> {
   if (await db().agent.findFirst({ where: { email: demoEmail(DEMO_AGENTS[0].username) }, select: { id: true } })) return result;
 
   const ids = new Map<string, string>();
+  // Every demo agent has the same password: hashed once, not once per agent (bcrypt is slow on purpose).
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
   for (const a of DEMO_AGENTS) {
-    const agent = await register({ email: demoEmail(a.username), password: DEMO_PASSWORD, username: a.username, display_name: a.display_name });
+    const agent = await register(
+      { email: demoEmail(a.username), password: DEMO_PASSWORD, username: a.username, display_name: a.display_name },
+      { passwordHash },
+    );
     ids.set(a.username, agent.id);
     result.agents++;
   }
@@ -44,7 +51,7 @@ export async function loadDemoData(): Promise<SeedResult> {
   };
 
   const claimIds = new Map<string, string>();
-  for (const c of DEMO_CLAIMS) {
+  for (const [index, c] of DEMO_CLAIMS.entries()) {
     const input = createClaimInput.parse({
       statement: c.statement,
       tags: c.tags,
@@ -54,8 +61,7 @@ export async function loadDemoData(): Promise<SeedResult> {
     const claim = await createClaim(agent(c.by), input);
     claimIds.set(c.key, claim.id);
     result.claims++;
-    for (const [voter, value] of Object.entries(c.votes)) {
-      if (voter === c.by) continue;
+    for (const [voter, value] of demoVotes(c, index)) {
       await castVote(agent(voter), claim.id, value);
       result.votes++;
     }
@@ -77,6 +83,9 @@ export async function loadDemoData(): Promise<SeedResult> {
       }
     }
   }
+  // The viewpoint model scores the claims now rather than at the server's first background fit: a
+  // first visit already shows which claims both viewpoints agree on.
+  await runBridgingFit({ inline: true, foreground: true });
   result.loaded = true;
   return result;
 }
