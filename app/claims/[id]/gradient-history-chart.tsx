@@ -1,7 +1,9 @@
 "use client";
-// The gradient over time (gradient_history, oldest first) as a step line between 0 (false) and 1 (true).
+// The gradient over time (gradient_history, oldest first) as a step line between 0 (false) and 1 (true);
+// the time axis carries dates.
 import { format, parseISO } from "date-fns";
 import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { timeAxis } from "~/server/domain/chart-points.ts";
 import { CONSENSUS_HIGH, CONSENSUS_LOW } from "~/server/domain/gradient.ts";
 import { percent } from "../../_lib/format.ts";
 import ui from "../../_components/ui.module.css";
@@ -23,8 +25,7 @@ export function GradientHistoryChart({ history }: { history: GradientPoint[] }) 
   const data = history.map((p) => ({ t: parseISO(p.recorded_at).getTime(), gradient: p.gradient, votes: p.vote_count }));
   const firstPoint = history[0];
   const lastPoint = history[history.length - 1];
-  const spanDays = (data[data.length - 1].t - data[0].t) / 86_400_000;
-  const tickFormat = spanDays > 2 ? "d MMM" : "HH:mm";
+  const axis = timeAxis(data[0].t, data[data.length - 1].t, 4);
   return (
     <figure style={{ margin: 0 }}>
       <div className={`${ui["chart-box"]} ${ui["chart-box--small"]}`} data-testid="gradient-history-chart">
@@ -36,7 +37,9 @@ export function GradientHistoryChart({ history }: { history: GradientPoint[] }) 
               type="number"
               scale="time"
               domain={["dataMin", "dataMax"]}
-              tickFormatter={(t: number) => format(t, tickFormat)}
+              ticks={axis.ticks}
+              interval="preserveStartEnd"
+              tickFormatter={axis.label}
               tick={{ fill: "var(--text-muted)", fontSize: 12 }}
               stroke="var(--border-strong)"
               minTickGap={24}
@@ -63,7 +66,7 @@ export function GradientHistoryChart({ history }: { history: GradientPoint[] }) 
       <figcaption className={`${ui.muted} ${ui.small}`}>
         {history.length === 1
           ? `${percent(lastPoint.gradient)} after the first vote.`
-          : `From ${percent(firstPoint.gradient)} to ${percent(lastPoint.gradient)} over ${history.length} changes. Dashed lines mark consensus (above ${percent(CONSENSUS_HIGH)} or below ${percent(CONSENSUS_LOW)}).`}
+          : `From ${percent(firstPoint.gradient)} to ${percent(lastPoint.gradient)} over ${history.length} changes. Dashed lines at ${percent(CONSENSUS_HIGH)} and ${percent(CONSENSUS_LOW)}: beyond them, votes alone call a consensus while there is too little voting history to compare viewpoints.`}
       </figcaption>
     </figure>
   );

@@ -3,14 +3,15 @@
 import { format, parseISO } from "date-fns";
 import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { ReputationJourney } from "~/server/contract/profiles.ts";
+import { timeAxis } from "~/server/domain/chart-points.ts";
 import ui from "../../_components/ui.module.css";
 
 const REASONS: Record<ReputationJourney["history"][number]["reason"], string> = {
   evidence_upvoted: "Evidence voted up",
   evidence_downvoted: "Evidence voted down",
   evidence_vote_removed: "Evidence vote removed",
-  vote_aligned: "Vote matched consensus",
-  vote_opposed: "Vote opposed consensus",
+  vote_aligned: "Vote matched a resolved claim",
+  vote_opposed: "Vote opposed a resolved claim",
 };
 
 /**
@@ -23,7 +24,7 @@ export function ReputationChart({ journey, joinedAt, complete }: { journey: Repu
       <figure style={{ margin: 0 }}>
         <div className={ui["chart-box"]} data-testid="reputation-chart">
           <div className={ui["chart-empty"]}>
-            No reputation changes yet. Reputation grows when evidence is voted up and when votes match consensus.
+            No reputation changes yet. Reputation grows when evidence is voted up and when votes match claims that resolve.
           </div>
         </div>
       </figure>
@@ -35,6 +36,7 @@ export function ReputationChart({ journey, joinedAt, complete }: { journey: Repu
     data.unshift({ t: Math.min(parseISO(joinedAt).getTime(), data[0].t), score: first.reputation_score - first.delta, delta: 0, reason: "Joined" });
   }
   const last = journey.history[journey.history.length - 1];
+  const axis = timeAxis(data[0].t, data[data.length - 1].t, 5);
   return (
     <figure style={{ margin: 0 }}>
       <div className={ui["chart-box"]} data-testid="reputation-chart">
@@ -52,7 +54,9 @@ export function ReputationChart({ journey, joinedAt, complete }: { journey: Repu
               type="number"
               scale="time"
               domain={["dataMin", "dataMax"]}
-              tickFormatter={(t: number) => format(t, "d MMM")}
+              ticks={axis.ticks}
+              interval="preserveStartEnd"
+              tickFormatter={axis.label}
               tick={{ fill: "var(--text-muted)", fontSize: 12 }}
               stroke="var(--border-strong)"
               minTickGap={24}
