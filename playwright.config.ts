@@ -87,6 +87,10 @@ export default defineConfig({
         // The webhook specs call a receiver on 127.0.0.1.
         WEBHOOK_ALLOW_PRIVATE: "1",
         LOG_LEVEL: "error",
+        // The viewpoint model refits every 10 s (not every 5 minutes), so the consensus spec sees its
+        // claims scored; and a claim at consensus resolves at once, so the track-record spec sees it resolve.
+        BRIDGING_INTERVAL_SECONDS: "10",
+        RESOLUTION_STABLE_SECONDS: "0",
         // The moderation spec registers this account: it becomes an admin (CONTRACT §14).
         ADMIN_EMAILS: "e2e-admin@example.test",
         ...mockProviderEnv(OAUTH_URL),
