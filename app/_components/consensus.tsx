@@ -72,8 +72,8 @@ export function consensusTone(consensus: Consensus): GradientTone {
 
 /** "At consensus" is not "resolved": the sentence that says so, wherever either word is shown. */
 export function atConsensusVersusResolved(stableSeconds: number): string {
-  const wait = stableSeconds > 0 ? `has held it for ${durationWords(stableSeconds)}` : "reaches it";
-  return `At consensus: where the votes stand now. Resolved: a claim at consensus that ${wait} with at least 10 votes; only then are votes on it scored for reputation and track records.`;
+  const held = stableSeconds > 0 ? `has held consensus for ${durationWords(stableSeconds)}` : "has reached consensus";
+  return `At consensus: where the votes stand now. Resolved: a claim that ${held} with at least 10 votes; only then are votes on it scored for reputation and track records.`;
 }
 
 /** The status on the claim page: headline, who decided, since when. */

@@ -35,7 +35,6 @@ export function GradientHistoryChart({ history }: { history: GradientPoint[] }) 
             <XAxis
               dataKey="t"
               type="number"
-              scale="time"
               domain={["dataMin", "dataMax"]}
               ticks={axis.ticks}
               interval="preserveStartEnd"

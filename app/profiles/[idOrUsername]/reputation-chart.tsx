@@ -52,7 +52,6 @@ export function ReputationChart({ journey, joinedAt, complete }: { journey: Repu
             <XAxis
               dataKey="t"
               type="number"
-              scale="time"
               domain={["dataMin", "dataMax"]}
               ticks={axis.ticks}
               interval="preserveStartEnd"
