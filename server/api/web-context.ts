@@ -4,7 +4,7 @@
 // same way and call the same procedures as the REST API.
 import { TRPCError } from "@trpc/server";
 import { ANONYMOUS, identityFromAuthorization } from "../auth/identity.ts";
-import { identityFromNextAuthRequest } from "../auth/nextauth/session.ts";
+import { identityFromNextAuthRequest } from "../nextauth/session.ts";
 import { clientIpFromHeaders } from "../http/client-ip.ts";
 import { dbReady } from "../db/client.ts";
 import { limitAuthAttempt, limitCaller } from "../ratelimit/limiter.ts";

@@ -107,7 +107,7 @@ export async function listClaims(input: ListClaimsInput, viewerId: string | null
   if (input.bridging_status) filters.push(Prisma.sql`cb.status = ${input.bridging_status}::"BridgingStatus"`);
   const consensus = consensusFilter(input.consensus);
   // (consensus_status, created_at, id) serves this filter in the default order (migration 'consensus').
-  if (consensus.length) filters.push(Prisma.sql`c.consensus_status = ANY(${consensus}::"ConsensusStatus"[])`);
+  if (consensus.length) filters.push(Prisma.sql`c.consensus_status = ANY(${consensus}::text[]::"ConsensusStatus"[])`);
 
   const sortBy = input.sort_by ?? (input.q ? "relevance" : "created_at");
   // Relevance is always most relevant first; sort_order applies to the sort_by columns.

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, type TestApi } from "../helpers/api.ts";
 import { config } from "../../server/config.ts";
 import { dbBackend, readSql } from "../../server/db/client.ts";
-import { fitOffThread } from "../../server/jobs/bridging-fit.ts";
+import { fitOffThread } from "../../server/services/bridging-fit.ts";
 import { rescorePending, runBridgingFit } from "../../server/services/bridging.ts";
 import { newClaim, quickAgent, quickAgents, type Voter } from "./claims-fixtures.ts";
 

@@ -9,7 +9,7 @@ import { POST as authPOST } from "../../app/api/auth/[...nextauth]/route.ts";
 import { POST as restPOST } from "../../app/api/v1/[...path]/route.ts";
 import { CLIENT_IP_HEADER, sealedClientIp } from "../../server/http/client-ip.ts";
 import { rateLimiter } from "../../server/ratelimit/limiter.ts";
-import { useSecureCookies } from "../../server/auth/nextauth/cookies.ts";
+import { useSecureCookies } from "../../server/nextauth/cookies.ts";
 import { createAgent, startApi, type TestApi } from "../helpers/api.ts";
 import { inOneBucket } from "../helpers/time.ts";
 

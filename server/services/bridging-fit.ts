@@ -1,4 +1,4 @@
-// Runs one bridging fit in a worker thread (server/jobs/bridging-worker.ts) so the API's event loop
+// Runs one bridging fit in a worker thread (server/services/bridging-worker.ts) so the API's event loop
 // keeps serving while ≈1M votes are read and fitted. The worker is started per fit and ended after it: a fit
 // runs every few minutes at most, and an idle thread would hold its heap for nothing.
 import { existsSync } from "node:fs";
@@ -25,7 +25,7 @@ export interface FitResult {
  * module is bundled and its own URL points into .next, where no .ts source is.
  */
 function workerPath(): string {
-  const fromCwd = path.resolve(process.cwd(), "server/jobs/bridging-worker.ts");
+  const fromCwd = path.resolve(process.cwd(), "server/services/bridging-worker.ts");
   return existsSync(fromCwd) ? fromCwd : new URL("./bridging-worker.ts", import.meta.url).pathname;
 }
 
