@@ -129,6 +129,16 @@ test("each status of the rule, in the same words on the claim page and on its ca
   await expect(page.getByTestId("consensus-vocabulary")).toContainText("At consensus: where the votes stand now.");
 });
 
+/** The history's time axis: every tick carries a date, and no two read the same. */
+async function expectDatedAxis(page: Page) {
+  const ticks = page.getByTestId("gradient-history-chart").locator('.recharts-cartesian-axis-tick-value[orientation="bottom"]');
+  await expect(ticks.first()).toBeVisible();
+  const labels = await ticks.allTextContents();
+  expect(labels.length).toBeGreaterThan(0);
+  for (const label of labels) expect(label).toMatch(/^\d{1,2} [A-Z][a-z]{2}( \d{4})?( \d\d:\d\d(:\d\d)?)?$/);
+  expect(new Set(labels).size).toBe(labels.length);
+}
+
 test("the vote histogram beside the gauge, the viewer's own vote marked, and dates on the time axis", async ({ page, request }) => {
   const author = await createPerson(request, "hauthor_");
   const voters: Person[] = [];
@@ -147,6 +157,7 @@ test("the vote histogram beside the gauge, the viewer's own vote marked, and dat
   await expect(histogram.getByRole("row", { name: "0.9–1.0 2" })).toHaveCount(1);
   await expect(page.getByTestId("own-vote-marker")).toHaveCount(0);
   await expect(histogram).toContainText("How the 6 votes spread from false (0) to true (1).");
+  await expectDatedAxis(page);
 
   // Signed in as the voter of 0.55: their bin is marked, in the chart and in its table.
   await signIn(page, voters[3], `/claims/${claim.id}`);
@@ -154,12 +165,6 @@ test("the vote histogram beside the gauge, the viewer's own vote marked, and dat
   await expect(histogram.getByRole("row", { name: "0.5–0.6 1 (including yours)" })).toHaveCount(1);
   await expect(histogram).toContainText("yours (55%) is marked");
 
-  // The history's time axis: every tick carries a date.
-  const ticks = page.getByTestId("gradient-history-chart").locator(".recharts-xAxis .recharts-cartesian-axis-tick-value");
-  await expect(ticks.first()).toBeVisible();
-  const labels = await ticks.allTextContents();
-  expect(labels.length).toBeGreaterThan(0);
-  for (const label of labels) expect(label).toMatch(/^\d{1,2} [A-Z][a-z]{2}( \d{4})?( \d\d:\d\d(:\d\d)?)?$/);
-  expect(new Set(labels).size).toBe(labels.length);
+  await expectDatedAxis(page);
   await screenshot(page, "consensus-histogram");
 });

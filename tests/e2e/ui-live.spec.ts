@@ -17,7 +17,7 @@ test("one person votes and the other's gauge, count, evidence and comments move 
   // No votes: no needle and no percentage, the status in words.
   await expect(watcher.getByTestId("consensus-status")).toContainText("No votes yet");
   await expect(gradientValue(watcher)).toHaveCount(0);
-  await expect(watcher.getByText("0 votes", { exact: false })).toBeVisible();
+  await expect(watcher.getByTestId("gauge-votes")).toContainText("0 votes");
   // Survives only as long as the document does: a reload would wipe it.
   await watcher.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
 
@@ -28,7 +28,7 @@ test("one person votes and the other's gauge, count, evidence and comments move 
   await expect(voterPage.getByTestId("vote-confirmation")).toHaveText("Vote saved: 90% true.");
 
   await expect(watcher.getByTestId("consensus-status")).toContainText("1 vote so far — too few to call");
-  await expect(watcher.getByText("1 vote ·", { exact: false })).toBeVisible();
+  await expect(watcher.getByTestId("gauge-votes")).toContainText("1 vote ·");
   await expect(watcher.getByTestId("vote-histogram").getByRole("row", { name: "0.9–1.0 1" })).toHaveCount(1);
 
   expect((await api(request, voter, "POST", `/claims/${claim.id}/comments`, { content: "Watched it rise live." })).status).toBe(201);

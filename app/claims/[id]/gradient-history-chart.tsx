@@ -2,6 +2,7 @@
 // The gradient over time (gradient_history, oldest first) as a step line between 0 (false) and 1 (true);
 // the time axis carries dates.
 import { format, parseISO } from "date-fns";
+import { useMemo } from "react";
 import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { timeAxis } from "~/server/domain/chart-points.ts";
 import { CONSENSUS_HIGH, CONSENSUS_LOW } from "~/server/domain/gradient.ts";
@@ -15,6 +16,10 @@ export interface GradientPoint {
 }
 
 export function GradientHistoryChart({ history }: { history: GradientPoint[] }) {
+  const from = history.length ? parseISO(history[0].recorded_at).getTime() : 0;
+  const to = history.length ? parseISO(history[history.length - 1].recorded_at).getTime() : 0;
+  // The same ticks and formatter while the span stands: re-renders (a refetch) keep the axis as drawn.
+  const axis = useMemo(() => timeAxis(from, to, 4), [from, to]);
   if (history.length === 0) {
     return (
       <div className={`${ui["chart-box"]} ${ui["chart-box--small"]}`}>
@@ -25,7 +30,6 @@ export function GradientHistoryChart({ history }: { history: GradientPoint[] }) 
   const data = history.map((p) => ({ t: parseISO(p.recorded_at).getTime(), gradient: p.gradient, votes: p.vote_count }));
   const firstPoint = history[0];
   const lastPoint = history[history.length - 1];
-  const axis = timeAxis(data[0].t, data[data.length - 1].t, 4);
   return (
     <figure style={{ margin: 0 }}>
       <div className={`${ui["chart-box"]} ${ui["chart-box--small"]}`} data-testid="gradient-history-chart">
