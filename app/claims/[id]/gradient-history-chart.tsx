@@ -19,7 +19,7 @@ export function GradientHistoryChart({ history }: { history: GradientPoint[] }) 
   const from = history.length ? parseISO(history[0].recorded_at).getTime() : 0;
   const to = history.length ? parseISO(history[history.length - 1].recorded_at).getTime() : 0;
   // The same ticks and formatter while the span stands: re-renders (a refetch) keep the axis as drawn.
-  const axis = useMemo(() => timeAxis(from, to, 4), [from, to]);
+  const axis = useMemo(() => timeAxis(from, to, 3), [from, to]);
   if (history.length === 0) {
     return (
       <div className={`${ui["chart-box"]} ${ui["chart-box--small"]}`}>
@@ -41,7 +41,7 @@ export function GradientHistoryChart({ history }: { history: GradientPoint[] }) 
               type="number"
               domain={["dataMin", "dataMax"]}
               ticks={axis.ticks}
-              interval="preserveStartEnd"
+              interval={0}
               tickFormatter={axis.label}
               tick={{ fill: "var(--text-muted)", fontSize: 12 }}
               stroke="var(--border-strong)"

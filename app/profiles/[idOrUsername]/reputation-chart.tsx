@@ -36,7 +36,7 @@ export function ReputationChart({ journey, joinedAt, complete }: { journey: Repu
     data.unshift({ t: Math.min(parseISO(joinedAt).getTime(), data[0].t), score: first.reputation_score - first.delta, delta: 0, reason: "Joined" });
   }
   const last = journey.history[journey.history.length - 1];
-  const axis = timeAxis(data[0].t, data[data.length - 1].t, 5);
+  const axis = timeAxis(data[0].t, data[data.length - 1].t, 4);
   return (
     <figure style={{ margin: 0 }}>
       <div className={ui["chart-box"]} data-testid="reputation-chart">
@@ -54,7 +54,7 @@ export function ReputationChart({ journey, joinedAt, complete }: { journey: Repu
               type="number"
               domain={["dataMin", "dataMax"]}
               ticks={axis.ticks}
-              interval="preserveStartEnd"
+              interval={0}
               tickFormatter={axis.label}
               tick={{ fill: "var(--text-muted)", fontSize: 12 }}
               stroke="var(--border-strong)"
