@@ -34,7 +34,7 @@ export function GradientHistoryChart({ history }: { history: GradientPoint[] }) 
     <figure style={{ margin: 0 }}>
       <div className={`${ui["chart-box"]} ${ui["chart-box--small"]}`} data-testid="gradient-history-chart">
         <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 520, height: 200 }}>
-          <LineChart data={data} margin={{ top: 8, right: 12, bottom: 0, left: -16 }}>
+          <LineChart data={data} margin={{ top: 8, right: 56, bottom: 0, left: 8 }}>
             <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" vertical={false} />
             <XAxis
               dataKey="t"
