@@ -86,12 +86,14 @@ export default defineConfig({
         RATE_LIMIT_SCALE: "100",
         // The webhook specs call a receiver on 127.0.0.1.
         WEBHOOK_ALLOW_PRIVATE: "1",
+        // A claim resolves in the vote that brings it to a consensus it may resolve on (the track
+        // record specs watch it happen); docs/features/consensus.md.
+        RESOLUTION_STABLE_SECONDS: "0",
         LOG_LEVEL: "error",
         // The viewpoint model refits every 10 s (not every 5 minutes), so the consensus spec sees its
-        // claims scored; and a claim at consensus resolves at once, so the track-record spec sees it resolve.
+        // claims scored by real fits (docs/features/consensus-ui.md).
         BRIDGING_INTERVAL_SECONDS: "10",
-        RESOLUTION_STABLE_SECONDS: "0",
-        // The moderation spec registers this account: it becomes an admin (CONTRACT §14).
+        // The moderation spec registers this account: it becomes an admin (docs/features/moderation.md).
         ADMIN_EMAILS: "e2e-admin@example.test",
         ...mockProviderEnv(OAUTH_URL),
       },

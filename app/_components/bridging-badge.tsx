@@ -1,5 +1,5 @@
-// The viewpoint model's reading of a claim (bridged consensus): whether voters who usually disagree agree
-// on it, with a sentence saying what that means and the model's score.
+// The viewpoint model's reading of a claim (bridged consensus, docs/features/bridging.md): whether voters
+// who usually disagree agree on it, with a sentence saying what that means and the model's score.
 import type { Claim } from "~/server/contract/claims.ts";
 import ui from "./ui.module.css";
 

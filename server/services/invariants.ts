@@ -13,7 +13,7 @@ import { visibleClaimText } from "./visibility.ts";
 import { HISTOGRAM_BINS, histogramBinSql, MIN_CONSENSUS_VOTERS } from "../domain/consensus.ts";
 import { CONSENSUS_HIGH, CONSENSUS_LOW } from "../domain/gradient.ts";
 
-// Counters count visible content only (CONTRACT §14; server/services/visibility.ts): the claims total,
+// Counters count visible content only (docs/features/moderation.md; server/services/visibility.ts): the claims total,
 // the vote total, the tag counters over visible claims; evidence_count and comment_count over the
 // claim's evidence and comments that are not hidden themselves.
 const VISIBLE_CLAIM = visibleClaimText("c");

@@ -1,4 +1,4 @@
-// Claim votes (CONTRACT §4, §6): cast, change and remove a vote in one transaction with the claim row
+// Claim votes (docs/api.md#claims, #scoring): cast, change and remove a vote in one transaction with the claim row
 // locked, so the running sums Σw·v and Σw, vote_count and the gradient stay exact under concurrent
 // votes; the histogram of vote values and the consensus status (and when it began) in the same
 // statement (docs/features/consensus.md); a gradient-history point per change (re-sending the same
