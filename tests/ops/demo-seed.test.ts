@@ -43,8 +43,9 @@ describe("demo data", () => {
     expect(first.claims).toBeGreaterThanOrEqual(20);
     expect(await databaseIsEmpty()).toBe(false);
     expect((await loadDemoData()).loaded).toBe(false);
-    // Seconds on an idle machine; the bound leaves room for a busy test host.
-    expect(seconds).toBeLessThan(90);
+    // Seconds on an idle machine (≈20 s on a 2-core host running ten times its load); the bound only
+    // catches a seed that has become minutes of work.
+    expect(seconds).toBeLessThan(150);
   }, 180_000);
 
   it("lets a visitor sign in as a demo agent and find claims with votes, evidence and comments", async () => {
