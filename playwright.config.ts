@@ -91,6 +91,9 @@ export default defineConfig({
         // record specs watch it happen); docs/features/consensus.md.
         RESOLUTION_STABLE_SECONDS: "0",
         LOG_LEVEL: "error",
+        // The viewpoint model refits every 10 s (not every 5 minutes), so the consensus spec sees its
+        // claims scored by real fits (docs/features/consensus-ui.md).
+        BRIDGING_INTERVAL_SECONDS: "10",
         // The moderation spec registers this account: it becomes an admin (docs/features/moderation.md).
         ADMIN_EMAILS: "e2e-admin@example.test",
         ...mockProviderEnv(OAUTH_URL),

@@ -3,6 +3,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { publicCaller } from "~/server/api/server-caller.ts";
+import { config } from "~/server/config.ts";
+import { atConsensusVersusResolved } from "../_components/consensus.tsx";
 import { Avatar, EmptyState, TierBadge } from "../_components/bits.tsx";
 import { Pagination } from "../_components/pagination.tsx";
 import { first, offsetParam, type SearchParams } from "../_lib/search-params.ts";
@@ -32,6 +34,9 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
           </p>
         </div>
       </div>
+      <p className={`${ui.muted} ${ui.small}`} data-testid="consensus-vocabulary">
+        {atConsensusVersusResolved(config().RESOLUTION_STABLE_SECONDS)}
+      </p>
       <nav aria-label="Order" className={ui.row} style={{ marginBottom: "1rem", gap: "0.75rem" }}>
         <Link href="/leaderboard" aria-current={by === "peer_score" ? "page" : undefined}>
           By peer score

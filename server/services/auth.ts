@@ -18,20 +18,24 @@ import { ACCOUNT_SUSPENDED, admitSignIn, applyAdminEmails, isSuspended } from ".
 
 type Tx = Prisma.TransactionClient;
 
-export async function register(input: {
-  email: string;
-  password: string;
-  username: string;
-  display_name?: string;
-  automated?: boolean;
-}) {
+export async function register(
+  input: {
+    email: string;
+    password: string;
+    username: string;
+    display_name?: string;
+    automated?: boolean;
+  },
+  /** The password's hash when the caller already has it (the demo seed: one password, hashed once). */
+  known: { passwordHash?: string } = {},
+) {
   const usernameKey = input.username.toLowerCase();
   const taken = await db().agent.findFirst({
     where: { OR: [{ email: input.email }, { usernameKey }] },
     select: { email: true },
   });
   if (taken) throw conflict(taken.email === input.email ? "Email already registered" : "Username already taken");
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = known.passwordHash ?? (await hashPassword(input.password));
   try {
     const agent = await db().agent.create({
       data: {

@@ -9,8 +9,10 @@ import { notFound } from "next/navigation";
 import { cache, Suspense } from "react";
 import { isTrpcError, publicCaller, serverCaller, type ServerCaller } from "~/server/api/server-caller.ts";
 import type { Claim } from "~/server/contract/claims.ts";
+import { config } from "~/server/config.ts";
 import { thinStepPoints } from "~/server/domain/chart-points.ts";
 import { AuthorLink, RelTime, SkeletonLines, TagList } from "../../_components/bits.tsx";
+import { ConsensusLine } from "../../_components/consensus.tsx";
 import { GradientValue } from "../../_components/gradient.tsx";
 import { HiddenBanner } from "../../_components/report-button.tsx";
 import { plural } from "../../_lib/format.ts";
@@ -88,7 +90,10 @@ export default async function ClaimPage({ params }: { params: Params }) {
 
       <div className={ui["layout-sidebar"]}>
         <div className={ui.stack}>
-          <ClaimLive initial={{ ...claim, gradient_history: thinStepPoints(claim.gradient_history, CHART_POINTS) }} />
+          <ClaimLive
+            initial={{ ...claim, gradient_history: thinStepPoints(claim.gradient_history, CHART_POINTS) }}
+            resolutionStableSeconds={config().RESOLUTION_STABLE_SECONDS}
+          />
           <EvidenceSection claimId={claim.id} initial={evidence} />
           <CommentsSection claimId={claim.id} initial={comments} />
         </div>
@@ -142,7 +147,8 @@ function RelatedList({ claims, reason }: { claims: Claim[]; reason?: (c: Claim) 
           <Link href={`/claims/${c.id}`}>{c.statement}</Link>
           <div className={ui.meta}>
             <span>{reason ? reason(c) : plural(c.vote_count, "vote")}</span>
-            <GradientValue gradient={c.gradient} />
+            <GradientValue gradient={c.gradient} consensus={c.consensus} />
+            <ConsensusLine consensus={c.consensus} />
           </div>
         </li>
       ))}

@@ -5,6 +5,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { isTrpcError, publicCaller } from "~/server/api/server-caller.ts";
+import { config } from "~/server/config.ts";
+import { atConsensusVersusResolved } from "../../_components/consensus.tsx";
 import { Avatar, TierBadge } from "../../_components/bits.tsx";
 import { ReportButtonForOthers } from "../../_components/report-button.tsx";
 import { percent, shortDate } from "../../_lib/format.ts";
@@ -149,7 +151,10 @@ export default async function ProfilePage({ params }: { params: Params }) {
             <p className={`${ui.muted} ${ui.small}`} style={{ margin: 0 }}>
               {learning.total_resolved_votes === 0
                 ? "No resolved votes yet."
-                : `${learning.correct_resolved_votes} of ${learning.total_resolved_votes} resolved votes matched consensus${learning.accuracy_rate !== null ? ` (${percent(learning.accuracy_rate)})` : ""}.`}
+                : `${learning.correct_resolved_votes} of ${learning.total_resolved_votes} resolved votes matched the outcome${learning.accuracy_rate !== null ? ` (${percent(learning.accuracy_rate)})` : ""}.`}
+            </p>
+            <p className={`${ui.muted} ${ui.small}`} data-testid="consensus-vocabulary" style={{ marginBottom: 0 }}>
+              {atConsensusVersusResolved(config().RESOLUTION_STABLE_SECONDS)}
             </p>
           </section>
 
