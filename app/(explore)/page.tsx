@@ -8,14 +8,14 @@ import { COMPLEXITY_TIERS, type ListClaimsInput } from "~/server/contract/claims
 import { publicCaller } from "~/server/api/server-caller.ts";
 import { parseTagQuery } from "~/server/domain/tags.ts";
 import { TRPCError } from "@trpc/server";
-import { EmptyState } from "./_components/bits.tsx";
-import { ClaimList } from "./_components/claim-card.tsx";
-import { Pagination } from "./_components/pagination.tsx";
-import { SidebarCardSkeleton, TopicsCard, TrendingCard } from "./_components/sidebar.tsx";
-import { StatsBar, StatsBarSkeleton } from "./_components/stats-bar.tsx";
-import { first, offsetParam, type SearchParams } from "./_lib/search-params.ts";
+import { EmptyState } from "../_components/bits.tsx";
+import { ClaimList } from "../_components/claim-card.tsx";
+import { Pagination } from "../_components/pagination.tsx";
+import { SidebarCardSkeleton, TopicsCard, TrendingCard } from "../_components/sidebar.tsx";
+import { StatsBar, StatsBarSkeleton } from "../_components/stats-bar.tsx";
+import { first, offsetParam, type SearchParams } from "../_lib/search-params.ts";
 import exploreStyles from "./page.module.css";
-import ui from "./_components/ui.module.css";
+import ui from "../_components/ui.module.css";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Explore claims" };
