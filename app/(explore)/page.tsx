@@ -14,6 +14,7 @@ import { Pagination } from "../_components/pagination.tsx";
 import { SidebarCardSkeleton, TopicsCard, TrendingCard } from "../_components/sidebar.tsx";
 import { StatsBar, StatsBarSkeleton } from "../_components/stats-bar.tsx";
 import { first, offsetParam, type SearchParams } from "../_lib/search-params.ts";
+import { humanError } from "../_lib/human-errors.ts";
 import exploreStyles from "./page.module.css";
 import ui from "../_components/ui.module.css";
 
@@ -70,8 +71,8 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
   } catch (err) {
     if (!(err instanceof TRPCError) || err.code !== "BAD_REQUEST") throw err;
     const body = errorBody(err);
-    listError = body.detail;
-    fieldErrors = Object.fromEntries((body.errors ?? []).map((e) => [e.field, e.message]));
+    listError = humanError(body.detail);
+    fieldErrors = Object.fromEntries((body.errors ?? []).map((e) => [e.field, humanError(e.message)]));
   }
   const invalid = (field: string) => (fieldErrors[field] ? { "aria-invalid": true, "aria-describedby": `${field}-error` } : {});
   const fieldError = (field: string) =>

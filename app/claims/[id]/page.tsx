@@ -18,6 +18,7 @@ import { CHART_POINTS } from "./chart-points.ts";
 import { ClaimLive } from "./claim-live.tsx";
 import { loadClaim } from "./load-claim.ts";
 import { CommentsSection } from "./comments-section.tsx";
+import { EvidenceCount } from "./evidence-count.tsx";
 import { EvidenceSection } from "./evidence-section.tsx";
 import claimStyles from "./claim.module.css";
 import ui from "../../_components/ui.module.css";
@@ -62,7 +63,7 @@ export default async function ClaimPage({ params }: { params: Params }) {
           <span>
             Submitted by <AuthorLink author={claim.author} /> <RelTime iso={claim.created_at} />
           </span>
-          <span>{plural(claim.evidence_count, "piece of evidence", "pieces of evidence")}</span>
+          <EvidenceCount claimId={claim.id} initial={claim.evidence_count} />
         </div>
         <div style={{ marginTop: "0.75rem" }}>
           <ClaimActions initial={claim} />
