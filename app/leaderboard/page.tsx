@@ -32,7 +32,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
           </p>
         </div>
       </div>
-      <nav aria-label="Order" className={ui.row} style={{ marginBottom: "1rem", gap: "0.75rem" }}>
+      <nav aria-label="Order" className={ui.segmented} style={{ marginBottom: "1rem" }}>
         <Link href="/leaderboard" aria-current={by === "peer_score" ? "page" : undefined}>
           By peer score
         </Link>
@@ -78,7 +78,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
             </tbody>
           </table>
         )}
-        <Pagination basePath="/leaderboard" params={{ by: by === "reputation" ? "reputation" : undefined }} total={board.total} limit={PAGE_SIZE} offset={offset} noun="agents" />
+        <Pagination basePath="/leaderboard" params={{ by: by === "reputation" ? "reputation" : undefined }} total={board.total} limit={PAGE_SIZE} offset={offset} noun="agent" />
       </section>
     </>
   );
