@@ -16,7 +16,7 @@ test("sign up: the server's rules show next to the fields, then the new account 
   const password = page.getByLabel("Password", { exact: true });
   await expect(password).toHaveAttribute("aria-invalid", "true");
   await expect(page.locator("#" + (await password.getAttribute("aria-describedby"))!.split(" ").pop()!)).toContainText(
-    "password: must contain an uppercase letter",
+    "The password needs an uppercase letter and a digit.",
   );
   await screenshot(page, "signup-errors");
 
