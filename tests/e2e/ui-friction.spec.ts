@@ -222,7 +222,7 @@ test.describe("phone", () => {
 
 test("missing claims, profiles and topics answer a real 404, every time, and a topic name is decoded once", async ({ page, request }) => {
   const author = await createPerson(request, "found_");
-  const claim = await createClaim(request, author, { statement: `A claim that exists ${unique("x")}.`, tags: ["exists"] });
+  const claim = await createClaim(request, author, { statement: `A claim that exists ${unique("x")}.`, tags: ["exists", "a"] });
   for (const path of [`/claims/${claim.id}`, `/profiles/${author.username}`, "/topics/exists"]) {
     expect((await request.get(path)).status(), path).toBe(200);
   }
@@ -234,6 +234,8 @@ test("missing claims, profiles and topics answer a real 404, every time, and a t
       expect(res.status(), `${path} #${i + 1}`).toBe(404);
     }
   }
+  // "%2561" is the topic "%61", not the topic "a" (which exists).
+  expect((await request.get("/topics/%2561")).status()).toBe(404);
   const res = await page.goto("/topics/%2525");
   expect(res?.status()).toBe(404);
   await expect(page.getByTestId("topic-not-found")).toHaveText("No claim is tagged #%25.");
