@@ -1,5 +1,5 @@
 // End-to-end tests in Chromium (tests/e2e/*.spec.ts) against the PRODUCTION build: `next build`, then
-// server/http/main.ts (what `npm start` runs) on a free port, with a fresh embedded database and all
+// server/main.ts (what `npm start` runs) on a free port, with a fresh embedded database and all
 // three OAuth providers pointed at a local OAuth server (tests/e2e/oauth-server.ts).
 //
 //   npm run test:e2e                      builds, starts both servers, runs every spec
@@ -26,7 +26,7 @@ process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "claims-e2e-"));
 
 const APP_URL = `http://127.0.0.1:${process.env.E2E_APP_PORT}`;
 const OAUTH_URL = `http://127.0.0.1:${process.env.E2E_OAUTH_PORT}`;
-const START_APP = "node --import tsx server/http/main.ts";
+const START_APP = "node --import tsx server/main.ts";
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -87,7 +87,7 @@ export default defineConfig({
         // The webhook specs call a receiver on 127.0.0.1.
         WEBHOOK_ALLOW_PRIVATE: "1",
         LOG_LEVEL: "error",
-        // The moderation spec registers this account: it becomes an admin (CONTRACT §14).
+        // The moderation spec registers this account: it becomes an admin (docs/features/moderation.md).
         ADMIN_EMAILS: "e2e-admin@example.test",
         ...mockProviderEnv(OAUTH_URL),
       },
