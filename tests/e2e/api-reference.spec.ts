@@ -54,7 +54,9 @@ test.describe("npm run dev", () => {
     const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DEMO_SEED: "off", DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "error" };
     for (const name of ["NODE_ENV", "DATABASE_URL", "NEXTAUTH_URL", "E2E_APP_PORT"]) delete env[name];
     dev = spawn("npm", ["run", "dev"], { env, detached: true, stdio: "ignore" });
-    const baseUrl = `http://127.0.0.1:${port}`;
+    // localhost, as `next dev` prints it: it serves its dev resources to other origins (127.0.0.1
+    // included) only when allowedDevOrigins says so.
+    const baseUrl = `http://localhost:${port}`;
     // Ready once /api/v1 answers (its first compile included).
     await expect
       .poll(async () => (await fetch(`${baseUrl}/api/v1/auth/me`).catch(() => null))?.status ?? 0, { timeout: 300_000, intervals: [2_000] })
