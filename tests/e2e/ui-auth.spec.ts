@@ -42,7 +42,7 @@ test("sign up: a taken username is reported at the username field", async ({ pag
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByLabel("Username")).toHaveAttribute("aria-invalid", "true");
-  await expect(page.getByText("Username already taken")).toBeVisible();
+  await expect(page.getByText("This username is taken. Please choose another.")).toBeVisible();
 });
 
 test("sign in with email and password, see it in the header, sign out", async ({ page, request }) => {
