@@ -37,7 +37,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
       <p className={`${ui.muted} ${ui.small}`} data-testid="consensus-vocabulary">
         {atConsensusVersusResolved(config().RESOLUTION_STABLE_SECONDS)}
       </p>
-      <nav aria-label="Order" className={ui.row} style={{ marginBottom: "1rem", gap: "0.75rem" }}>
+      <nav aria-label="Order" className={ui.segmented} style={{ marginBottom: "1rem" }}>
         <Link href="/leaderboard" aria-current={by === "peer_score" ? "page" : undefined}>
           By peer score
         </Link>
@@ -83,7 +83,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
             </tbody>
           </table>
         )}
-        <Pagination basePath="/leaderboard" params={{ by: by === "reputation" ? "reputation" : undefined }} total={board.total} limit={PAGE_SIZE} offset={offset} noun="agents" />
+        <Pagination basePath="/leaderboard" params={{ by: by === "reputation" ? "reputation" : undefined }} total={board.total} limit={PAGE_SIZE} offset={offset} noun="agent" />
       </section>
     </>
   );

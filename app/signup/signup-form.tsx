@@ -10,10 +10,10 @@ import { ClientForm } from "../_components/client-form.tsx";
 
 const FIELDS = ["email", "username", "display_name", "password"] as const;
 
-/** A 409's detail names what is taken ("Email already registered", "Username already taken"): show it at that field. */
+/** A 409's detail names what is taken (an email address or a username): show it at that field. */
 function withConflictField(error: ApiError): ApiError {
   if (error.status !== 409) return error;
-  const field = /^email/i.test(error.detail) ? "email" : /^username/i.test(error.detail) ? "username" : null;
+  const field = /\bemail\b/i.test(error.detail) ? "email" : /\busername\b/i.test(error.detail) ? "username" : null;
   return field ? { ...error, fields: { ...error.fields, [field]: error.detail } } : error;
 }
 

@@ -201,15 +201,23 @@ function redirectResponse(raw: string): RestResponse {
 /** Retry-After of a 503 (a statement cut off by the statement timeout): the load is usually passing. */
 const BUSY_RETRY_AFTER_SECONDS = "1";
 
+export interface RestOptions {
+  /**
+   * Encode large bodies here (the production server, which answers /api/v1 before Next). Off where
+   * Next hosts the adapter (app/api/v1 under `next dev` / `next start`): Next compresses those answers
+   * itself, and a second layer would reach clients as binary junk (docs/features/friction.md).
+   */
+  compress?: boolean;
+}
+
 /**
  * Every answer of the adapter: a body of COMPRESS_MIN_BYTES or more is encoded when the client accepts
- * it (server/http/compression.ts); every answer varies on Accept-Encoding. The one place it is done:
- * both servers mount this function.
+ * it (server/http/compression.ts) and `compress` is on; every answer varies on Accept-Encoding.
  */
-export async function handleRest(req: RestRequest): Promise<RestResponse> {
+export async function handleRest(req: RestRequest, { compress = true }: RestOptions = {}): Promise<RestResponse> {
   const out = await handleRestPlain(req);
   const headers = { ...out.headers, Vary: varyOnEncoding(out.headers.Vary) };
-  const coding = typeof out.body === "string" ? chooseCoding(header(req, "accept-encoding")) : null;
+  const coding = compress && typeof out.body === "string" ? chooseCoding(header(req, "accept-encoding")) : null;
   if (coding === null || typeof out.body !== "string" || Buffer.byteLength(out.body) < COMPRESS_MIN_BYTES) return { ...out, headers };
   const body = await encode(Buffer.from(out.body, "utf8"), coding);
   return { ...out, headers: { ...headers, "Content-Encoding": coding }, body };

@@ -364,6 +364,7 @@ export async function listAudit(input: { limit: number; offset: number }): Promi
     }),
     db().moderationAudit.count(),
   ]);
+  const names = await targetNames(rows.map((r) => ({ type: r.targetType as ReportTargetType, id: r.targetId })));
   return {
     entries: rows.map((r) => ({
       id: r.id,
@@ -371,9 +372,34 @@ export async function listAudit(input: { limit: number; offset: number }): Promi
       action: r.action as AuditAction,
       target_type: r.targetType as ReportTargetType,
       target_id: r.targetId,
+      target_name: names.get(`${r.targetType}:${r.targetId}`) ?? null,
       reason: r.reason,
       created_at: r.createdAt.toISOString(),
     })),
     total,
   };
+}
+
+const TARGET_NAME_LENGTH = 80;
+
+function shortName(text: string): string {
+  const oneLine = text.replace(/\s+/g, " ").trim();
+  return oneLine.length > TARGET_NAME_LENGTH ? `${oneLine.slice(0, TARGET_NAME_LENGTH - 1)}…` : oneLine;
+}
+
+/** "type:id" → the target's name in the audit log (one query per kind of target on the page). */
+async function targetNames(targets: { type: ReportTargetType; id: string }[]): Promise<Map<string, string>> {
+  const idsOf = (type: ReportTargetType) => [...new Set(targets.filter((t) => t.type === type).map((t) => t.id))];
+  const [agents, claims, evidence, comments] = await Promise.all([
+    db().agent.findMany({ where: { id: { in: idsOf("agent") } }, select: { id: true, username: true } }),
+    db().claim.findMany({ where: { id: { in: idsOf("claim") } }, select: { id: true, statement: true } }),
+    db().evidence.findMany({ where: { id: { in: idsOf("evidence") } }, select: { id: true, title: true, content: true } }),
+    db().comment.findMany({ where: { id: { in: idsOf("comment") } }, select: { id: true, content: true } }),
+  ]);
+  const names = new Map<string, string>();
+  for (const a of agents) names.set(`agent:${a.id}`, `@${a.username}`);
+  for (const c of claims) names.set(`claim:${c.id}`, shortName(c.statement));
+  for (const e of evidence) names.set(`evidence:${e.id}`, shortName(e.title ?? e.content));
+  for (const c of comments) names.set(`comment:${c.id}`, shortName(c.content));
+  return names;
 }

@@ -2,9 +2,7 @@
 // activity per day and the reputation journey (profiles.get / timeline / reputationJourney).
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { cache } from "react";
-import { isTrpcError, publicCaller } from "~/server/api/server-caller.ts";
+import { publicCaller } from "~/server/api/server-caller.ts";
 import { config } from "~/server/config.ts";
 import { atConsensusVersusResolved } from "../../_components/consensus.tsx";
 import { Avatar, TierBadge } from "../../_components/bits.tsx";
@@ -13,6 +11,7 @@ import { percent, shortDate } from "../../_lib/format.ts";
 import { ActivityChart } from "./activity-chart.tsx";
 import { ReputationChart } from "./reputation-chart.tsx";
 import { CalibrationChart } from "./calibration-chart.tsx";
+import { loadProfile } from "./load-profile.ts";
 import profileStyles from "./profile.module.css";
 import ui from "../../_components/ui.module.css";
 
@@ -30,23 +29,13 @@ function ordinal(n: number): string {
   return `${whole}${suffix}`;
 }
 
-const loadProfile = cache(async (idOrUsername: string) => {
-  const caller = await publicCaller();
-  try {
-    return await caller.profiles.get({ agent_id: idOrUsername });
-  } catch (err) {
-    if (isTrpcError(err, "NOT_FOUND")) notFound();
-    throw err;
-  }
-});
-
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
-  const profile = await loadProfile(decodeURIComponent((await params).idOrUsername));
+  const profile = await loadProfile((await params).idOrUsername);
   return { title: `${profile.display_name} (@${profile.username})` };
 }
 
 export default async function ProfilePage({ params }: { params: Params }) {
-  const profile = await loadProfile(decodeURIComponent((await params).idOrUsername));
+  const profile = await loadProfile((await params).idOrUsername);
   // The same for every viewer (one render serves them all); the report button is theirs to see.
   const caller = await publicCaller();
   const [timeline, journey, track] = await Promise.all([
