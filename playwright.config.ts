@@ -82,6 +82,7 @@ export default defineConfig({
         NEXTAUTH_URL: APP_URL,
         NEXTAUTH_SECRET: "e2e-nextauth-secret-e2e-nextauth-secret-0123456789",
         JWT_SECRET: "e2e-jwt-secret-e2e-jwt-secret-e2e-jwt-secret-0123456789",
+        WEBHOOK_SECRET_KEY: "e2e-webhook-key-e2e-webhook-key-0123456789",
         // The tests sign in many times from one address.
         RATE_LIMIT_SCALE: "100",
         // The webhook specs call a receiver on 127.0.0.1.
@@ -90,6 +91,9 @@ export default defineConfig({
         // record specs watch it happen); docs/features/consensus.md.
         RESOLUTION_STABLE_SECONDS: "0",
         LOG_LEVEL: "error",
+        // The viewpoint model refits every 10 s (not every 5 minutes), so the consensus spec sees its
+        // claims scored by real fits (docs/features/consensus-ui.md).
+        BRIDGING_INTERVAL_SECONDS: "10",
         // The moderation spec registers this account: it becomes an admin (docs/features/moderation.md).
         ADMIN_EMAILS: "e2e-admin@example.test",
         ...mockProviderEnv(OAUTH_URL),

@@ -135,6 +135,12 @@ export const auditSchema = z
           action: z.enum(AUDIT_ACTIONS),
           target_type: z.enum(REPORT_TARGET_TYPES),
           target_id: z.uuid(),
+          /**
+           * What the target is called, for people reading the log: an agent's @username, the start of a
+           * claim's statement, of a piece of evidence (its title, else its content) or of a comment;
+           * null when it no longer exists.
+           */
+          target_name: z.string().nullable(),
           reason: z.string().nullable(),
           created_at: isoDate,
         })

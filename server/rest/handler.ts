@@ -201,15 +201,23 @@ function redirectResponse(raw: string): RestResponse {
 /** Retry-After of a 503 (a statement cut off by the statement timeout): the load is usually passing. */
 const BUSY_RETRY_AFTER_SECONDS = "1";
 
+export interface RestOptions {
+  /**
+   * Encode large bodies here (the production server, which answers /api/v1 before Next). Off where
+   * Next hosts the adapter (app/api/v1 under `next dev` / `next start`): Next compresses those answers
+   * itself, and a second layer would reach clients as binary junk (docs/features/friction.md).
+   */
+  compress?: boolean;
+}
+
 /**
  * Every answer of the adapter: a body of COMPRESS_MIN_BYTES or more is encoded when the client accepts
- * it (server/http/compression.ts); every answer varies on Accept-Encoding. The one place it is done:
- * both servers mount this function.
+ * it (server/http/compression.ts) and `compress` is on; every answer varies on Accept-Encoding.
  */
-export async function handleRest(req: RestRequest): Promise<RestResponse> {
+export async function handleRest(req: RestRequest, { compress = true }: RestOptions = {}): Promise<RestResponse> {
   const out = await handleRestPlain(req);
   const headers = { ...out.headers, Vary: varyOnEncoding(out.headers.Vary) };
-  const coding = typeof out.body === "string" ? chooseCoding(header(req, "accept-encoding")) : null;
+  const coding = compress && typeof out.body === "string" ? chooseCoding(header(req, "accept-encoding")) : null;
   if (coding === null || typeof out.body !== "string" || Buffer.byteLength(out.body) < COMPRESS_MIN_BYTES) return { ...out, headers };
   const body = await encode(Buffer.from(out.body, "utf8"), coding);
   return { ...out, headers: { ...headers, "Content-Encoding": coding }, body };
@@ -238,10 +246,10 @@ async function handle(req: RestRequest, state: { limit?: RateLimitResult }): Pro
   const { path, search } = splitUrl(req.url);
 
   if (method === "OPTIONS") {
-    // A preflight does no work and is not charged; it still tells the caller where its limit stands.
-    await dbReady();
-    const identity = await identityFromAuthorization(header(req, "authorization"));
-    const limit = await peekCaller(identity, clientIp(req));
+    // A preflight does no work and is not charged; it still tells the caller where its address's limit
+    // stands. It carries no credentials (browsers never send them on one), so none is read: resolving
+    // one (a token verified, an API key looked up and its last use written) would be uncharged work.
+    const limit = await peekCaller(ANONYMOUS, clientIp(req));
     return {
       status: 204,
       headers: {
@@ -295,7 +303,7 @@ async function handle(req: RestRequest, state: { limit?: RateLimitResult }): Pro
     if (!parsed.ok) return finish(parsed.response);
     body = parsed.value;
     if (AUTH_ATTEMPT_PATHS.has(route.path)) {
-      const attempt = await limitAuthAttempt(ip, body);
+      const attempt = await limitAuthAttempt(ip);
       limit = mostRestrictive([limit, attempt]);
       state.limit = limit;
       if (!attempt.success) return finish(json(429, { detail: "Rate limit exceeded" }));

@@ -34,6 +34,8 @@ interface EvidenceRow extends AuthorColumns {
   position: Evidence["position"];
   content_type: Evidence["content_type"];
   content: string;
+  title: string | null;
+  excerpt: string | null;
   upvotes: number;
   downvotes: number;
   vote_score: number;
@@ -49,7 +51,7 @@ interface EvidenceRow extends AuthorColumns {
 function evidenceQuery(viewerId: string | null, where: Prisma.Sql, orderAndPage: Prisma.Sql = Prisma.empty): Prisma.Sql {
   return Prisma.sql`
     SELECT e.id::text AS id, e.claim_id::text AS claim_id, e.position::text AS position,
-           e.content_type::text AS content_type, e.content, e.upvotes, e.downvotes, e.vote_score,
+           e.content_type::text AS content_type, e.content, e.title, e.excerpt, e.upvotes, e.downvotes, e.vote_score,
            e.created_at, e.updated_at, ${AUTHOR_COLUMNS}, v.direction::text AS user_vote,
            e.hidden_at, e.hidden_reason, ${visibleEvidence("e")} AS visible
     FROM evidence e
@@ -68,6 +70,8 @@ function toEvidence(row: EvidenceRow): Evidence {
     position: row.position,
     content_type: row.content_type,
     content: row.content,
+    title: row.title,
+    excerpt: row.excerpt,
     upvotes: row.upvotes,
     downvotes: row.downvotes,
     vote_score: row.vote_score,
@@ -134,6 +138,8 @@ export async function createEvidence(authorId: string, input: CreateEvidenceInpu
         contentType: input.content_type,
         // A link is stored as the URL that was validated; other content verbatim.
         content: input.content_type === "link" ? input.content.trim() : input.content,
+        title: input.title ?? null,
+        excerpt: input.excerpt ?? null,
       },
       select: { id: true },
     });

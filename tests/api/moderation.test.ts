@@ -343,6 +343,9 @@ describe("the audit log", () => {
     ].concat(log.body.entries.length > 6 ? [[log.body.entries[6].action, log.body.entries[6].target_id]] : []));
     expect(log.body.entries[0].actor.id).toBe(admin.id);
     expect(log.body.entries[4]).toMatchObject({ target_type: "claim", reason: "audit hide", actor: { id: moderator.id } });
+    // Names for people reading the log: the agent's @username, the claim's statement.
+    expect(log.body.entries[0].target_name).toBe(`@${target.username}`);
+    expect(log.body.entries[4].target_name).toBe("A claim for the audit log.");
     const count = await db().moderationAudit.count();
     await expect(db().$executeRawUnsafe(`DELETE FROM moderation_audit`)).rejects.toThrow();
     await expect(db().$executeRawUnsafe(`UPDATE moderation_audit SET reason = 'x'`)).rejects.toThrow();

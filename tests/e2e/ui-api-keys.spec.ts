@@ -15,7 +15,7 @@ test("create → shown once → copy → list → revoke", async ({ page, reques
 
   // A name is required: the server's message appears next to the field.
   await page.getByRole("button", { name: "Create key" }).click();
-  await expect(page.getByText("name: must be 1-100 characters")).toBeVisible();
+  await expect(page.getByText("The name must be 1 to 100 characters long.")).toBeVisible();
 
   const name = unique("crawler-");
   await page.getByLabel("Name").fill(name);

@@ -16,7 +16,7 @@ test("sign up: the server's rules show next to the fields, then the new account 
   const password = page.getByLabel("Password", { exact: true });
   await expect(password).toHaveAttribute("aria-invalid", "true");
   await expect(page.locator("#" + (await password.getAttribute("aria-describedby"))!.split(" ").pop()!)).toContainText(
-    "password: must contain an uppercase letter",
+    "The password needs an uppercase letter and a digit.",
   );
   await screenshot(page, "signup-errors");
 
@@ -32,6 +32,20 @@ test("sign up: the server's rules show next to the fields, then the new account 
   const profile = await request.get(`/api/v1/profiles/${username}`);
   expect(profile.status()).toBe(200);
   expect((await profile.json()).display_name).toBe("Newbie Person");
+  expect((await profile.json()).automated).toBe(false);
+});
+
+test("sign up as an automated account: the account says so", async ({ page, request }) => {
+  const username = unique("robot_");
+  await page.goto("/signup");
+  await page.getByLabel("Email", { exact: true }).fill(`${username}@example.test`);
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("This account is automated").check();
+  await page.getByRole("button", { name: "Create account" }).click();
+  await page.waitForURL("/");
+  const profile = await request.get(`/api/v1/profiles/${username}`);
+  expect((await profile.json()).automated).toBe(true);
 });
 
 test("sign up: a taken username is reported at the username field", async ({ page, request }) => {
@@ -42,7 +56,7 @@ test("sign up: a taken username is reported at the username field", async ({ pag
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByLabel("Username")).toHaveAttribute("aria-invalid", "true");
-  await expect(page.getByText("Username already taken")).toBeVisible();
+  await expect(page.getByText("This username is taken. Please choose another.")).toBeVisible();
 });
 
 test("sign in with email and password, see it in the header, sign out", async ({ page, request }) => {

@@ -5,19 +5,22 @@
 // see, is the exception: it is rendered for the viewer who may.
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { cache, Suspense } from "react";
-import { isTrpcError, publicCaller, serverCaller, type ServerCaller } from "~/server/api/server-caller.ts";
+import { Suspense } from "react";
+import { publicCaller, type ServerCaller } from "~/server/api/server-caller.ts";
 import type { Claim } from "~/server/contract/claims.ts";
+import { config } from "~/server/config.ts";
 import { thinStepPoints } from "~/server/domain/chart-points.ts";
 import { AuthorLink, RelTime, SkeletonLines, TagList } from "../../_components/bits.tsx";
+import { ConsensusLine } from "../../_components/consensus.tsx";
 import { GradientValue } from "../../_components/gradient.tsx";
 import { HiddenBanner } from "../../_components/report-button.tsx";
 import { plural } from "../../_lib/format.ts";
 import { ClaimActions } from "./claim-actions.tsx";
 import { CHART_POINTS } from "./chart-points.ts";
 import { ClaimLive } from "./claim-live.tsx";
+import { loadClaim } from "./load-claim.ts";
 import { CommentsSection } from "./comments-section.tsx";
+import { EvidenceCount } from "./evidence-count.tsx";
 import { EvidenceSection } from "./evidence-section.tsx";
 import claimStyles from "./claim.module.css";
 import ui from "../../_components/ui.module.css";
@@ -26,27 +29,12 @@ export const dynamic = "force-dynamic";
 
 type Params = Promise<{ id: string }>;
 
-/**
- * Once per request (metadata and page share it): the claim as anyone sees it, or, when it is hidden
- * from the public, as the viewer sees it (its author and moderators do), with the caller that found it.
- */
-const loadClaim = cache(async (id: string) => {
-  for (const callerOf of [publicCaller, serverCaller]) {
-    const caller = await callerOf();
-    try {
-      return { claim: await caller.claims.get({ claim_id: id }), caller };
-    } catch (err) {
-      if (!isTrpcError(err, "NOT_FOUND")) throw err;
-    }
-  }
-  notFound();
-});
-
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { id } = await params;
   const { claim } = await loadClaim(id);
   const title = claim.statement.length > 70 ? `${claim.statement.slice(0, 67)}…` : claim.statement;
-  return { title, description: claim.statement.slice(0, 200) };
+  // The Markdown twin for agents (server/mcp/site.ts): <link rel="alternate" type="text/markdown">.
+  return { title, description: claim.statement.slice(0, 200), alternates: { types: { "text/markdown": `/claims/${claim.id}.md` } } };
 }
 
 export default async function ClaimPage({ params }: { params: Params }) {
@@ -78,7 +66,7 @@ export default async function ClaimPage({ params }: { params: Params }) {
           <span>
             Submitted by <AuthorLink author={claim.author} /> <RelTime iso={claim.created_at} />
           </span>
-          <span>{plural(claim.evidence_count, "piece of evidence", "pieces of evidence")}</span>
+          <EvidenceCount claimId={claim.id} initial={claim.evidence_count} />
         </div>
         <div style={{ marginTop: "0.75rem" }}>
           <ClaimActions initial={claim} />
@@ -87,7 +75,10 @@ export default async function ClaimPage({ params }: { params: Params }) {
 
       <div className={ui["layout-sidebar"]}>
         <div className={ui.stack}>
-          <ClaimLive initial={{ ...claim, gradient_history: thinStepPoints(claim.gradient_history, CHART_POINTS) }} />
+          <ClaimLive
+            initial={{ ...claim, gradient_history: thinStepPoints(claim.gradient_history, CHART_POINTS) }}
+            resolutionStableSeconds={config().RESOLUTION_STABLE_SECONDS}
+          />
           <EvidenceSection claimId={claim.id} initial={evidence} />
           <CommentsSection claimId={claim.id} initial={comments} />
         </div>
@@ -141,7 +132,8 @@ function RelatedList({ claims, reason }: { claims: Claim[]; reason?: (c: Claim) 
           <Link href={`/claims/${c.id}`}>{c.statement}</Link>
           <div className={ui.meta}>
             <span>{reason ? reason(c) : plural(c.vote_count, "vote")}</span>
-            <GradientValue gradient={c.gradient} />
+            <GradientValue gradient={c.gradient} consensus={c.consensus} />
+            <ConsensusLine consensus={c.consensus} />
           </div>
         </li>
       ))}

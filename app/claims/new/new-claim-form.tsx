@@ -4,7 +4,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useDeferredValue, useId, useState } from "react";
-import { parseTagQuery } from "~/server/domain/tags.ts";
+import { cleanTagInput } from "~/server/domain/tags.ts";
 import { changedField, FieldError, FormError, invalidProps } from "../../_components/form-bits.tsx";
 import { toApiError, withoutField, type ApiError } from "../../_lib/api-error.ts";
 import { useTRPC } from "../../_lib/trpc.tsx";
@@ -53,6 +53,7 @@ export function NewClaimForm({
     }),
   );
   const length = statement.trim().length;
+  const cleanedTags = cleanTagInput(tags);
 
   return (
     <ClientForm
@@ -64,7 +65,7 @@ export function NewClaimForm({
         create.mutate({
           statement,
           complexity_tier: tier,
-          tags: parseTagQuery(tags),
+          tags: cleanTagInput(tags),
           parent_ids: parents.map((p) => p.id),
         });
       }}
@@ -113,12 +114,20 @@ export function NewClaimForm({
           className={ui.input}
           value={tags}
           onChange={(e) => setTags(e.target.value)}
+          // Shown as it will be saved once the person moves on (docs/features/friction.md).
+          onBlur={() => setTags(cleanTagInput(tags).join(", "))}
           placeholder="health, nutrition"
           aria-describedby={`${id}-tags-hint${error?.fields.tags ? ` ${id}-tags-error` : ""}`}
           aria-invalid={error?.fields.tags ? true : undefined}
         />
         <span id={`${id}-tags-hint`} className={ui.hint}>
           Comma-separated, up to {limits.maxTags}: letters, digits, “-” and “_”.
+          {cleanedTags.length > 0 ? (
+            <>
+              {" "}
+              Saved as <span data-testid="tags-preview">{cleanedTags.map((t) => `#${t}`).join(" ")}</span>.
+            </>
+          ) : null}
         </span>
         <FieldError error={error} field="tags" id={`${id}-tags`} />
       </div>
