@@ -202,8 +202,9 @@ async function castVote(agentId: string, claimId: string, value: number) {
     await client.query("BEGIN");
     const [claim] = await rows(
       client,
-      `SELECT id::text AS id, author_id::text AS author_id, weighted_sum, weight_total, vote_count, (resolved_at IS NOT NULL) AS resolved,
-              vote_histogram, consensus_status::text AS consensus_status, consensus_since, now() AS db_now
+      `SELECT id::text AS id, author_id::text AS author_id, weighted_sum, weight_total, vote_count,
+              people_weighted_sum, people_weight_total, people_vote_count, (resolved_at IS NOT NULL) AS resolved,
+              vote_histogram, consensus_status::text AS consensus_status, consensus_since, GREATEST(now(), consensus_since) AS db_now
        FROM claims WHERE id = $1::uuid FOR NO KEY UPDATE`,
       [claimId],
     );
@@ -211,14 +212,19 @@ async function castVote(agentId: string, claimId: string, value: number) {
     if (claim.author_id === agentId) throw new HttpError(403, "Insufficient permissions");
     const [voter] = await rows(
       client,
-      `SELECT a.reputation, v.value, v.weight, (SELECT b.status::text FROM claim_bridging b WHERE b.claim_id = $1::uuid) AS bridging_status
+      `SELECT a.reputation, a.automated, v.value, v.weight, v.automated AS vote_automated,
+              (SELECT b.status::text FROM claim_bridging b WHERE b.claim_id = $1::uuid) AS bridging_status
        FROM agents a LEFT JOIN claim_votes v ON v.claim_id = $1::uuid AND v.agent_id = a.id WHERE a.id = $2::uuid`,
       [claim.id, agentId],
     );
-    const previous: WeightedVote | null = voter && voter.value !== null ? { value: Number(voter.value), weight: Number(voter.weight) } : null;
-    const next: WeightedVote = { value, weight: voteWeight(Number(voter?.reputation ?? 0)) };
+    type SortedVote = WeightedVote & { automated: boolean };
+    const previous: SortedVote | null =
+      voter && voter.value !== null ? { value: Number(voter.value), weight: Number(voter.weight), automated: Boolean(voter.vote_automated) } : null;
+    const next: SortedVote = { value, weight: voteWeight(Number(voter?.reputation ?? 0)), automated: Boolean(voter?.automated) };
+    const asPeople = (v: SortedVote | null) => (v && !v.automated ? v : null);
+    const peopleBefore = { weightedSum: Number(claim.people_weighted_sum), weightTotal: Number(claim.people_weight_total), voteCount: Number(claim.people_vote_count) };
     const before = { weightedSum: Number(claim.weighted_sum), weightTotal: Number(claim.weight_total), voteCount: Number(claim.vote_count) };
-    if (previous && previous.value === next.value && previous.weight === next.weight) {
+    if (previous && previous.value === next.value && previous.weight === next.weight && previous.automated === next.automated) {
       await client.query("COMMIT");
       const [view] = await claimViews([claimId], agentId);
       return view;
@@ -226,9 +232,10 @@ async function castVote(agentId: string, claimId: string, value: number) {
     const crowd = crowdGradient(before, previous);
     const setCrowd = previous?.value === next.value ? "" : ", crowd_gradient = $9::float8";
     const writeVote = previous
-      ? `UPDATE claim_votes SET value = $3::float8, weight = $4::float8, updated_at = now() ${setCrowd} WHERE claim_id = $1::uuid AND agent_id = $2::uuid`
-      : `INSERT INTO claim_votes (id, claim_id, agent_id, value, weight, crowd_gradient, updated_at) VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3::float8, $4::float8, $9::float8, now())`;
+      ? `UPDATE claim_votes SET value = $3::float8, weight = $4::float8, automated = $13::boolean, updated_at = now() ${setCrowd} WHERE claim_id = $1::uuid AND agent_id = $2::uuid`
+      : `INSERT INTO claim_votes (id, claim_id, agent_id, value, weight, crowd_gradient, automated, updated_at) VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3::float8, $4::float8, $9::float8, $13::boolean, now())`;
     const sums = applyVote(before, previous, next);
+    const people = applyVote(peopleBefore, asPeople(previous), asPeople(next));
     const gradient = gradientFromSums(sums);
     const histogram = applyToHistogram(claim.vote_histogram.map(Number), previous?.value ?? null, next.value);
     const { status } = consensusVerdict({ voters: sums.voteCount, bridgingStatus: voter?.bridging_status ?? "insufficient_data", gradient });
@@ -242,11 +249,13 @@ async function castVote(agentId: string, claimId: string, value: number) {
       `WITH vote AS (${writeVote}),
        claim AS (
          UPDATE claims SET weighted_sum = $5::float8, weight_total = $6::float8, vote_count = $7::int, gradient = $8::float8, updated_at = now(),
+           people_weighted_sum = $14::float8, people_weight_total = $15::float8, people_vote_count = $16::int,
            vote_histogram = $10::int[], consensus_status = $11::"ConsensusStatus", consensus_since = $12::timestamptz,
            resolved_at = ${resolves ? "now()" : "resolved_at"} WHERE id = $1::uuid
        )
        INSERT INTO gradient_history (claim_id, gradient, vote_count) VALUES ($1::uuid, $8::float8, $7::int)`,
-      [claim.id, agentId, next.value, next.weight, sums.weightedSum, sums.weightTotal, sums.voteCount, gradient, crowd, histogram, status, since],
+      [claim.id, agentId, next.value, next.weight, sums.weightedSum, sums.weightTotal, sums.voteCount, gradient, crowd, histogram, status, since,
+       next.automated, people.weightedSum, people.weightTotal, people.voteCount],
     );
     if (resolves) await resolveClaim(client, claim.id, gradient, status === "consensus_true");
     await client.query("COMMIT");

@@ -339,7 +339,7 @@ function loadSteps(sizes: SeedSizes, passwordHash: string, chunks: number): Step
       // taken as the claim's last vote.
       (lo, hi) => `INSERT INTO claims (id, statement, complexity_tier, tags, author_id, weighted_sum, weight_total, gradient,
           vote_count, evidence_count, comment_count, resolved_at, created_at, updated_at,
-          vote_histogram, consensus_status, consensus_since)
+          vote_histogram, consensus_status, consensus_since, people_weighted_sum, people_weight_total, people_vote_count)
         SELECT c.id, c.statement, c.complexity::"ComplexityTier", c.tags, a.id, coalesce(f.weighted_sum, 0), coalesce(f.weight_total, 0),
           coalesce(f.gradient, ${NEUTRAL_GRADIENT}), coalesce(f.vote_count, 0), coalesce(e.n, 0), coalesce(m.n, 0), r.resolved_at,
           c.created_at, greatest(c.created_at, f.last_vote_at, e.last_at),
@@ -349,7 +349,9 @@ function loadSteps(sizes: SeedSizes, passwordHash: string, chunks: number): Step
                 WHEN f.gradient > ${CONSENSUS_HIGH} THEN 'consensus_true'
                 WHEN f.gradient < ${CONSENSUS_LOW} THEN 'consensus_false'
                 ELSE 'open' END)::"ConsensusStatus",
-          f.last_vote_at
+          f.last_vote_at,
+          -- No seeded account is automated: the people's sums are the sums (gradient_people).
+          coalesce(f.weighted_sum, 0), coalesce(f.weight_total, 0), coalesce(f.vote_count, 0)
         FROM ${S}.claims c
         JOIN ${S}.agents a ON a.i = c.author
         LEFT JOIN ${S}.claim_final f ON f.claim = c.i
