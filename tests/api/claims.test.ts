@@ -22,6 +22,7 @@ const CLAIM_KEYS = [
   "created_at",
   "evidence_count",
   "gradient",
+  "gradient_people",
   "id",
   "is_bookmarked",
   "is_following",
