@@ -10,7 +10,6 @@ import {
   signAccessToken,
 } from "../auth/tokens.ts";
 import { conflict, notFound, unauthorized } from "../errors.ts";
-import { TRPCError } from "@trpc/server";
 import { agentSelect, toAgent } from "../contract/common.ts";
 import type { TokenPair } from "../contract/auth.ts";
 import { admitSignIn, applyAdminEmails } from "./moderation.ts";

@@ -3,10 +3,9 @@
 // declared on the procedures (moderatorProcedure, adminProcedure); who may act on whom is decided by
 // the pure rules of server/domain/roles.ts. What hiding leaves out is server/services/visibility.ts;
 // the counters follow by the triggers of migration 'moderation'.
-import { TRPCError } from "@trpc/server";
 import { db } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
-import { badRequest, conflict, forbidden, notFound } from "../errors.ts";
+import { AppError, badRequest, conflict, forbidden, notFound } from "../errors.ts";
 import { agentSelect, isUuid, toAgent, type AgentOut } from "../contract/common.ts";
 import {
   REPORT_REASONS,
@@ -72,7 +71,7 @@ export function isSuspended(agent: { suspendedAt: Date | null; suspendedUntil: D
  */
 export async function admitSignIn(agentId: string): Promise<void> {
   const agent = await db().agent.findUnique({ where: { id: agentId }, select: { suspendedAt: true, suspendedUntil: true } });
-  if (agent && isSuspended(agent)) throw new TRPCError({ code: "FORBIDDEN", message: ACCOUNT_SUSPENDED });
+  if (agent && isSuspended(agent)) throw new AppError("forbidden", ACCOUNT_SUSPENDED);
   await applyAdminEmails(agentId);
 }
 
@@ -152,7 +151,10 @@ export async function createReport(reporterId: string, input: CreateReportInput)
   };
 }
 
-/** The target as the API shows it, as a moderator sees it (hidden content with its `moderation`). */
+/**
+ * The target as the API shows it, as a moderator sees it (hidden content with its `moderation`), or
+ * null when it is gone: one missing target must not fail the whole queue.
+ */
 async function targetView(moderatorId: string, targetType: ReportTargetType, targetId: string) {
   try {
     switch (targetType) {
@@ -168,7 +170,7 @@ async function targetView(moderatorId: string, targetType: ReportTargetType, tar
       }
     }
   } catch (err) {
-    if (err instanceof TRPCError && err.code === "NOT_FOUND") return null;
+    if (err instanceof AppError && err.kind === "not_found") return null;
     throw err;
   }
 }

@@ -111,13 +111,13 @@ describe("layers", () => {
     expect(violations()).toEqual([]);
   });
 
-  it("keeps services, domain, db, auth, contract and errors free of api and rest", () => {
+  it("keeps services, domain, db, auth, contract and errors free of api, rest and tRPC (they throw AppError)", () => {
     const lower = sourceFiles("server").filter((f) =>
       /^server\/(services|domain|db|auth|contract|ratelimit|cache|http|log|store)\/|^server\/(errors|config)\.ts$/.test(f),
     );
     const upward = lower.flatMap((file) =>
       importsOf(file)
-        .filter((s) => /^server\/(api|rest)\//.test(resolve(file, s) ?? ""))
+        .filter((s) => /^server\/(api|rest)\//.test(resolve(file, s) ?? "") || s.startsWith("@trpc/"))
         .map((s) => `${file} imports ${s}`),
     );
     expect(upward).toEqual([]);
