@@ -16,7 +16,7 @@ import { stampClientIp } from "./client-ip.ts";
 import { logError } from "../log/logger.ts";
 import { runInRequest } from "../log/request-context.ts";
 import { observeRequest } from "./request-log.ts";
-import { EVERY_PAGE, onAnyLiveEvent } from "../jobs/live.ts";
+import { EVERY_PAGE, onAnyLiveEvent } from "../queue/live.ts";
 import { PageCache } from "./page-cache.ts";
 import { syncViewerHint } from "./viewer-hint.ts";
 

@@ -56,7 +56,7 @@ export async function loadDemoData(): Promise<SeedResult> {
     result.claims++;
     for (const [voter, value] of Object.entries(c.votes)) {
       if (voter === c.by) continue;
-      await castVote(agent(voter), claim.id, value);
+      await castVote({ agentId: agent(voter), claimId: claim.id, value });
       result.votes++;
     }
     for (const e of c.evidence ?? []) {
@@ -64,7 +64,7 @@ export async function loadDemoData(): Promise<SeedResult> {
       result.evidence++;
       for (const [who, direction] of [...(e.up ?? []).map((u) => [u, "up"] as const), ...(e.down ?? []).map((u) => [u, "down"] as const)]) {
         if (who === e.by) continue;
-        await voteEvidence(agent(who), evidence.id, direction);
+        await voteEvidence({ agentId: agent(who), evidenceId: evidence.id, direction });
         result.votes++;
       }
     }

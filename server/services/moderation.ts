@@ -23,6 +23,8 @@ import { getComment } from "./comments.ts";
 import { getEvidence } from "./evidence.ts";
 import { refreshPlatformStats } from "./stats.ts";
 import { VISIBLE_CLAIM_WHERE, VISIBLE_ON_CLAIM_WHERE } from "./visibility.ts";
+import { announcePagesChanged } from "../queue/live.ts";
+import { logError } from "../log/logger.ts";
 
 type Tx = Prisma.TransactionClient;
 export type AuditAction = "role_change" | "hide" | "restore" | "suspend" | "unsuspend" | "resolve_dismiss" | "resolve_hide";
@@ -43,6 +45,14 @@ interface Actor {
 
 async function audit(tx: Tx, actorId: string, action: AuditAction, targetType: ReportTargetType, targetId: string, reason: string | null) {
   await tx.moderationAudit.create({ data: { actorId, action, targetType, targetId, reason } });
+}
+
+/**
+ * After a change of what is hidden has committed: every instance drops its shared page renders, so what
+ * was hidden is gone from every page (and what was restored back) on the next load, not PAGE_CACHE_SECONDS later.
+ */
+async function pagesFollow(): Promise<void> {
+  await announcePagesChanged().catch((err) => logError("[moderation] page cache announcement failed", err));
 }
 
 // ---- sign-in: ADMIN_EMAILS and suspension ----
@@ -161,9 +171,9 @@ async function targetView(moderatorId: string, targetType: ReportTargetType, tar
       case "claim":
         return await claimView(targetId, moderatorId, { includeHidden: true });
       case "evidence":
-        return await getEvidence(targetId, moderatorId);
+        return await getEvidence({ evidenceId: targetId, viewerId: moderatorId });
       case "comment":
-        return await getComment(targetId, moderatorId);
+        return await getComment({ commentId: targetId, viewerId: moderatorId });
       case "agent": {
         const agent = await db().agent.findUnique({ where: { id: targetId }, select: agentSelect });
         return agent ? toAgent(agent) : null;
@@ -243,6 +253,7 @@ export async function resolveReport(actor: Actor, reportId: string, action: "dis
     await audit(tx, actor.id, action === "hide" ? "resolve_hide" : "resolve_dismiss", report.targetType, report.targetId, note);
   });
   if (action === "hide") await refreshPlatformStats().catch(() => {});
+  await pagesFollow();
 }
 
 // ---- hide and restore ----
@@ -278,6 +289,7 @@ export async function hide(actor: Actor, type: HideableType, id: string, reason:
     return hid;
   });
   if (changed) await refreshPlatformStats().catch(() => {});
+  await pagesFollow();
 }
 
 /** POST /moderation/{target_type}/{target_id}/restore: everything comes back as it was (counters included). */
@@ -295,6 +307,7 @@ export async function restore(actor: Actor, type: HideableType, id: string, reas
     return true;
   });
   if (changed) await refreshPlatformStats().catch(() => {});
+  await pagesFollow();
 }
 
 // ---- suspension ----

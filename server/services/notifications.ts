@@ -372,7 +372,7 @@ export async function inboxLastModified(agentId: string): Promise<{ changed: Dat
 }
 
 /** Marks one notification read (its counters start again from zero); someone else's is not found. */
-export async function markRead(agentId: string, notificationId: string): Promise<void> {
+export async function markRead({ agentId, notificationId }: { agentId: string; notificationId: string }): Promise<void> {
   if (!isUuid(notificationId)) throw notFound(NOTIFICATION_NOT_FOUND);
   const changed = await sqlTransaction((tx) =>
     tx.execute(Prisma.sql`

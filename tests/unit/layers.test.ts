@@ -16,8 +16,9 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
  * - api: tRPC (context, procedures, middlewares, routers) and the web UI's context.
  * - nextauth: NextAuth's options and its calls; above services (sign-in creates or checks agents).
  * - http: what every entry point shares (node-level guard, bounded bodies, client IP, the request log).
- * - jobs: background work (queues, the live channel, the bridging schedule); calls the services.
+ * - jobs: the background workers (outbox relay, fan-out, deliveries, the bridging schedule); call the services.
  * - services: transactions and queries that apply the rules (and the bridging fit's worker thread).
+ * - queue: what services hand on: jobs enqueued for the workers, events on the live channel.
  * - ratelimit, cache: the limiter policy and its backends; shared caches.
  * - auth: tokens, passwords, API keys, identities, providers' credentials.
  * - contract: request/response schemas, imported by routers and services alike.
@@ -34,6 +35,7 @@ const LAYERS: ReadonlyArray<readonly string[]> = [
   ["http"],
   ["jobs"],
   ["services"],
+  ["queue"],
   ["ratelimit"],
   ["auth"],
   ["contract"],
