@@ -17,6 +17,7 @@ import {
   type ReportTargetType,
 } from "../contract/moderation.ts";
 import { config } from "../config.ts";
+import type { AuditAction } from "../domain/audit.ts";
 import { mayChangeRole, maySuspend, type AssignableRole, type Role } from "../domain/roles.ts";
 import { claimView } from "./claim-views.ts";
 import { getComment } from "./comments.ts";
@@ -27,7 +28,6 @@ import { announcePagesChanged } from "../queue/live.ts";
 import { logError } from "../log/logger.ts";
 
 type Tx = Prisma.TransactionClient;
-export type AuditAction = "role_change" | "hide" | "restore" | "suspend" | "unsuspend" | "resolve_dismiss" | "resolve_hide";
 
 export const ACCOUNT_SUSPENDED = "Account suspended";
 export const REPORT_NOT_FOUND = "Report not found";

@@ -10,6 +10,7 @@ import { readSql, sqlTransaction, type SqlTx } from "../db/client.ts";
 import { notFound } from "../errors.ts";
 import { isUuid } from "../contract/common.ts";
 import type { Claim } from "../contract/claims.ts";
+import type { NotificationList, NotificationOut } from "../contract/notifications.ts";
 import { followerHears, reasonOf } from "../domain/webhook-events.ts";
 import { claimViews } from "./claim-views.ts";
 import { eventPayload, queueDeliveries } from "./webhooks.ts";
@@ -299,21 +300,6 @@ async function addToInbox(tx: SqlTx, entries: InboxEntry[]): Promise<void> {
 }
 
 // ---- the inbox API ----
-
-export interface NotificationOut {
-  id: string;
-  claim: Claim;
-  reasons: { votes: number; evidence: number; comments: number; resolved: number };
-  unread: boolean;
-  updated_at: string;
-  last_read_at: string | null;
-}
-
-export interface NotificationList {
-  notifications: NotificationOut[];
-  total: number;
-  unread_count: number;
-}
 
 interface NotificationRow {
   id: string;

@@ -13,7 +13,7 @@ import type { ClaimEventType, WebhookEventType } from "../domain/webhook-events.
 import { disableReason, outcomeOf, retryDelayMs, type AttemptOutcome } from "../domain/webhook-retry.ts";
 import { ipLiteralHost, refusedAddress, refusedUrlShape } from "../domain/webhook-url.ts";
 import type { Claim } from "../contract/claims.ts";
-import { ACCEPTED, type Accepted } from "../contract/webhooks.ts";
+import { ACCEPTED, type Accepted, type DeliveryOut, type WebhookOut } from "../contract/webhooks.ts";
 import { enqueueDeliveries, jobQueueReady, type EnqueueDeliveries } from "../queue/client.ts";
 import { recordWebhookOutcome, type WebhookOutcome } from "../metrics/index.ts";
 import { claimView } from "./claim-views.ts";
@@ -25,29 +25,6 @@ import { postWebhook, type AttemptResult } from "./webhook-http.ts";
 export const WEBHOOK_NOT_FOUND = "Webhook not found";
 export const DELIVERY_NOT_FOUND = "Delivery not found";
 export const MAX_WEBHOOKS = 10;
-
-export interface WebhookOut {
-  id: string;
-  url: string;
-  events: WebhookEventType[];
-  description: string | null;
-  status: "active" | "disabled";
-  disabled_reason: string | null;
-  created_at: string;
-}
-
-export interface DeliveryOut {
-  id: string;
-  event_type: string;
-  webhook_message_id: string;
-  attempt: number;
-  status: "pending" | "succeeded" | "failed";
-  response_status: number | null;
-  duration_ms: number | null;
-  error: string | null;
-  created_at: string;
-  next_attempt_at: string | null;
-}
 
 interface WebhookRow {
   id: string;
