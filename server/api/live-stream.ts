@@ -5,6 +5,7 @@
 // nothing else: the page refetches what it shows. The same guards as every way in: the node-level guard
 // has run (client IP), one unit of the caller's rate limit per connection (the limiter of /api/v1 and
 // /api/trpc), and at most LIVE_STREAMS_PER_IP open streams per client IP in this instance.
+import "server-only";
 import { config } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { onClaimEvent, type LiveEvent } from "../queue/live.ts";

@@ -2,8 +2,9 @@
 import { z } from "zod";
 import { agentSchema, boundedInt, isoDate, moderationInfoSchema, offsetSchema, pathId } from "./common.ts";
 
-export const POSITIONS = ["supports", "opposes", "neutral"] as const;
-export const CONTENT_TYPES = ["text", "link", "file", "code", "data"] as const;
+import { CONTENT_TYPES, POSITIONS } from "../domain/evidence.ts";
+
+export { CONTENT_TYPES, POSITIONS };
 export const DIRECTIONS = ["up", "down"] as const;
 
 export const CONTENT_MAX = 50_000;
