@@ -87,7 +87,7 @@ export default defineConfig({
         // The webhook specs call a receiver on 127.0.0.1.
         WEBHOOK_ALLOW_PRIVATE: "1",
         LOG_LEVEL: "error",
-        // The moderation spec registers this account: it becomes an admin (CONTRACT §14).
+        // The moderation spec registers this account: it becomes an admin (docs/features/moderation.md).
         ADMIN_EMAILS: "e2e-admin@example.test",
         ...mockProviderEnv(OAUTH_URL),
       },

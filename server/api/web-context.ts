@@ -48,7 +48,7 @@ export interface WebCall {
  * is not a way around them.
  */
 export async function enforceWebRateLimits(ctx: Context, calls: WebCall[]): Promise<void> {
-  // One unit per procedure: a batch of 10 calls is 10 calls' work (CONTRACT §8).
+  // One unit per procedure: a batch of 10 calls is 10 calls' work (docs/security.md#every-way-in).
   if (!(await limitCaller(ctx.identity, ctx.ip, Math.max(1, calls.length))).success) throw tooManyRequests();
   for (const call of calls) {
     if (!AUTH_ATTEMPT_PROCEDURES.has(call.path)) continue;

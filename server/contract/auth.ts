@@ -1,4 +1,4 @@
-// Request and response shapes of the account endpoints (CONTRACT §2).
+// Request and response shapes of the account endpoints (docs/api.md#sign-in).
 import { z } from "zod";
 
 export const emailSchema = z

@@ -58,7 +58,7 @@ function buildAuthOptions(cfg: Config): AuthOptions {
         const agentId =
           account.type === "credentials" ? user.id : await agentIdForProviderAccount(account.provider, account.providerAccountId);
         if (!agentId) throw new Error("Signed-in account has no agent");
-        // ADMIN_EMAILS applies, and a suspended agent gets no session (CONTRACT §14).
+        // ADMIN_EMAILS applies, and a suspended agent gets no session (docs/features/moderation.md).
         await admitSignIn(agentId);
         return { sub: agentId, authTime: Math.floor(Date.now() / 1000) };
       },

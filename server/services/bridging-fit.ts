@@ -34,7 +34,7 @@ function workerPath(): string {
  * (on PostgreSQL; ≈200 bytes each with their Map entries, generously). A read churns through a
  * million rows of short-lived strings, and V8, left to itself, lets the heap grow well past what stays
  * alive before it collects (≈80 MB for 1M votes); a cap sized to the live data makes it collect
- * instead (README, Bridging: 290 → 230 MB peak RSS at 1M votes).
+ * instead (docs/benchmarks/2026-11-23-bridging-1m.md: 290 → 230 MB peak RSS at 1M votes).
  */
 export function workerOldGenerationMb(ids: number): number {
   return 32 + Math.ceil((ids * 200) / 2 ** 20);

@@ -1,4 +1,4 @@
-// Bridged consensus, run against the database (CONTRACT §12): the full fit, the re-score of claims
+// Bridged consensus, run against the database (docs/features/bridging.md): the full fit, the re-score of claims
 // with new votes between fits (their background schedule: server/jobs/bridging-schedule.ts). The model itself is server/domain/bridging.ts.
 //
 // A full fit runs in a worker thread that reads every claim vote itself (PostgreSQL: a cursor on a

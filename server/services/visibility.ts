@@ -1,4 +1,4 @@
-// What the public sees (CONTRACT §14): the one rule that keeps hidden content out of every list,
+// What the public sees (docs/features/moderation.md): the one rule that keeps hidden content out of every list,
 // search, discovery result, topic, count and statistic. Every read query over claims, evidence or
 // comments takes its predicate from here (tests/unit/visibility-guard.test.ts fails on a query that
 // does not), and every maintained counter counts the same rows (the triggers of migration

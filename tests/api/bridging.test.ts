@@ -1,4 +1,4 @@
-// Bridged consensus end to end (CONTRACT §12): planted camps voting through the API, a full fit (in
+// Bridged consensus end to end (docs/features/bridging.md): planted camps voting through the API, a full fit (in
 // the worker thread, as the server runs it), the bridging field on claims, the list filter and sort,
 // and the re-score of claims with new votes between fits.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

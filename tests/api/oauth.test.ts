@@ -1,4 +1,4 @@
-// OAuth sign-in (CONTRACT §2): the redirect to each provider (made by NextAuth, checked against a real
+// OAuth sign-in (docs/api.md#sign-in): the redirect to each provider (made by NextAuth, checked against a real
 // local OAuth server), refused open redirects, the one-time code exchange, account creation and
 // linking rules, and reading the web session. The whole browser flow is in tests/e2e/oauth.spec.ts.
 import { createHash } from "node:crypto";
