@@ -2,6 +2,7 @@
 // no API tokens) or of a Bearer credential a program sends, the IP is the peer Next saw. Used by the web tRPC endpoint
 // (app/api/trpc) and by server components (server/api/server-caller.ts), so both resolve identity the
 // same way and call the same procedures as the REST API.
+import "server-only";
 import { TRPCError } from "@trpc/server";
 import { ANONYMOUS, identityFromAuthorization } from "../auth/identity.ts";
 import { identityFromNextAuthRequest } from "../nextauth/session.ts";

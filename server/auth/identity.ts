@@ -3,7 +3,8 @@
 // `ctx.agent`; the scope middleware (server/api/trpc.ts) reads `apiKey`.
 import { preparedSql, readSql } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
-import type { Role, Tier } from "../db/generated/enums.ts";
+import type { Tier } from "../domain/reputation.ts";
+import type { Role } from "../domain/roles.ts";
 import type { ApiKeyScope } from "../domain/scopes.ts";
 import { apiKeyMatches, isWellFormedApiKey, looksLikeApiKey, lookupPrefix } from "./api-keys.ts";
 import { verifyAccessToken } from "./tokens.ts";

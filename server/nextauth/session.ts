@@ -1,6 +1,7 @@
 // The session → identity bridge: the web UI's caller is the agent of the NextAuth session cookie.
 // getToken is handed a minimal request carrying only the cookies (tests/unit/library-internals.test.ts
 // checks it still reads them from there and nothing else).
+import "server-only";
 import { getToken } from "next-auth/jwt";
 import { isUuid } from "../contract/common.ts";
 import { config } from "../config.ts";

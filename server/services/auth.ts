@@ -11,7 +11,6 @@ import {
 } from "../auth/tokens.ts";
 import { AppError, conflict, notFound, unauthorized } from "../errors.ts";
 import { rateLimiter } from "../ratelimit/limiter.ts";
-import { TRPCError } from "@trpc/server";
 import { agentSelect, toAgent } from "../contract/common.ts";
 import type { TokenPair } from "../contract/auth.ts";
 import { ACCOUNT_SUSPENDED, admitSignIn, applyAdminEmails, isSuspended } from "./moderation.ts";

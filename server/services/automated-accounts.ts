@@ -11,6 +11,8 @@ import { sqlTransaction, readSql } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { applyVote, type WeightedVote } from "../domain/gradient.ts";
 import { me } from "./auth.ts";
+import { announcePagesChanged } from "../queue/live.ts";
+import { logError } from "../log/logger.ts";
 
 /**
  * PATCH /auth/me: applies what the account says about itself. Returns the account as GET /auth/me
@@ -18,7 +20,9 @@ import { me } from "./auth.ts";
  */
 export async function updateSelf(agentId: string, input: { automated?: boolean }) {
   const resorted = input.automated === undefined ? 0 : await setAutomated(agentId, input.automated);
-  return { agent: await me(agentId), resorted };
+  // Claims whose gradient_people moved: every instance drops its shared page renders.
+  if (resorted > 0) await announcePagesChanged().catch((err) => logError("[accounts] page cache announcement failed", err));
+  return me(agentId);
 }
 
 /** Sets the account's flag and re-sorts its votes; returns the number of claims whose votes it re-sorted. */

@@ -94,7 +94,7 @@ async function evidenceRow(evidenceId: string, viewerId: string | null): Promise
 }
 
 /** Hidden evidence (or evidence on a hidden claim) answers 404 to all but its author and moderators. */
-export async function getEvidence(evidenceId: string, viewerId: string | null): Promise<Evidence> {
+export async function getEvidence({ evidenceId, viewerId }: { evidenceId: string; viewerId: string | null }): Promise<Evidence> {
   const row = await evidenceRow(evidenceId, viewerId);
   if (!row || (!row.visible && !(await mayReveal(viewerId, row.author_id)))) throw notFound(EVIDENCE_NOT_FOUND);
   return toEvidence(row);
@@ -150,7 +150,15 @@ export async function createEvidence(authorId: string, input: CreateEvidenceInpu
 }
 
 /** POST /evidence/{id}/vote. Sending the direction the caller already voted changes nothing. */
-export async function voteEvidence(agentId: string, evidenceId: string, direction: EvidenceDirection): Promise<Evidence> {
+export async function voteEvidence({
+  agentId,
+  evidenceId,
+  direction,
+}: {
+  agentId: string;
+  evidenceId: string;
+  direction: EvidenceDirection;
+}): Promise<Evidence> {
   await setEvidenceVote(agentId, evidenceId, direction);
   // A moderator may hide it meanwhile: the vote stands and is answered, without details the voter may not see.
   const row = await evidenceRow(evidenceId, agentId);
@@ -160,7 +168,7 @@ export async function voteEvidence(agentId: string, evidenceId: string, directio
 }
 
 /** DELETE /evidence/{id}/vote: 204 whether or not there was a vote. */
-export async function removeEvidenceVote(agentId: string, evidenceId: string): Promise<void> {
+export async function removeEvidenceVote({ agentId, evidenceId }: { agentId: string; evidenceId: string }): Promise<void> {
   await setEvidenceVote(agentId, evidenceId, null);
 }
 

@@ -112,7 +112,7 @@ async function voterState(tx: SqlTx, claimId: string, agentId: string) {
  * POST /claims/{id}/vote: casts or changes the caller's vote and returns the claim. The vote runs on
  * the driver (`sqlTransaction`): it is the hottest write, and Prisma's per-statement cost was 80 % of it.
  */
-export async function castVote(agentId: string, claimId: string, value: number): Promise<Claim> {
+export async function castVote({ agentId, claimId, value }: { agentId: string; claimId: string; value: number }): Promise<Claim> {
   await sqlTransaction(async (tx) => {
     const claim = await lockClaim(tx, claimId);
     if (!claim) throw notFound(CLAIM_NOT_FOUND);
@@ -142,7 +142,7 @@ export async function castVote(agentId: string, claimId: string, value: number):
 }
 
 /** DELETE /claims/{id}/vote: removes the caller's vote if there is one. */
-export async function removeVote(agentId: string, claimId: string): Promise<void> {
+export async function removeVote({ agentId, claimId }: { agentId: string; claimId: string }): Promise<void> {
   await sqlTransaction(async (tx) => {
     const claim = await lockClaim(tx, claimId);
     if (!claim) throw notFound(CLAIM_NOT_FOUND);

@@ -1,8 +1,6 @@
 import { z } from "zod";
 import * as auth from "../../services/auth.ts";
 import * as automatedAccounts from "../../services/automated-accounts.ts";
-import { announcePagesChanged } from "../../jobs/live.ts";
-import { logError } from "../../log/logger.ts";
 import { loginInput, refreshInput, registerInput, tokenPairSchema, updateMeInput } from "../../contract/auth.ts";
 import { agentWithEmailSchema } from "../../contract/common.ts";
 import { agentProcedure, publicProcedure, router } from "../trpc.ts";
@@ -62,10 +60,5 @@ export const authRouter = router({
     })
     .input(updateMeInput)
     .output(agentWithEmailSchema)
-    .mutation(async ({ ctx, input }) => {
-      const { agent, resorted } = await automatedAccounts.updateSelf(ctx.agent.id, input);
-      // Claims whose gradient_people moved: every instance drops its shared page renders.
-      if (resorted > 0) await announcePagesChanged().catch((err) => logError("[auth] page cache announcement failed", err));
-      return agent;
-    }),
+    .mutation(({ ctx, input }) => automatedAccounts.updateSelf(ctx.agent.id, input)),
 });
