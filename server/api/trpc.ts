@@ -85,7 +85,17 @@ const readRouting = t.middleware(async ({ ctx, type, next }) => {
  * The endpoints that establish or end credentials ignore whatever credentials came along (CONTRACT §8):
  * a client that sends its expired access token with every call can still log in and refresh.
  */
-export const CREDENTIAL_PATHS = new Set(["/auth/register", "/auth/login", "/auth/refresh", "/auth/logout", "/auth/oauth/exchange"]);
+export const CREDENTIAL_PATHS = new Set([
+  "/auth/register",
+  "/auth/login",
+  "/auth/refresh",
+  "/auth/logout",
+  "/auth/oauth/exchange",
+  // Mailed links are followed by people who may hold a stale token (docs/features/accounts.md).
+  "/auth/password-reset",
+  "/auth/password-reset/confirm",
+  "/auth/email/verify/confirm",
+]);
 
 /** Open to everyone; a token that was sent must still be valid (CONTRACT §2), except on the credential endpoints. */
 export const publicProcedure = t.procedure.use(serviceErrors).use(readRouting).use(async ({ ctx, meta, type, getRawInput, next }) => {

@@ -19,6 +19,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   429: "Rate limit exceeded (see `Retry-After`)",
   500: "Internal server error",
   501: "Not configured on this server",
+  503: "Not available now (`Mail is not configured` on a server without SMTP)",
 };
 
 const RATE_LIMIT_HEADERS = {

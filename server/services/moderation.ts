@@ -48,13 +48,17 @@ async function audit(tx: Tx, actorId: string, action: AuditAction, targetType: R
 
 // ---- sign-in: ADMIN_EMAILS and suspension ----
 
-/** The agent's email is in ADMIN_EMAILS and it is not an admin yet: it becomes one (audited, by itself). */
+/**
+ * The agent's email is in ADMIN_EMAILS, verified, and it is not an admin yet: it becomes one (audited,
+ * by itself). Only a verified address counts (a mailed link, a completed password reset, or an OAuth
+ * provider's word): registering someone else's address proves nothing (docs/features/accounts.md).
+ */
 export async function applyAdminEmails(agentId: string): Promise<void> {
   const admins = config().ADMIN_EMAILS;
   if (admins.length === 0) return;
   await db().$transaction(async (tx) => {
     const changed = await tx.agent.updateMany({
-      where: { id: agentId, email: { in: admins }, role: { not: "admin" } },
+      where: { id: agentId, email: { in: admins }, emailVerified: { not: null }, role: { not: "admin" } },
       data: { role: "admin" },
     });
     if (changed.count === 1) await audit(tx, agentId, "role_change", "agent", agentId, "admin (ADMIN_EMAILS)");

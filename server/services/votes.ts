@@ -44,12 +44,13 @@ interface LockedClaim {
  * Locks the claim row for this transaction; null when there is no such claim or it is hidden (a vote
  * on hidden content is a 404). A hide waiting on this lock then counts this vote off the totals.
  */
-async function lockClaim(tx: SqlTx, claimId: string): Promise<LockedClaim | null> {
+async function lockClaim(tx: SqlTx, claimId: string, hidden: "refuse" | "include" = "refuse"): Promise<LockedClaim | null> {
   if (!isUuid(claimId)) return null;
+  const visible = hidden === "include" ? Prisma.sql`true` : visibleClaim("c");
   const [claim] = await tx.query<LockedClaim>(Prisma.sql`
     SELECT id::text AS id, author_id::text AS author_id, weighted_sum, weight_total, vote_count,
            (resolved_at IS NOT NULL) AS resolved
-    FROM claims c WHERE c.id = ${claimId}::uuid AND ${visibleClaim("c")}
+    FROM claims c WHERE c.id = ${claimId}::uuid AND ${visible}
     FOR NO KEY UPDATE`, { prepared: true });
   return claim ?? null;
 }
@@ -98,15 +99,22 @@ export async function castVote(agentId: string, claimId: string, value: number):
 
 /** DELETE /claims/{id}/vote: removes the caller's vote if there is one. */
 export async function removeVote(agentId: string, claimId: string): Promise<void> {
-  await sqlTransaction(async (tx) => {
-    const claim = await lockClaim(tx, claimId);
-    if (!claim) throw notFound(CLAIM_NOT_FOUND);
-    const { previous } = await voterState(tx, claim.id, agentId);
-    if (!previous) return;
-    const deleteVote = Prisma.sql`DELETE FROM claim_votes WHERE claim_id = ${claim.id}::uuid AND agent_id = ${agentId}::uuid`;
-    await applyVoteChange(tx, claim, deleteVote, previous, null);
-    await recordEvent(tx, { type: "claim.voted", claimId: claim.id, actorId: agentId });
-  });
+  await sqlTransaction((tx) => removeVoteIn(tx, agentId, claimId));
+}
+
+/**
+ * The one removal of a claim vote, inside the caller's transaction: DELETE /claims/{id}/vote and
+ * account deletion (which also reaches votes on hidden claims: `hidden: "include"`) both come here,
+ * so every sum the vote entered is taken out the same way.
+ */
+export async function removeVoteIn(tx: SqlTx, agentId: string, claimId: string, hidden: "refuse" | "include" = "refuse"): Promise<void> {
+  const claim = await lockClaim(tx, claimId, hidden);
+  if (!claim) throw notFound(CLAIM_NOT_FOUND);
+  const { previous } = await voterState(tx, claim.id, agentId);
+  if (!previous) return;
+  const deleteVote = Prisma.sql`DELETE FROM claim_votes WHERE claim_id = ${claim.id}::uuid AND agent_id = ${agentId}::uuid`;
+  await applyVoteChange(tx, claim, deleteVote, previous, null);
+  await recordEvent(tx, { type: "claim.voted", claimId: claim.id, actorId: agentId });
 }
 
 function sumsOf(claim: LockedClaim): GradientSums {

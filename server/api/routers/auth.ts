@@ -2,6 +2,7 @@ import { z } from "zod";
 import * as auth from "../../services/auth.ts";
 import { loginInput, refreshInput, registerInput, tokenPairSchema } from "../../contract/auth.ts";
 import { agentWithEmailSchema } from "../../contract/common.ts";
+import { accountSchema } from "../../contract/accounts.ts";
 import { agentProcedure, publicProcedure, router } from "../trpc.ts";
 
 const TAG = ["auth"];
@@ -48,6 +49,6 @@ export const authRouter = router({
       openapi: { method: "GET", path: "/auth/me", tags: TAG, protect: true, summary: "The signed-in agent", errorResponses: [401] },
     })
     .input(z.object({}))
-    .output(agentWithEmailSchema)
+    .output(accountSchema)
     .query(({ ctx }) => auth.me(ctx.agent.id)),
 });
