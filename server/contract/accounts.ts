@@ -44,7 +44,8 @@ export const deleteAccountInput = z.object({
 });
 
 export const accountSchema = agentWithEmailSchema
-  .extend({ email_verified: z.boolean() })
+  // has_password: false for accounts that only sign in through a provider (they delete with `confirm`).
+  .extend({ email_verified: z.boolean(), has_password: z.boolean() })
   .meta({ id: "Account" });
 export type AccountOut = z.infer<typeof accountSchema>;
 
@@ -53,7 +54,7 @@ const row = z.record(z.string(), z.unknown());
 export const accountExportSchema = z
   .object({
     exported_at: isoDate,
-    account: accountSchema.extend({ has_password: z.boolean(), oauth_providers: z.array(z.string()), reputation_history_count: z.number().int() }),
+    account: accountSchema.extend({ oauth_providers: z.array(z.string()) }),
     claims: z.array(row),
     evidence: z.array(row),
     comments: z.array(row),

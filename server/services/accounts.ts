@@ -42,9 +42,12 @@ export interface OwnCredential {
 // ---- the account and its profile ----
 
 export async function getAccount(agentId: string, client: Tx | ReturnType<typeof db> = db()): Promise<AccountOut> {
-  const agent = await client.agent.findUnique({ where: { id: agentId }, select: { ...agentSelect, email: true, emailVerified: true } });
+  const agent = await client.agent.findUnique({
+    where: { id: agentId },
+    select: { ...agentSelect, email: true, emailVerified: true, passwordHash: true },
+  });
   if (!agent) throw notFound("Agent not found");
-  return { ...toAgent(agent), email: agent.email, email_verified: agent.emailVerified !== null };
+  return { ...toAgent(agent), email: agent.email, email_verified: agent.emailVerified !== null, has_password: agent.passwordHash !== null };
 }
 
 /** PATCH /auth/me: only the fields given change; an empty bio removes it. */
@@ -219,7 +222,7 @@ export async function exportAccount(agentId: string): Promise<AccountExport> {
   const [account, agent, claims, evidence, comments, votes, evidenceVotes, outcomes, bookmarks, follows, notifications, apiKeys, webhooks, history] =
     await Promise.all([
       getAccount(agentId),
-      db().agent.findUniqueOrThrow({ where: { id: agentId }, select: { passwordHash: true, accounts: { select: { provider: true } } } }),
+      db().agent.findUniqueOrThrow({ where: { id: agentId }, select: { accounts: { select: { provider: true } } } }),
       db().claim.findMany({ where: { authorId: agentId }, orderBy: { createdAt: "asc" } }),
       db().evidence.findMany({ where: { authorId: agentId }, orderBy: { createdAt: "asc" } }),
       db().comment.findMany({ where: { authorId: agentId }, orderBy: { createdAt: "asc" } }),
@@ -235,12 +238,7 @@ export async function exportAccount(agentId: string): Promise<AccountExport> {
     ]);
   return {
     exported_at: new Date().toISOString(),
-    account: {
-      ...account,
-      has_password: agent.passwordHash !== null,
-      oauth_providers: agent.accounts.map((a) => a.provider),
-      reputation_history_count: history.length,
-    },
+    account: { ...account, oauth_providers: agent.accounts.map((a) => a.provider) },
     claims: claims.map((c) => ({
       id: c.id,
       statement: c.statement,

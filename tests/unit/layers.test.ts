@@ -21,6 +21,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
  * - http: what every entry point shares (node-level guard, bounded bodies, client IP).
  * - services: transactions and queries that apply the rules.
  * - ratelimit, cache: the limiter policy and its backends; shared caches.
+ * - mail: outgoing mail (SMTP, or files in development).
  * - auth: tokens, passwords, API keys, identities, providers' credentials.
  * - contract: request/response schemas, imported by routers and services alike.
  * - errors: the service's own errors (AppError), mapped to tRPC in server/api/trpc.ts only.
@@ -39,6 +40,8 @@ const LAYERS: ReadonlyArray<readonly [layer: string, prefixes: readonly string[]
   // The bridging fit's worker-thread launcher runs only a domain function: the service calls it.
   ["services", ["server/services/", "server/jobs/bridging-fit.ts"]],
   ["ratelimit", ["server/ratelimit/"]],
+  // Outgoing mail: the services send it; it knows only the configuration, the log and the errors.
+  ["mail", ["server/mail/"]],
   ["auth", ["server/auth/"]],
   ["contract", ["server/contract/"]],
   ["errors", ["server/errors.ts"]],
