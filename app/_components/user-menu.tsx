@@ -39,8 +39,8 @@ export function UserMenu() {
           {viewer.username}
         </span>
       </Link>
-      <Link href="/settings/api-keys" className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`}>
-        API keys
+      <Link href="/settings" className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`}>
+        Settings
       </Link>
       {viewer.role !== "member" ? (
         <Link href="/moderation" className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`}>

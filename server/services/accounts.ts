@@ -9,7 +9,7 @@ import { db, sqlTransaction, type SqlTx } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { hashPassword, verifyPassword } from "../auth/passwords.ts";
 import { hashToken } from "../auth/tokens.ts";
-import { badRequest, forbidden, notFound } from "../errors.ts";
+import { AppError, badRequest, forbidden, notFound } from "../errors.ts";
 import { agentSelect, toAgent } from "../contract/common.ts";
 import type { AccountExport, AccountOut, UpdateProfileInput } from "../contract/accounts.ts";
 import {
@@ -32,6 +32,7 @@ import { setEvidenceVoteIn } from "./evidence.ts";
 type Tx = Prisma.TransactionClient;
 
 export const INVALID_LINK = "token: the link is invalid, used or expired";
+const invalidLink = () => new AppError("invalid", INVALID_LINK, [{ field: "token", message: INVALID_LINK }]);
 
 /** The credential a request came with: a password change ends every other one. */
 export interface OwnCredential {
@@ -166,7 +167,7 @@ export async function requestPasswordReset(email: string): Promise<void> {
  */
 export async function confirmPasswordReset(token: string, newPassword: string): Promise<void> {
   const known = await db().accountToken.findUnique({ where: { tokenHash: hashToken(token) }, select: { usedAt: true, expiresAt: true } });
-  if (!known || known.usedAt || known.expiresAt <= new Date()) throw badRequest(INVALID_LINK);
+  if (!known || known.usedAt || known.expiresAt <= new Date()) throw invalidLink();
   const passwordHash = await hashPassword(newPassword);
   const agentId = await db().$transaction(async (tx) => {
     const owner = await spendAccountToken(tx, token, "password_reset");
@@ -176,7 +177,7 @@ export async function confirmPasswordReset(token: string, newPassword: string): 
     await endCredentials(tx, owner, {}, true);
     return owner;
   });
-  if (!agentId) throw badRequest(INVALID_LINK);
+  if (!agentId) throw invalidLink();
   await applyAdminEmails(agentId);
 }
 
@@ -208,7 +209,7 @@ export async function confirmEmailVerification(token: string): Promise<void> {
     if (owner) await tx.agent.updateMany({ where: { id: owner, emailVerified: null }, data: { emailVerified: new Date() } });
     return owner;
   });
-  if (!agentId) throw badRequest(INVALID_LINK);
+  if (!agentId) throw invalidLink();
   await applyAdminEmails(agentId);
 }
 
