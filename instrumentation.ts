@@ -12,7 +12,7 @@ export async function register() {
     // The workers and the live channel (server/jobs).
     const { startBackground } = await import("./server/jobs/index.ts");
     startBackground().catch((err) => console.error("[jobs] failed to start:", err));
-    // The bridging model's background refit (CONTRACT §12).
+    // The bridging model's background refit (docs/features/bridging.md).
     const { startBridgingInBackground, stopBridgingInBackground } = await import("./server/jobs/bridging-schedule.ts");
     startBridgingInBackground();
     process.once("beforeExit", () => void stopBridgingInBackground());

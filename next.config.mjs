@@ -45,7 +45,7 @@ const nextConfig = {
     "pino",
     "prom-client",
   ],
-  // Server actions read their body with this limit (the 256 KiB every other way in has: CONTRACT §8);
+  // Server actions read their body with this limit (the 256 KiB every other way in has: docs/security.md#every-way-in);
   // route handlers bound their own reads (server/http/body-limit.ts).
   experimental: { serverActions: { bodySizeLimit: "256kb" } },
   poweredByHeader: false,

@@ -1,5 +1,5 @@
 // End-to-end tests in Chromium (tests/e2e/*.spec.ts) against the PRODUCTION build: `next build`, then
-// server/http/main.ts (what `npm start` runs) on a free port, with a fresh embedded database and all
+// server/main.ts (what `npm start` runs) on a free port, with a fresh embedded database and all
 // three OAuth providers pointed at a local OAuth server (tests/e2e/oauth-server.ts).
 //
 //   npm run test:e2e                      builds, starts both servers, runs every spec
@@ -33,7 +33,7 @@ const APP_URL = `http://127.0.0.1:${process.env.E2E_APP_PORT}`;
 const OAUTH_URL = `http://127.0.0.1:${process.env.E2E_OAUTH_PORT}`;
 /** The specs read the mail the app sent here (tests/e2e/smtp-sink-server.ts). */
 const MAILBOX_URL = `http://127.0.0.1:${process.env.E2E_SMTP_HTTP_PORT}`;
-const START_APP = "node --import tsx server/http/main.ts";
+const START_APP = "node --import tsx server/main.ts";
 
 export default defineConfig({
   testDir: "tests/e2e",

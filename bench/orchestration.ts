@@ -33,7 +33,7 @@ export async function adminQuery(serverUrl: string, sql: string): Promise<void> 
 
 /**
  * `next start`'s half of the server (pages) needs a production build; the API itself is served by
- * server/http/main.ts from the sources, so an older build does not change any figure. Builds only
+ * server/main.ts from the sources, so an older build does not change any figure. Builds only
  * when there is none, or when asked to (--build).
  */
 export function ensureBuild(root: string, mode: "auto" | "always" | "never"): void {

@@ -82,7 +82,7 @@ async function main() {
     const bareEndpoints = new Map(endpoints(fixtures, "bare").map((e) => [e.name, e]));
     // The bare yardstick serves only the API table: not started when no endpoint of it is measured.
     const needsBare = oursEndpoints.some((ep) => ep.bare && (!opts.only || opts.only.has(ep.name)));
-    ours = await startServer("ours", opts.serverRoot, "server/http/main.ts", serverEnv, /Ready on/);
+    ours = await startServer("ours", opts.serverRoot, "server/main.ts", serverEnv, /Ready on/);
     if (opts.bare && needsBare) bare = await startServer("bare", ROOT, "bench/bare-server.ts", serverEnv, /Bare server ready/);
     log(`servers up: ours ${ours.base}${bare ? `, bare ${bare.base}` : ""}; ${opts.connections} connections, ${opts.duration} s per run after ${opts.warmup} s warm-up`);
 

@@ -1,4 +1,4 @@
-// Environment, validated once (CONTRACT §9). A bad value stops the process with a message that names
+// Environment, validated once (docs/operating.md#configuration). A bad value stops the process with a message that names
 // the variable. In development and tests, missing secrets are generated once and kept in DATA_DIR so
 // that `npm run dev` needs no configuration.
 import { randomBytes } from "node:crypto";
@@ -88,7 +88,7 @@ const envSchema = z.object({
   }),
   /** The From of every mail; default "Claims <no-reply@<NEXTAUTH_URL's host>>". */
   MAIL_FROM: optionalString,
-  /** CONTRACT §14: these accounts become admins when they register or sign in. Stored lower-cased. */
+  /** docs/features/moderation.md: these accounts become admins once their address is verified (docs/features/accounts.md). Stored lower-cased. */
   ADMIN_EMAILS: optionalString.transform((v, ctx) => {
     const emails = (v ?? "").split(",").map((e) => e.trim().toLowerCase()).filter(Boolean);
     const bad = emails.find((e) => !z.email().safeParse(e).success);
@@ -179,7 +179,7 @@ const envSchema = z.object({
     .max(600, { message: "SHUTDOWN_GRACE_SECONDS must be a number of seconds between 0 and 600" })
     .default(10),
   /** PostgreSQL cancels any statement of the API that runs longer (0 = never); the caller gets a 503. */
-  // The bridging model's background refit (CONTRACT §12): at most this often, one instance at a time.
+  // The bridging model's background refit (docs/features/bridging.md): at most this often, one instance at a time.
   BRIDGING_INTERVAL_SECONDS: z.coerce
     .number({ message: "BRIDGING_INTERVAL_SECONDS must be a whole number of seconds, 0 (off) or 10-86400" })
     .int({ message: "BRIDGING_INTERVAL_SECONDS must be a whole number of seconds, 0 (off) or 10-86400" })

@@ -1,5 +1,5 @@
 // Runs once, before any test file: the smoke, security and operations tests start the production
-// build (`next build` output under server/http/main.ts). Building here, once, rather than in each file
+// build (`next build` output under server/main.ts). Building here, once, rather than in each file
 // keeps parallel files from starting several `next build`s at once on a fresh clone (Next refuses the
 // second), and rebuilds when a source file is newer than the build so `npm test` never tests stale code.
 // A run of chosen files none of which starts the build (`npx vitest run tests/api/x.test.ts`) skips it.

@@ -1,4 +1,4 @@
-// The bridged-consensus badge (CONTRACT §12): next to the plain gradient, whether voters who usually
+// The bridged-consensus badge (docs/features/bridging.md): next to the plain gradient, whether voters who usually
 // disagree agree on the claim, with a sentence saying what that means.
 import type { Claim } from "~/server/contract/claims.ts";
 import ui from "./ui.module.css";

@@ -1,5 +1,5 @@
 "use client";
-// Report a claim, evidence, comment or agent to the moderators (POST /reports, CONTRACT §14).
+// Report a claim, evidence, comment or agent to the moderators (POST /reports, docs/features/moderation.md).
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { toApiError } from "../_lib/api-error.ts";

@@ -1,4 +1,4 @@
-// The moderation page (CONTRACT §14): the queue of reported content with one-click actions, and the
+// The moderation page (docs/features/moderation.md): the queue of reported content with one-click actions, and the
 // audit log. Moderators and admins only: the procedures answer 403 to anyone else, and so does the page.
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";

@@ -1,4 +1,4 @@
-// The signed-in agent's inbox (CONTRACT §11): one thread per followed claim, unread first in weight,
+// The signed-in agent's inbox (docs/features/following.md): one thread per followed claim, unread first in weight,
 // most recently updated first; mark one or all read. Reads notifications.list like GET /api/v1/notifications.
 import type { Metadata } from "next";
 import Link from "next/link";

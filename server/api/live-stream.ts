@@ -1,4 +1,4 @@
-// The live channel of a claim page over Server-Sent Events (CONTRACT §11 "Live in the browser"):
+// The live channel of a claim page over Server-Sent Events (docs/features/following.md#live-claim-pages):
 // GET /api/live/claims/{id} streams `event: <type>` / `data: {claim_id, type, event_id}` for every
 // event the outbox relay publishes on that claim (server/jobs/live.ts: PostgreSQL NOTIFY, Redis pub/sub
 // or in-process), a comment line every LIVE_HEARTBEAT_MS so proxies keep the connection open, and

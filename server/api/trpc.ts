@@ -26,12 +26,12 @@ export type ProcedureMeta = {
   /** HTTP status on success for the REST surface (default 200); 302: the output is {location, set_cookies}. */
   successStatus?: 200 | 201 | 202 | 204 | 302;
   /**
-   * What an API key needs to call it (CONTRACT §13). Default: `read` for a query, and for a mutation
+   * What an API key needs to call it (docs/api.md#api-keys). Default: `read` for a query, and for a mutation
    * `account` (no key may call it) until it names its scope. Access tokens and sessions pass any scope.
    */
   scope?: RequiredScope;
   /**
-   * The role it needs (CONTRACT §14): anyone without it gets 403 `Insufficient permissions`. Declared
+   * The role it needs (docs/features/moderation.md): anyone without it gets 403 `Insufficient permissions`. Declared
    * by the builders below (moderatorProcedure, adminProcedure), checked in publicProcedure.
    */
   role?: Role;
@@ -82,7 +82,7 @@ const readRouting = t.middleware(async ({ ctx, type, next }) => {
 });
 
 /**
- * The endpoints that establish or end credentials ignore whatever credentials came along (CONTRACT §8):
+ * The endpoints that establish or end credentials ignore whatever credentials came along (docs/security.md#every-way-in):
  * a client that sends its expired access token with every call can still log in and refresh.
  */
 export const CREDENTIAL_PATHS = new Set([
@@ -97,7 +97,7 @@ export const CREDENTIAL_PATHS = new Set([
   "/auth/email/verify/confirm",
 ]);
 
-/** Open to everyone; a token that was sent must still be valid (CONTRACT §2), except on the credential endpoints. */
+/** Open to everyone; a token that was sent must still be valid (docs/api.md#sign-in), except on the credential endpoints. */
 export const publicProcedure = t.procedure.use(serviceErrors).use(readRouting).use(async ({ ctx, meta, type, getRawInput, next }) => {
   if (CREDENTIAL_PATHS.has(meta?.openapi?.path ?? "")) {
     ctx = { ...ctx, identity: { kind: "anonymous" } };
@@ -126,7 +126,7 @@ export const agentProcedure = publicProcedure.use(({ ctx, next }) => {
 });
 
 /**
- * Moderation (CONTRACT §14): a moderator or an admin, with an access token or a web session — never an
+ * Moderation (docs/features/moderation.md): a moderator or an admin, with an access token or a web session — never an
  * API key (scope `account`): a leaked key must not be able to take content down. The role is declared
  * in the meta so that the check in publicProcedure, which every entry point passes, enforces it.
  */

@@ -4,7 +4,7 @@
 // same way and call the same procedures as the REST API.
 import { TRPCError } from "@trpc/server";
 import { ANONYMOUS, identityFromAuthorization } from "../auth/identity.ts";
-import { identityFromNextAuthRequest } from "../auth/nextauth/session.ts";
+import { identityFromNextAuthRequest } from "../nextauth/session.ts";
 import { clientIpFromHeaders } from "../http/client-ip.ts";
 import { dbReady } from "../db/client.ts";
 import { limitAuthAttempt, limitCaller } from "../ratelimit/limiter.ts";
@@ -54,7 +54,7 @@ export interface WebCall {
  * is not a way around them.
  */
 export async function enforceWebRateLimits(ctx: Context, calls: WebCall[]): Promise<void> {
-  // One unit per procedure: a batch of 10 calls is 10 calls' work (CONTRACT §8).
+  // One unit per procedure: a batch of 10 calls is 10 calls' work (docs/security.md#every-way-in).
   if (!(await limitCaller(ctx.identity, ctx.ip, Math.max(1, calls.length))).success) throw tooManyRequests();
   for (const call of calls) {
     if (!AUTH_ATTEMPT_PROCEDURES.has(call.path)) continue;

@@ -1,4 +1,4 @@
-// API key material (CONTRACT §13): `clm_` + 40 base62 characters from the system's CSPRNG.
+// API key material (docs/api.md#api-keys): `clm_` + 40 base62 characters from the system's CSPRNG.
 //
 // Only a SHA-256 of the key is stored. A fast hash is right here, unlike for passwords: the secret is
 // 40 uniformly random base62 characters (≈238 bits), so an attacker holding the hashes cannot search

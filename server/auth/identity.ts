@@ -18,7 +18,7 @@ export interface SessionAgent {
 }
 
 /**
- * A suspended agent (CONTRACT §14) is refused here, whatever the credential: the one check every
+ * A suspended agent (docs/features/moderation.md) is refused here, whatever the credential: the one check every
  * access token, API key and web session passes through. (Suspending also revokes the token families
  * and keys, so they stay dead after the suspension ends.)
  */

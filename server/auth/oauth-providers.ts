@@ -1,4 +1,4 @@
-// The OAuth providers this service knows (CONTRACT §2), the names a client may use for them, and
+// The OAuth providers this service knows (docs/api.md#sign-in), the names a client may use for them, and
 // which ones this deployment has credentials for. No NextAuth here: the sign-in page, the REST
 // route and the NextAuth options all ask this module.
 import { config, type Config } from "../config.ts";

@@ -1,4 +1,4 @@
-// Access tokens (JWT, HS256 pinned) and opaque refresh tokens (CONTRACT §2).
+// Access tokens (JWT, HS256 pinned) and opaque refresh tokens (docs/api.md#sign-in).
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
 import { isUuid } from "../contract/common.ts";

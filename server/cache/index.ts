@@ -1,6 +1,6 @@
 // A small key/value cache for computed results (platform statistics). JSON values with a TTL.
 //
-// Backends, as for the rate limiter (CONTRACT §8/§9): Upstash when UPSTASH_REDIS_REST_URL/TOKEN are
+// Backends, as for the rate limiter (docs/security.md#rate-limits, docs/operating.md#configuration): Upstash when UPSTASH_REDIS_REST_URL/TOKEN are
 // set, a plain Redis when REDIS_URL is set, else process memory. A shared store lets every server
 // instance serve the same value (the same `updated_at`). It fails soft: when the store errors or
 // does not answer within `timeoutMs`, the call is answered from process memory, the failure is

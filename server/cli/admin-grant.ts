@@ -1,4 +1,4 @@
-// `npm run admin:grant -- <email|username>`: makes that agent an admin (CONTRACT §14) — how the first
+// `npm run admin:grant -- <email|username>`: makes that agent an admin (docs/features/moderation.md) — how the first
 // admin is made when ADMIN_EMAILS is not used. Audited like every role change.
 import { closeDb, dbReady } from "../db/client.ts";
 import { grantAdmin } from "../services/moderation.ts";

@@ -1,4 +1,4 @@
-// `npm run bridging:calibrate`: how the bridging thresholds were chosen (README, Bridged consensus).
+// `npm run bridging:calibrate`: how the bridging thresholds were chosen (docs/features/bridging.md#how-the-thresholds-were-calibrated).
 // Fits the model on simulated electorates — two camps of several sizes, sparse and dense voting,
 // quiet and noisy voters, several seeds — and, for a grid of thresholds, reports how often each kind
 // of planted claim gets each status. The chosen thresholds are the ones that never call a carried,

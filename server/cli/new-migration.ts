@@ -1,11 +1,12 @@
 // `npm run db:migration -- <name>`: writes prisma/migrations/<timestamp>_<name>/migration.sql with the
 // SQL that turns the schema of the newest migration into the current prisma/schema.prisma.
 // Works offline and without a database: Prisma diffs the two schema files with its WASM engine.
-// Each migration folder keeps a copy of the schema it produced (schema.prisma) as the next base.
+// Only the newest migration folder keeps a copy of the schema it produced (schema.prisma), the next
+// base: writing a new one moves the copy (nothing reads the older ones; migrations apply migration.sql).
 // Review the SQL (and add what Prisma cannot express, e.g. generated columns) before committing;
 // every start of the app, and the test suite, then applies it.
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readdirSync, writeFileSync, existsSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import path from "node:path";
 
 const name = (process.argv[2] ?? "").replace(/[^a-z0-9_]+/gi, "_").toLowerCase();
@@ -40,4 +41,5 @@ const target = path.join(dir, `${stamp}_${name}`);
 mkdirSync(target, { recursive: true });
 writeFileSync(path.join(target, "migration.sql"), `${sql}\n`);
 copyFileSync("prisma/schema.prisma", path.join(target, "schema.prisma"));
+if (base) rmSync(base);
 console.log(`Wrote ${path.relative(process.cwd(), target)}/migration.sql — review it, then run the tests.`);

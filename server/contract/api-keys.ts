@@ -1,4 +1,4 @@
-// Request and response shapes of API keys (CONTRACT §13).
+// Request and response shapes of API keys (docs/api.md#api-keys).
 import { z } from "zod";
 import { API_KEY_SCOPES } from "../domain/scopes.ts";
 import { isoDate, pathId } from "./common.ts";

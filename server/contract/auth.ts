@@ -1,4 +1,4 @@
-// Request and response shapes of the account endpoints (CONTRACT §2).
+// Request and response shapes of the account endpoints (docs/api.md#sign-in).
 import { z } from "zod";
 
 export const emailSchema = z
@@ -8,7 +8,7 @@ export const emailSchema = z
   .max(254, { message: "email: must be at most 254 characters" })
   .pipe(z.email({ message: "email: must be a valid email address" }));
 
-/** The password rules (CONTRACT §2), with messages naming `field` (password, new_password). */
+/** The password rules (docs/api.md), with messages naming `field` (password, new_password). */
 export const passwordRules = (field: string) =>
   z
     .string({ message: `${field}: is required` })

@@ -1,4 +1,4 @@
-// Request and response shapes of the claim endpoints (CONTRACT §3, §4).
+// Request and response shapes of the claim endpoints (docs/api.md#shapes, #claims).
 import { z } from "zod";
 import { agentSchema, boundedInt, isoDate, moderationInfoSchema, offsetSchema, pathId } from "./common.ts";
 import { normalizeTags } from "../domain/tags.ts";
@@ -23,7 +23,7 @@ const searchTerms = (q: string) => (q.match(/[\p{L}\p{N}_]+/gu) ?? []).filter((w
 
 export const BRIDGING_STATUS_VALUES = ["insufficient_data", "bridged_true", "bridged_false", "divided", "undecided"] as const;
 
-/** Bridged consensus (CONTRACT §12; README, Bridged consensus). */
+/** Bridged consensus (docs/features/bridging.md). */
 export const bridgingSchema = z
   .object({
     /** μ + i_claim clamped to [0, 1]: the agreement no viewpoint explains; null until scored. */
@@ -56,7 +56,7 @@ export const claimSchema = z
     /** null without a token. */
     is_following: z.boolean().nullable(),
     bridging: bridgingSchema,
-    /** Only on hidden content, shown to its author and moderators (CONTRACT §14). */
+    /** Only on hidden content, shown to its author and moderators (docs/features/moderation.md). */
     moderation: moderationInfoSchema.optional(),
   })
   .meta({ id: "Claim" });

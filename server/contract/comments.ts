@@ -1,4 +1,4 @@
-// Request and response shapes of the comment endpoints (CONTRACT §5).
+// Request and response shapes of the comment endpoints (docs/api.md#evidence-and-comments).
 import { z } from "zod";
 import { agentSchema, boundedInt, canonicalId, isoDate, moderationInfoSchema, offsetSchema, pathId } from "./common.ts";
 
@@ -71,7 +71,7 @@ export const commentSchema: z.ZodType<CommentOut> = z
     get replies() {
       return z.array(commentSchema);
     },
-    /** Only on hidden content, shown to its author and moderators (CONTRACT §14). */
+    /** Only on hidden content, shown to its author and moderators (docs/features/moderation.md). */
     moderation: moderationInfoSchema.optional(),
   })
   .meta({ id: "Comment" });

@@ -5,12 +5,12 @@ export const isoDate = z.iso.datetime().meta({ example: "2026-11-20T12:00:00.000
 
 export const tierSchema = z.enum(["new", "established", "trusted"]);
 
-/** CONTRACT §14: member (everyone), moderator, admin. */
+/** docs/features/moderation.md: member (everyone), moderator, admin. */
 export const ROLES = ["member", "moderator", "admin"] as const;
 export const roleSchema = z.enum(ROLES);
 export type Role = z.infer<typeof roleSchema>;
 
-/** Shown on hidden content to its author and moderators only (CONTRACT §14). */
+/** Shown on hidden content to its author and moderators only (docs/features/moderation.md). */
 export const moderationInfoSchema = z
   .object({ hidden: z.literal(true), reason: z.string().nullable(), hidden_at: isoDate })
   .meta({ id: "ModerationInfo" });

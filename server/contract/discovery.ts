@@ -1,4 +1,4 @@
-// Request and response shapes of the discovery endpoints (CONTRACT §7).
+// Request and response shapes of the discovery endpoints (docs/api.md#discovery).
 import { z } from "zod";
 import { boundedInt, isoDate, offsetSchema, pathId } from "./common.ts";
 import { claimSchema } from "./claims.ts";
@@ -73,7 +73,7 @@ export const recommendedClaimSchema = claimSchema
 export const recommendedSchema = z
   .object({
     claims: z.array(recommendedClaimSchema),
-    /** The caller's expertise tags (CONTRACT §6); empty for a newcomer. */
+    /** The caller's expertise tags (docs/api.md#scoring); empty for a newcomer. */
     based_on_tags: z.array(z.string()),
   })
   .meta({ id: "RecommendedClaims" });

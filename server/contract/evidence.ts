@@ -1,4 +1,4 @@
-// Request and response shapes of the evidence endpoints (CONTRACT §3, §5).
+// Request and response shapes of the evidence endpoints (docs/api.md#shapes, #evidence-and-comments).
 import { z } from "zod";
 import { agentSchema, boundedInt, isoDate, moderationInfoSchema, offsetSchema, pathId } from "./common.ts";
 
@@ -24,7 +24,7 @@ export const evidenceSchema = z
     updated_at: isoDate,
     /** The caller's vote; null without a token or without a vote. */
     user_vote: z.enum(DIRECTIONS).nullable(),
-    /** Only on hidden content, shown to its author and moderators (CONTRACT §14). */
+    /** Only on hidden content, shown to its author and moderators (docs/features/moderation.md). */
     moderation: moderationInfoSchema.optional(),
   })
   .meta({ id: "Evidence" });

@@ -1,4 +1,4 @@
-// Request and response shapes of moderation (CONTRACT §14): reports, the queue, hide/restore,
+// Request and response shapes of moderation (docs/features/moderation.md): reports, the queue, hide/restore,
 // suspension, roles and the audit log.
 import { z } from "zod";
 import { agentSchema, boundedInt, isoDate, offsetSchema, pathId } from "./common.ts";

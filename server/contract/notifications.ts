@@ -1,4 +1,4 @@
-// Request and response shapes of the inbox (CONTRACT §11).
+// Request and response shapes of the inbox (docs/features/following.md).
 import { z } from "zod";
 import { claimSchema } from "./claims.ts";
 import { boundedInt, isoDate, offsetSchema, pathId } from "./common.ts";

@@ -1,4 +1,4 @@
-// Request and response shapes of the OAuth endpoints (CONTRACT §2).
+// Request and response shapes of the OAuth endpoints (docs/api.md#sign-in).
 import { z } from "zod";
 import { MAX_REDIRECT_LENGTH, safeRedirectPath } from "../domain/redirect.ts";
 

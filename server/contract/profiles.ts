@@ -1,4 +1,4 @@
-// Request and response shapes of the profile endpoints (CONTRACT §6, §7).
+// Request and response shapes of the profile endpoints (docs/api.md#scoring, #discovery).
 import { z } from "zod";
 import { agentSchema, boundedInt, isoDate, pathId } from "./common.ts";
 import { DEFAULT_TIMELINE_PERIOD, TIMELINE_PERIODS, type TimelinePeriod } from "../domain/timeline.ts";

@@ -1,4 +1,4 @@
-// Request and response shapes of the track record and the leaderboard (CONTRACT §12).
+// Request and response shapes of the track record and the leaderboard (docs/features/bridging.md).
 import { z } from "zod";
 import { agentSchema, boundedInt, offsetSchema, pathId } from "./common.ts";
 

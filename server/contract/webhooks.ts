@@ -1,4 +1,4 @@
-// Request and response shapes of webhooks (CONTRACT §11).
+// Request and response shapes of webhooks (docs/features/following.md).
 import { z } from "zod";
 import { WEBHOOK_EVENT_TYPES } from "../domain/webhook-events.ts";
 import { boundedInt, isoDate, offsetSchema, pathId } from "./common.ts";

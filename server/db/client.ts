@@ -9,7 +9,7 @@
 //   1. Every read written in SQL, outside a transaction, goes to the driver: `readSql`, `preparedSql`
 //      (hot look-ups by key) or `readQuery` (assembled queries) — never `db().$queryRaw`. Why: Prisma 6
 //      compiles every query, raw ones included, in WebAssembly on the event loop (25–50 % of the CPU
-//      of the read endpoints, README Benchmark); the driver sends the text as is.
+//      of the read endpoints, docs/benchmarks/2026-11-21-api.md); the driver sends the text as is.
 //   2. Every write transaction that locks rows (`SELECT … FOR [NO KEY] UPDATE`) and applies a domain
 //      rule to what it read — claim votes and resolution, evidence votes and reputation, API-key
 //      creation — runs on the driver: `sqlTransaction`. Why: these are the contended writes; each
@@ -361,8 +361,8 @@ export function dbReady(): Promise<void> {
 /**
  * A read outside any transaction, sent straight to the driver (the pg pool, or PGlite, which queues it
  * behind a running transaction). Prisma 6's client engine compiles every query — `$queryRaw` included —
- * in WebAssembly on the event loop, which was 25–50 % of the CPU of the read endpoints (README,
- * Benchmark). Values are bound parameters, never spliced into the text. Rows come as the driver types
+ * in WebAssembly on the event loop, which was 25–50 % of the CPU of the read endpoints (docs/benchmarks/
+ * 2026-11-21-api.md). Values are bound parameters, never spliced into the text. Rows come as the driver types
  * them: float8, int4, bool, arrays and timestamptz are JS values, but int8 (`count(*)`) may be a string
  * or a bigint — cast to int in SQL or wrap in Number().
  */

@@ -1,4 +1,4 @@
-// Bridged consensus (CONTRACT §12): does a claim win agreement from voters who usually disagree?
+// Bridged consensus (docs/features/bridging.md): does a claim win agreement from voters who usually disagree?
 // The model of X's Community Notes: each vote value is explained as
 //     value ≈ μ + i_agent + i_claim + f_agent · f_claim
 // with one-dimensional viewpoint factors f. Whatever the viewpoint factor can explain (one camp
@@ -35,7 +35,7 @@ export interface BridgingOptions {
   seed: number;
 }
 
-/** The service's thresholds; calibrated by `npm run bridging:calibrate` (README, Bridged consensus). */
+/** The service's thresholds; calibrated by `npm run bridging:calibrate` (docs/features/bridging.md#how-the-thresholds-were-calibrated). */
 export interface BridgingThresholds {
   /** score ≥ this (and |polarity| below the cap) → bridged_true. */
   trueScore: number;

@@ -1,4 +1,4 @@
-// Expertise areas (CONTRACT §6): the agent's top tags by engagement.
+// Expertise areas (docs/api.md#scoring): the agent's top tags by engagement.
 import { isResolvedVote, type RecordedOutcome } from "./outcomes.ts";
 
 export const MIN_EXPERTISE_ENGAGEMENT = 3;

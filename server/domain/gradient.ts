@@ -1,4 +1,4 @@
-// Claim gradient: the reputation-weighted mean of vote values (CONTRACT §6).
+// Claim gradient: the reputation-weighted mean of vote values (docs/api.md#scoring).
 // The claim row keeps running sums so that a vote costs O(1). services/votes reads the sums with the
 // claim row locked, computes the new sums (`applyVote`) and gradient (`gradientFromSums`) here and
 // stores both in the vote's transaction: the arithmetic is this file's, the SQL only stores results.

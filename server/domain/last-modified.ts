@@ -1,4 +1,4 @@
-// Last-Modified for cheap polling (CONTRACT §11). HTTP dates have whole seconds, so a change later in
+// Last-Modified for cheap polling (docs/features/following.md). HTTP dates have whole seconds, so a change later in
 // the same second as an answer would carry the same Last-Modified and a poll would wrongly get 304.
 // While the latest change is in the current second, the answer claims the second before it and is
 // never a 304: polls get full answers until that second is over, and never miss a change.

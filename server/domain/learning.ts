@@ -1,4 +1,4 @@
-// Learning score (CONTRACT §6, shape in §7).
+// Learning score (docs/api.md#scoring, shape in #discovery).
 //
 // - accuracy covers ALL of the agent's resolved votes, however old (a vote is resolved when its
 //   claim resolved and the vote was aligned = correct or opposed = incorrect; 0.5 votes never are).

@@ -1,4 +1,4 @@
-// Outcome records (CONTRACT §6, §12): how each vote fared when its claim resolved, written once at
+// Outcome records (docs/api.md#scoring, docs/features/bridging.md): how each vote fared when its claim resolved, written once at
 // resolution and never changed. The learning score, expertise accuracy and resolved-vote counts are
 // computed from these records, never from the votes as they are now.
 import { consensusDirection, resolutionOutcome, type ResolutionOutcome, type WeightedVote } from "./gradient.ts";

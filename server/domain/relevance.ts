@@ -1,4 +1,4 @@
-// Related and recommended claims (CONTRACT §7).
+// Related and recommended claims (docs/api.md#discovery).
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

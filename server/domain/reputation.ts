@@ -1,4 +1,4 @@
-// Reputation rules (CONTRACT §3 tiers, §6 effects). Pure: the caller stores the results.
+// Reputation rules (docs/api.md#shapes for tiers, #scoring for effects). Pure: the caller stores the results.
 import type { ResolutionOutcome } from "./gradient";
 
 export type Tier = "new" | "established" | "trusted";

@@ -1,4 +1,4 @@
-// Who may moderate (CONTRACT §14). Pure rules: the procedure builders (server/api/trpc.ts) check the
+// Who may moderate (docs/features/moderation.md). Pure rules: the procedure builders (server/api/trpc.ts) check the
 // role a procedure declares, for every entry point; the moderation service checks who may act on whom.
 
 export const ROLE_ORDER = ["member", "moderator", "admin"] as const;
@@ -13,7 +13,7 @@ export function roleAllows(role: Role, required: Role): boolean {
 export const isModerator = (role: Role) => roleAllows(role, "moderator");
 
 /**
- * Whether `actor` may suspend `target`: never oneself, never an admin (CONTRACT §14), and a moderator
+ * Whether `actor` may suspend `target`: never oneself, never an admin (docs/features/moderation.md), and a moderator
  * not another moderator either — that is an admin's call, who can first change the role.
  */
 export function maySuspend(actor: { id: string; role: Role }, target: { id: string; role: Role }): boolean {

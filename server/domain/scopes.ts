@@ -1,4 +1,4 @@
-// What an API key may do (CONTRACT §13). A procedure names the scope it needs; a key carries a set of
+// What an API key may do (docs/api.md#api-keys). A procedure names the scope it needs; a key carries a set of
 // scopes; access tokens and web sessions are unrestricted. Pure rules, checked in one middleware
 // (server/api/trpc.ts) that every procedure of every entry point passes through.
 

@@ -1,4 +1,4 @@
-// Tag rules (CONTRACT §4).
+// Tag rules (docs/api.md#claims).
 
 export const MAX_TAGS = 10;
 export const MAX_TAG_LENGTH = 50;

@@ -1,4 +1,4 @@
-// Profile activity timeline (CONTRACT §7): one point per UTC day, days + 1 points, oldest first.
+// Profile activity timeline (docs/api.md#discovery): one point per UTC day, days + 1 points, oldest first.
 
 export type TimelinePeriod = "7d" | "30d" | "90d";
 export const TIMELINE_PERIODS: readonly TimelinePeriod[] = ["7d", "30d", "90d"];

@@ -1,4 +1,4 @@
-// Track record (CONTRACT §12): how well an agent's votes anticipated resolved outcomes, from the
+// Track record (docs/features/bridging.md): how well an agent's votes anticipated resolved outcomes, from the
 // immutable outcome records (vote_outcomes). Outcome = 1 for a true consensus, 0 for a false one.
 //   brier = mean (value − outcome)²                          (0 = perfect, 0.25 = always 0.5)
 //   peer  = mean ((crowd − outcome)² − (value − outcome)²)   (> 0: better than the crowd when cast)
@@ -28,7 +28,7 @@ export interface TrackRecord {
 }
 
 export const CALIBRATION_BINS = 10;
-/** Agents with fewer scored votes are left out of the peer-score leaderboard (CONTRACT §12). */
+/** Agents with fewer scored votes are left out of the peer-score leaderboard (docs/features/bridging.md). */
 export const LEADERBOARD_MIN_SCORED_VOTES = 10;
 
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;

@@ -1,4 +1,4 @@
-// Trending (CONTRACT §7): activity over the last 24 hours, evidence weighing most.
+// Trending (docs/api.md#discovery): activity over the last 24 hours, evidence weighing most.
 
 export const TRENDING_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const TRENDING_WEIGHTS = { votes: 3, evidence: 5, comments: 2 } as const;

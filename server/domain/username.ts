@@ -1,6 +1,6 @@
 // Usernames for accounts created by an OAuth sign-in: derived from what the provider tells us (a
 // GitHub login, a Twitter handle, a name, an email's local part) and shaped to the registration rule,
-// 3–30 of [A-Za-z0-9_] (CONTRACT §2). Uniqueness is the caller's job: it tries the candidates below.
+// 3–30 of [A-Za-z0-9_] (docs/api.md#sign-in). Uniqueness is the caller's job: it tries the candidates below.
 
 export const USERNAME_MIN_LENGTH = 3;
 export const USERNAME_MAX_LENGTH = 30;

@@ -1,4 +1,4 @@
-// Which events exist and who hears of them (CONTRACT §11). Pure rules, unit-tested.
+// Which events exist and who hears of them (docs/features/following.md). Pure rules, unit-tested.
 
 export const CLAIM_EVENT_TYPES = ["claim.voted", "claim.evidence_added", "claim.commented", "claim.resolved"] as const;
 export type ClaimEventType = (typeof CLAIM_EVENT_TYPES)[number];

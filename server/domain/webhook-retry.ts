@@ -1,4 +1,4 @@
-// The delivery schedule of a webhook message (CONTRACT §11, Standard Webhooks): exponential backoff
+// The delivery schedule of a webhook message (docs/features/following.md, Standard Webhooks): exponential backoff
 // with jitter, at least 8 retries over at least 24 hours at the default base, and when an endpoint is
 // disabled instead of retried. Pure functions: the clock and the randomness are arguments.
 

@@ -1,4 +1,4 @@
-// The rules a webhook URL must satisfy (CONTRACT §11): https, and only public unicast addresses —
+// The rules a webhook URL must satisfy (docs/features/following.md): https, and only public unicast addresses —
 // no loopback, private, link-local (the cloud metadata address 169.254.169.254 included), unique-local,
 // multicast, reserved, IPv4-mapped IPv6 or other special ranges. Checked at registration on every
 // address the host resolves to, and again on the connected address (server/services/webhook-http.ts).

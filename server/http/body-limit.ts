@@ -1,4 +1,4 @@
-// The one bounded body reader (CONTRACT §8 "Bodies are bounded everywhere"): every route that reads a
+// The one bounded body reader (docs/security.md#every-way-in "Bodies are bounded everywhere"): every route that reads a
 // body reads it through here, from a node request (the REST adapter under `npm start`) or a Web Request
 // (route handlers: /api/v1 under Next, /api/trpc, /api/auth). It stops at the limit, reads nothing
 // more and buffers nothing past it: a declared Content-Length over the limit is refused before a byte

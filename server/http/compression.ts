@@ -1,4 +1,4 @@
-// Compressed responses (issue 14): a body of at least COMPRESS_MIN_BYTES is sent gzip- or
+// Compressed responses (docs/api.md#conventions): a body of at least COMPRESS_MIN_BYTES is sent gzip- or
 // brotli-encoded when the client's Accept-Encoding allows it; smaller ones cost more to encode than
 // they save. The /api/v1 adapter (server/rest/handler.ts) applies it to every answer, whichever
 // server mounts it; pages and /api/trpc are compressed by Next itself (its `compress`, on by default).

@@ -1,5 +1,5 @@
 // The guard every request passes through at the node:http level, before any handler reads a byte:
-// `npm start` (server/http/main.ts) calls it for each request, and under `next start` / `next dev`
+// `npm start` (server/main.ts) calls it for each request, and under `next start` / `next dev`
 // instrumentation.ts installs it on the node http server's request event. It
 //   - decides the client IP once (server/http/client-ip.ts) and records it for Next's handlers;
 //   - refuses a declared body over the limit with 413 before reading any of it (a chunked body is
@@ -15,7 +15,7 @@ import { declaresTooLarge, tooLargeDetail } from "./body-limit.ts";
 import { stampClientIp } from "./client-ip.ts";
 import { logError } from "../log/logger.ts";
 import { runInRequest } from "../log/request-context.ts";
-import { observeRequest } from "../log/request-log.ts";
+import { observeRequest } from "./request-log.ts";
 import { EVERY_PAGE, onAnyLiveEvent } from "../jobs/live.ts";
 import { PageCache } from "./page-cache.ts";
 import { syncViewerHint } from "./viewer-hint.ts";

@@ -1,6 +1,6 @@
 // Page views from a short-lived copy. Rendering a page is most of the server's CPU (a claim page
 // ≈ 40–70 ms of React and Next per view), so one render is shared by all who ask for the same URL within
-// PAGE_CACHE_SECONDS (CONTRACT §8's page budget is still charged for each).
+// PAGE_CACHE_SECONDS (docs/security.md#every-way-in's page budget is still charged for each).
 //
 // Who may share a render depends on whether it read its viewer (server/api/server-caller.ts marks the
 // request when a page uses the session's caller):

@@ -2,7 +2,7 @@
 // started (`npm start` → main.ts; `next start`/`next dev` → instrumentation.ts), and stops it on
 // shutdown. The flag lives on globalThis: Next evaluates modules more than once.
 import { config } from "../config.ts";
-import { startBridgingScheduler, type BridgingScheduler } from "../services/bridging.ts";
+import { RESCORE_BATCH, rescorePending, runBridgingFit } from "../services/bridging.ts";
 
 const g = globalThis as unknown as { __bridgingScheduler?: BridgingScheduler };
 
@@ -14,4 +14,57 @@ export async function stopBridgingInBackground(): Promise<void> {
   const s = g.__bridgingScheduler;
   g.__bridgingScheduler = undefined;
   await s?.stop();
+}
+
+export interface BridgingScheduler {
+  stop(): Promise<void>;
+}
+
+/**
+ * The background schedule: every few seconds, drain the pending re-scores; a full fit when the last
+ * one (by any instance) is older than `intervalSeconds`. Timers are unref'd; stop() waits for the
+ * round in progress. `intervalSeconds` 0 = off.
+ */
+export function startBridgingScheduler(
+  intervalSeconds: number,
+  log: (line: string) => void = (line) => console.log(line),
+): BridgingScheduler {
+  if (intervalSeconds <= 0) return { stop: async () => {} };
+  const tickMs = Math.min(10, intervalSeconds) * 1000;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+
+  const round = async () => {
+    try {
+      const summary = await runBridgingFit({ minIntervalSeconds: intervalSeconds });
+      if (summary) {
+        log(
+          `[bridging] fit: ${summary.fittedVotes}/${summary.votes} votes, ${summary.iterations} sweeps, ` +
+            `read ${summary.readMs} ms, fit ${summary.fitMs} ms, write ${summary.writeMs} ms, ` +
+            `${summary.changedClaims} claims and ${summary.changedAgents} agents changed`,
+        );
+      }
+      while (!stopped && (await rescorePending()) === RESCORE_BATCH) {
+        // a full batch: there may be more
+      }
+    } catch (err) {
+      log(`[bridging] round failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = round().finally(schedule);
+    }, tickMs);
+    timer.unref();
+  };
+  schedule();
+  return {
+    stop: async () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
 }

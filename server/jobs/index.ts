@@ -1,5 +1,5 @@
 // The background side of the server: the job queue (pg-boss), the outbox relay, the fan-out and
-// webhook delivery workers, the related-sets refresher, and the live channel's subscriber. Started by server/http/main.ts
+// webhook delivery workers, the related-sets refresher, and the live channel's subscriber. Started by server/main.ts
 // (`npm start`), instrumentation.ts (`next dev`/`next start`) and the test servers; one set per
 // process (kept on globalThis: Next's bundles and the custom server share it), stopped on shutdown.
 import type PgBoss from "pg-boss";

@@ -1,4 +1,4 @@
-// The live channel of claim pages (CONTRACT §11): "something happened on claim X". One process-wide
+// The live channel of claim pages (docs/features/following.md): "something happened on claim X". One process-wide
 // bus (on globalThis: Next's bundles and the custom server share it) that SSE streams listen to, fed
 // across instances by PostgreSQL LISTEN/NOTIFY — the relay's NOTIFY commits with its transaction —
 // or by Redis pub/sub when REDIS_URL is set. On the embedded PGlite there is one process: the relay

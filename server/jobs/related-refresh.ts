@@ -1,4 +1,4 @@
-// The related-sets refresher (issue 14): recomputes the related sets marked stale — by a vote on their
+// The related-sets refresher (docs/api.md#discovery): recomputes the related sets marked stale — by a vote on their
 // claim, a change of its tags, or a read of a set older than RELATED_REFRESH_SECONDS — oldest first, a
 // bounded batch per tick, off the request path. Several instances may run it: a set's computation
 // takes a lock on its row, so two of them take turns and the second finds it fresh work anyway.

@@ -1,5 +1,5 @@
 /**
- * Rate limiting (CONTRACT.md §8): a sliding window of 60 s for the API (per agent by tier,
+ * Rate limiting (docs/security.md#every-way-in): a sliding window of 60 s for the API (per agent by tier,
  * per IP for anonymous callers) and 10 attempts per 15 minutes per IP and per e-mail for the
  * auth endpoints. `scale` (RATE_LIMIT_SCALE) multiplies every limit.
  *
@@ -67,7 +67,7 @@ export interface RateLimiter {
   close(): Promise<void>;
 }
 
-/** Unscaled limits (CONTRACT.md §8). */
+/** Unscaled limits (docs/security.md#every-way-in). */
 export const BASE_LIMITS = {
   anonymous: 60,
   new: 120,

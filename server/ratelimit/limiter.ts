@@ -1,4 +1,4 @@
-// The process's rate limiter, on the backend the configuration names (CONTRACT §8).
+// The process's rate limiter, on the backend the configuration names (docs/security.md#every-way-in).
 import { config } from "../config.ts";
 import type { Identity } from "../auth/identity.ts";
 import { createRateLimiter, type Caller, type RateLimiter, type RateLimitResult } from "./index.ts";

@@ -1,5 +1,5 @@
 // The /api/v1 REST adapter: one module, built once per process, mounted both by the production HTTP
-// server (server/http/main.ts, bare node:http) and by the Next route handler (app/api/v1, `next dev`).
+// server (server/main.ts, bare node:http) and by the Next route handler (app/api/v1, `next dev`).
 //
 // Per request: who is calling → rate limit → route (404/405) → body (413/415/400) → the tRPC
 // procedure through trpc-to-openapi → the contract's body and headers. trpc-to-openapi's own error

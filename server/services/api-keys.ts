@@ -1,4 +1,4 @@
-// API keys of an agent: create (the key is returned once), list, revoke (CONTRACT §13).
+// API keys of an agent: create (the key is returned once), list, revoke (docs/api.md#api-keys).
 import { Prisma } from "../db/generated/client.ts";
 import { db, readSql, sqlTransaction } from "../db/client.ts";
 import { generateApiKey } from "../auth/api-keys.ts";

@@ -44,7 +44,7 @@ export async function register(input: {
       },
       select: { ...agentSelect, email: true },
     });
-    // ADMIN_EMAILS (CONTRACT §14): the account is an admin from its first answer on.
+    // ADMIN_EMAILS (docs/features/moderation.md): the account is an admin from its first answer on.
     await applyAdminEmails(agent.id);
     const role = (await db().agent.findUnique({ where: { id: agent.id }, select: { role: true } }))?.role ?? agent.role;
     return { ...toAgent({ ...agent, role }), email: agent.email };

@@ -1,4 +1,4 @@
-// Bookmarks (CONTRACT §4): idempotent; the list is served by services/claims.listBookmarkedClaims.
+// Bookmarks (docs/api.md#claims): idempotent; the list is served by services/claims.listBookmarkedClaims.
 import { db } from "../db/client.ts";
 import type { BookmarkOut } from "../contract/claims.ts";
 import { assertClaimExists } from "./claims.ts";

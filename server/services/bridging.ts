@@ -1,5 +1,5 @@
-// Bridged consensus, run against the database (CONTRACT §12): the full fit, the re-score of claims
-// with new votes between fits, and the background schedule. The model itself is server/domain/bridging.ts.
+// Bridged consensus, run against the database (docs/features/bridging.md): the full fit, the re-score of claims
+// with new votes between fits (their background schedule: server/jobs/bridging-schedule.ts). The model itself is server/domain/bridging.ts.
 //
 // A full fit runs in a worker thread that reads every claim vote itself (PostgreSQL: a cursor on a
 // connection of its own; PGlite: read here and handed over) into flat typed arrays — 1M votes are
@@ -20,7 +20,7 @@ import {
   type FrozenSums,
   VoteMatrixBuilder,
 } from "../domain/bridging.ts";
-import { EventLoopGauge, fitOffThread, workerOldGenerationMb, type FitSource } from "../jobs/bridging-fit.ts";
+import { EventLoopGauge, fitOffThread, workerOldGenerationMb, type FitSource } from "./bridging-fit.ts";
 import { yieldPauseMs } from "../domain/yielding.ts";
 
 /** pg_advisory_lock key of the full fit ("bridging" in a 31-bit number). */
@@ -32,7 +32,7 @@ const READ_BATCH = 20_000;
  */
 const WRITE_BATCH = 1_000;
 /** Claims re-scored per round of the re-score between fits. */
-const RESCORE_BATCH = 500;
+export const RESCORE_BATCH = 500;
 
 /**
  * Every claim vote on PGlite, in keyset batches (the (claim_id, agent_id) unique index) on this
@@ -332,57 +332,4 @@ export async function rescorePending(limit = RESCORE_BATCH, now = new Date()): P
     if (taken.length) await rescoreIn(tx, model, taken.map((t) => t.claim_id), now);
     return taken.length;
   });
-}
-
-export interface BridgingScheduler {
-  stop(): Promise<void>;
-}
-
-/**
- * The background schedule: every few seconds, drain the pending re-scores; a full fit when the last
- * one (by any instance) is older than `intervalSeconds`. Timers are unref'd; stop() waits for the
- * round in progress. `intervalSeconds` 0 = off.
- */
-export function startBridgingScheduler(
-  intervalSeconds: number,
-  log: (line: string) => void = (line) => console.log(line),
-): BridgingScheduler {
-  if (intervalSeconds <= 0) return { stop: async () => {} };
-  const tickMs = Math.min(10, intervalSeconds) * 1000;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-
-  const round = async () => {
-    try {
-      const summary = await runBridgingFit({ minIntervalSeconds: intervalSeconds });
-      if (summary) {
-        log(
-          `[bridging] fit: ${summary.fittedVotes}/${summary.votes} votes, ${summary.iterations} sweeps, ` +
-            `read ${summary.readMs} ms, fit ${summary.fitMs} ms, write ${summary.writeMs} ms, ` +
-            `${summary.changedClaims} claims and ${summary.changedAgents} agents changed`,
-        );
-      }
-      while (!stopped && (await rescorePending()) === RESCORE_BATCH) {
-        // a full batch: there may be more
-      }
-    } catch (err) {
-      log(`[bridging] round failed: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  };
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = round().finally(schedule);
-    }, tickMs);
-    timer.unref();
-  };
-  schedule();
-  return {
-    stop: async () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
 }

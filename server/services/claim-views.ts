@@ -1,4 +1,4 @@
-// Claims as the API shows them (CONTRACT §3 Claim), for any list: one query whatever the length of
+// Claims as the API shows them (docs/api.md#shapes Claim), for any list: one query whatever the length of
 // the list — the author, the parent ids and the caller's vote/bookmark/follow are joined in, never
 // fetched claim by claim. Discovery, profiles and the web UI reuse this.
 import { readQuery } from "../db/client.ts";

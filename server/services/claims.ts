@@ -178,7 +178,7 @@ export async function claimsCounter(): Promise<number> {
 
 export async function getClaimDetail(claimId: string, viewerId: string | null): Promise<ClaimDetail> {
   const claim = isUuid(claimId) ? await claimView(claimId, viewerId, { includeHidden: true }) : null;
-  // Hidden: 404 to everyone but its author and moderators (CONTRACT §14).
+  // Hidden: 404 to everyone but its author and moderators (docs/features/moderation.md).
   if (!claim || (claim.moderation && !(await mayReveal(viewerId, claim.author.id)))) throw notFound(CLAIM_NOT_FOUND);
   const [recent, parents] = await Promise.all([
     preparedSql<{ gradient: number; vote_count: number; recorded_at: Date }>`

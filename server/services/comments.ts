@@ -1,4 +1,4 @@
-// Threaded comments on claims (CONTRACT §5): at most 3 reply levels, soft delete, author-only edits.
+// Threaded comments on claims (docs/api.md#evidence-and-comments): at most 3 reply levels, soft delete, author-only edits.
 import { db, readSql, WRITE_TX_OPTIONS } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { badRequest, forbidden, notFound } from "../errors.ts";
@@ -178,7 +178,7 @@ export async function listReplies(input: {
   return { replies: await withReplies(page), total: parent.reply_count };
 }
 
-/** Hidden comments answer 404 to all but their author and moderators (CONTRACT §14). */
+/** Hidden comments answer 404 to all but their author and moderators (docs/features/moderation.md). */
 export async function getComment(commentId: string, viewerId: string | null = null): Promise<CommentOut> {
   const row = await findComment(commentId);
   if (!row.visible && !(await mayReveal(viewerId, row.author_id))) throw notFound(COMMENT_NOT_FOUND);

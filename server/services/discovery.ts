@@ -1,4 +1,4 @@
-// Discovery (CONTRACT §7): trending, related, recommended, topics. None of these reads every claim or
+// Discovery (docs/api.md#discovery): trending, related, recommended, topics. None of these reads every claim or
 // every vote; each works on a bounded candidate set:
 //   - trending:    activity of the last 24 h, through the created_at indexes of votes/evidence/comments,
 //                  the ranking shared for TRENDING_CACHE_SECONDS (an aggregate of ~50k rows costs ~140 ms);
@@ -272,7 +272,7 @@ export async function related(input: { claim_id: string; limit: number }, viewer
 
 // ---- recommended ----
 
-/** The most claims a call may ask for (CONTRACT §7: limit 1–50). */
+/** The most claims a call may ask for (docs/api.md#discovery: limit 1–50). */
 const RECOMMENDATION_MAX_LIMIT = 50;
 /** Candidates kept per caller beyond the largest page, for claims the caller votes on meanwhile. */
 const RECOMMENDATION_SLACK = 10;
@@ -318,7 +318,7 @@ async function computeShortlist(agentId: string, now: Date): Promise<Shortlist> 
  * (shared by every instance through the cache, like trending). Every call reads the shortlisted claims
  * fresh and scores them at that moment with the same rule, so every returned score is exact: a claim
  * the caller has voted on since, or one hidden since, is left out at once; a claim newer than the
- * shortlist can take up to RECOMMENDED_CACHE_SECONDS to appear (CONTRACT §7 lets the candidate set
+ * shortlist can take up to RECOMMENDED_CACHE_SECONDS to appear (docs/api.md#discovery lets the candidate set
  * be bounded).
  */
 export async function recommended(

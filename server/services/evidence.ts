@@ -1,5 +1,5 @@
-// Evidence on claims (CONTRACT §5) and evidence votes with their reputation effect on the author
-// (CONTRACT §6: up +5, down −3, a change reverses first, a removal reverses, never below 0, one
+// Evidence on claims (docs/api.md#evidence-and-comments) and evidence votes with their reputation effect on the author
+// (docs/api.md#scoring: up +5, down −3, a change reverses first, a removal reverses, never below 0, one
 // reputation event per change, the tier follows).
 //
 // Reversal undoes what the old vote actually applied, stored on the vote row (applied_delta): a

@@ -1,4 +1,4 @@
-// Follows (CONTRACT §4) with their three notification flags; the list is served by
+// Follows (docs/api.md#claims) with their three notification flags; the list is served by
 // services/claims.listFollowedClaims.
 import { db } from "../db/client.ts";
 import { notFound } from "../errors.ts";

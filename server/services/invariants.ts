@@ -10,7 +10,7 @@ import { ESTABLISHED_MIN, TRUSTED_MIN } from "../domain/reputation.ts";
 import { MIN_VOTE_WEIGHT, NEUTRAL_GRADIENT } from "../domain/gradient.ts";
 import { visibleClaimText } from "./visibility.ts";
 
-// Counters count visible content only (CONTRACT §14; server/services/visibility.ts): the claims total,
+// Counters count visible content only (docs/features/moderation.md; server/services/visibility.ts): the claims total,
 // the vote total, the tag counters over visible claims; evidence_count and comment_count over the
 // claim's evidence and comments that are not hidden themselves.
 const VISIBLE_CLAIM = visibleClaimText("c");

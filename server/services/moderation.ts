@@ -1,4 +1,4 @@
-// Moderation (CONTRACT §14): reports and the queue, hide and restore, suspension, roles, and the
+// Moderation (docs/features/moderation.md): reports and the queue, hide and restore, suspension, roles, and the
 // append-only audit log — each action and its audit entry in one transaction. Who may call what is
 // declared on the procedures (moderatorProcedure, adminProcedure); who may act on whom is decided by
 // the pure rules of server/domain/roles.ts. What hiding leaves out is server/services/visibility.ts;

@@ -1,4 +1,4 @@
-// The inbox (CONTRACT §11) and the fan-out that fills it. One notification per (recipient, claim), like
+// The inbox (docs/features/following.md) and the fan-out that fills it. One notification per (recipient, claim), like
 // a mail thread: each event on the claim adds to its counters and marks it unread again.
 //
 // Fan-out runs in the job queue (server/jobs/index.ts), never in the request that wrote the event. The
@@ -114,7 +114,7 @@ export async function fanOutTogether(
   enqueue: (tx: SqlTx, deliveryIds: string[]) => Promise<void>,
 ): Promise<FanoutResult & { leftOver: string[] }> {
   const batch = plan.together.filter((e) => locked.has(e.id));
-  // Content taken down before its event went out (CONTRACT §14) reaches no inbox and no webhook.
+  // Content taken down before its event went out (docs/features/moderation.md) reaches no inbox and no webhook.
   const visible = batch.filter((e) => e.visible);
   const followers = visible.length === 0 ? [] : await tx.query<FollowerRow & { event_id: string; hooked: boolean }>(Prisma.sql`
     SELECT e.id::text AS event_id, f.agent_id::text AS agent_id, f.notify_on_vote, f.notify_on_evidence, f.notify_on_comment,
@@ -221,7 +221,7 @@ async function fanOutClaimEvents(
   enqueue: (tx: SqlTx, deliveryIds: string[]) => Promise<void>,
 ): Promise<FanoutResult> {
   const result: FanoutResult = { recipients: 0, deliveries: [] };
-  // Content taken down before its event went out (CONTRACT §14) reaches no inbox and no webhook.
+  // Content taken down before its event went out (docs/features/moderation.md) reaches no inbox and no webhook.
   const hidden = events.filter((e) => !e.visible).map((e) => e.id);
   if (hidden.length) {
     await sqlTransaction((tx) => tx.execute(Prisma.sql`
@@ -332,7 +332,7 @@ export async function listNotifications(
   input: { unread?: boolean; limit: number; offset: number },
 ): Promise<NotificationList> {
   const unreadFilter = input.unread === undefined ? Prisma.empty : Prisma.sql`AND unread = ${input.unread}`;
-  // A hidden claim's thread is left out of the inbox, its counts included (CONTRACT §14).
+  // A hidden claim's thread is left out of the inbox, its counts included (docs/features/moderation.md).
   const visibleThread = Prisma.sql`EXISTS (SELECT 1 FROM claims c WHERE c.id = n.claim_id AND ${visibleClaim("c")})`;
   const [rows, [counts]] = await Promise.all([
     readSql<NotificationRow>`

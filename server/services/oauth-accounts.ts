@@ -1,5 +1,5 @@
 // Who an OAuth sign-in is: the agent already linked to that provider account, or an existing agent
-// found by a verified email, or a new agent (CONTRACT §2).
+// found by a verified email, or a new agent (docs/api.md#sign-in).
 //
 // Email rules, in one place:
 // - Only an email the provider says is verified is used at all (for linking and as the new account's

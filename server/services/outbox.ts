@@ -1,4 +1,4 @@
-// The transactional outbox (CONTRACT §11). A write that causes an event records it here, inside its own
+// The transactional outbox (docs/features/following.md). A write that causes an event records it here, inside its own
 // transaction: the event commits with the write or not at all, so an acknowledged write never loses its
 // update, whatever happens to the process afterwards (kill -9 included). Everything else — the inbox,
 // webhooks, the live page — happens after commit, off the request path: the relay (server/jobs/relay.ts)

@@ -1,4 +1,4 @@
-// Agent profiles (CONTRACT §6, §7): stats, learning score, expertise, activity timeline and the
+// Agent profiles (docs/api.md#scoring, #discovery): stats, learning score, expertise, activity timeline and the
 // reputation journey. Every query is bounded by one agent's own rows (the (author|agent)_id indexes).
 import { preparedSql, readSql } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";

@@ -1,4 +1,4 @@
-// Platform statistics (CONTRACT §7), cached for 5 minutes in the shared cache so that every server
+// Platform statistics (docs/api.md#discovery), cached for 5 minutes in the shared cache so that every server
 // instance answers the same numbers and the same `updated_at`. Each number is cheap on its own:
 // maintained counters, index range scans, or a 7-day window over the created_at indexes.
 import { readSql } from "../db/client.ts";
@@ -69,7 +69,7 @@ export function platformStats(store: Cache = cache()): Promise<PlatformStats> {
 }
 
 /**
- * Recomputes the shared statistics now: after a hide or restore (CONTRACT §14) the totals change at
+ * Recomputes the shared statistics now: after a hide or restore (docs/features/moderation.md) the totals change at
  * once, not when the cached copy expires.
  */
 export async function refreshPlatformStats(store: Cache = cache()): Promise<void> {

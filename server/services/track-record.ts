@@ -1,4 +1,4 @@
-// Track records and the leaderboard (CONTRACT §12), from the immutable outcome records (vote_outcomes)
+// Track records and the leaderboard (docs/features/bridging.md), from the immutable outcome records (vote_outcomes)
 // — the same records as the learning score and expertise accuracy. The per-agent sums the
 // leaderboard sorts on (agent_track_records) are kept by a trigger on vote_outcomes.
 import { readSql } from "../db/client.ts";

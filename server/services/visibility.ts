@@ -1,4 +1,4 @@
-// What the public sees (CONTRACT §14): the one rule that keeps hidden content out of every list,
+// What the public sees (docs/features/moderation.md): the one rule that keeps hidden content out of every list,
 // search, discovery result, topic, count and statistic. Every read query over claims, evidence or
 // comments takes its predicate from here (tests/unit/visibility-guard.test.ts fails on a query that
 // does not), and every maintained counter counts the same rows (the triggers of migration
@@ -38,7 +38,7 @@ export const visibleComment = (c = "c"): Prisma.Sql => Prisma.raw(visibleOnClaim
 export const VISIBLE_CLAIM_WHERE = { hiddenAt: null } as const;
 export const VISIBLE_ON_CLAIM_WHERE = { hiddenAt: null, claim: { hiddenAt: null } } as const;
 
-/** How a hidden item shows itself to its author and moderators (CONTRACT §14). */
+/** How a hidden item shows itself to its author and moderators (docs/features/moderation.md). */
 export interface ModerationInfo {
   hidden: true;
   reason: string | null;

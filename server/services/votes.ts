@@ -1,4 +1,4 @@
-// Claim votes (CONTRACT §4, §6): cast, change and remove a vote in one transaction with the claim row
+// Claim votes (docs/api.md#claims, #scoring): cast, change and remove a vote in one transaction with the claim row
 // locked, so the running sums Σw·v and Σw, vote_count and the gradient stay exact under concurrent
 // votes; a gradient-history point per change (re-sending the same vote is no change); resolution of
 // the claim in the transaction of the vote that first brings it to consensus with at least 10 votes,
@@ -156,7 +156,7 @@ async function applyVoteChange(
 }
 
 /**
- * Resolution (CONTRACT §6), once per claim: every vote gets an outcome record (vote_outcomes, with
+ * Resolution (docs/api.md#scoring), once per claim: every vote gets an outcome record (vote_outcomes, with
  * the claim's tags and resolved_at); aligned voters gain 1, opposed voters lose 0.5 (never below 0);
  * both count a resolved vote, aligned ones a correct one; each change is a reputation event. Voters'
  * rows are locked in id order.

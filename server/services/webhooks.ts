@@ -1,4 +1,4 @@
-// Webhooks (CONTRACT §11): an agent's endpoints, the messages queued for them, and each delivery
+// Webhooks (docs/features/following.md): an agent's endpoints, the messages queued for them, and each delivery
 // attempt — signed per the Standard Webhooks specification with the `standardwebhooks` package,
 // retried on the schedule of server/domain/webhook-retry.ts, logged one row per attempt.
 import { randomBytes, randomUUID } from "node:crypto";

@@ -1,4 +1,4 @@
-// A revoked API key is refused by every instance from its next call on (CONTRACT §13): two API server
+// A revoked API key is refused by every instance from its next call on (docs/api.md#api-keys): two API server
 // processes on one PostgreSQL database (this file's schema); the key is used on both, revoked through
 // one, and must answer 401 on the other at once. Only meaningful with a shared database: on PGlite
 // (one process owns the database) the file is skipped.

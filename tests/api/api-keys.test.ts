@@ -1,4 +1,4 @@
-// API keys (CONTRACT §13): created once and shown once, stored as a hash, scoped, expiring, revocable,
+// API keys (docs/api.md#api-keys): created once and shown once, stored as a hash, scoped, expiring, revocable,
 // sent as `Authorization: Bearer clm_…` wherever an access token works — REST and the web's tRPC
 // endpoint — and counted against the owner's rate limit.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -183,9 +183,9 @@ describe("scopes", () => {
 
   beforeAll(async () => {
     const doc = (await api.get("/openapi.json")).body;
-    // What the contract says each operation needs (the test's own reading of CONTRACT §13).
+    // What the contract says each operation needs (the test's own reading of docs/api.md#api-keys).
     const expected = (method: string, path: string) =>
-      // Moderation (CONTRACT §14) needs an access token or a session, like key management: a leaked key cannot take content down.
+      // Moderation (docs/features/moderation.md) needs an access token or a session, like key management: a leaked key cannot take content down.
       path.startsWith("/auth/api-keys") || path.startsWith("/moderation/") || path.startsWith("/admin/")
         ? "account"
         : method === "GET"

@@ -1,4 +1,4 @@
-// Bookmarks and follows, and the caller's lists of them (CONTRACT §4).
+// Bookmarks and follows, and the caller's lists of them (docs/api.md#claims).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, type TestApi } from "../helpers/api.ts";
 import { db } from "../../server/db/client.ts";

@@ -1,11 +1,11 @@
-// Bridged consensus end to end (CONTRACT §12): planted camps voting through the API, a full fit (in
+// Bridged consensus end to end (docs/features/bridging.md): planted camps voting through the API, a full fit (in
 // the worker thread, as the server runs it), the bridging field on claims, the list filter and sort,
 // and the re-score of claims with new votes between fits.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, type TestApi } from "../helpers/api.ts";
 import { config } from "../../server/config.ts";
 import { dbBackend, readSql } from "../../server/db/client.ts";
-import { fitOffThread } from "../../server/jobs/bridging-fit.ts";
+import { fitOffThread } from "../../server/services/bridging-fit.ts";
 import { rescorePending, runBridgingFit } from "../../server/services/bridging.ts";
 import { newClaim, quickAgent, quickAgents, type Voter } from "./claims-fixtures.ts";
 

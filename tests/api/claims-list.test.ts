@@ -1,4 +1,4 @@
-// GET /claims: search, filters, sorts, pagination and total (CONTRACT §4).
+// GET /claims: search, filters, sorts, pagination and total (docs/api.md#claims).
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startApi, type TestApi } from "../helpers/api.ts";

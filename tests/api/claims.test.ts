@@ -1,4 +1,4 @@
-// POST /claims, GET /claims/{id} and the Claim shape (CONTRACT §3, §4).
+// POST /claims, GET /claims/{id} and the Claim shape (docs/api.md#shapes, #claims).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, type TestApi } from "../helpers/api.ts";
 import { db } from "../../server/db/client.ts";

@@ -1,4 +1,4 @@
-// Compressed answers of /api/v1 (issue 14): a body of 1 KiB or more is gzip- or brotli-encoded when
+// Compressed answers of /api/v1 (docs/api.md#conventions): a body of 1 KiB or more is gzip- or brotli-encoded when
 // the client accepts it, decodes to the same JSON, and every answer varies on Accept-Encoding. Read
 // with node:http, which (unlike fetch) hands over the bytes as sent.
 import { request as httpRequest } from "node:http";

@@ -1,4 +1,4 @@
-// Evidence, evidence votes and their effect on the author's reputation (CONTRACT §3, §5, §6).
+// Evidence, evidence votes and their effect on the author's reputation (docs/api.md#shapes, #evidence-and-comments, #scoring).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, type TestApi } from "../helpers/api.ts";
 import { db } from "../../server/db/client.ts";

@@ -1,4 +1,4 @@
-// Issue 12, "every way in is guarded", in process: the web tRPC endpoint charges one unit per call and
+// Every way in is guarded (docs/security.md#every-way-in), in process: the web tRPC endpoint charges one unit per call and
 // caps batches; the route handlers that read bodies (/api/trpc, /api/auth, /api/v1 under Next) stop at
 // the limit; the credential endpoints ignore a stale Authorization header; session cookies are Secure in
 // production. (Over real HTTP against the built server, every way it starts: tests/security/entrypoints.test.ts.)
@@ -9,7 +9,7 @@ import { POST as authPOST } from "../../app/api/auth/[...nextauth]/route.ts";
 import { POST as restPOST } from "../../app/api/v1/[...path]/route.ts";
 import { CLIENT_IP_HEADER, sealedClientIp } from "../../server/http/client-ip.ts";
 import { rateLimiter } from "../../server/ratelimit/limiter.ts";
-import { useSecureCookies } from "../../server/auth/nextauth/cookies.ts";
+import { useSecureCookies } from "../../server/nextauth/cookies.ts";
 import { createAgent, startApi, type TestApi } from "../helpers/api.ts";
 import { inOneBucket } from "../helpers/time.ts";
 

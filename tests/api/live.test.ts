@@ -1,4 +1,4 @@
-// Live claim pages (CONTRACT §11): GET /api/live/claims/{id} streams Server-Sent Events when someone
+// Live claim pages (docs/features/following.md): GET /api/live/claims/{id} streams Server-Sent Events when someone
 // acts on the claim — within 2 seconds, across instances — with heartbeats, a per-IP cap on open
 // streams, one unit of the rate limit per connection, and cleanup when the client goes away.
 process.env.LIVE_HEARTBEAT_MS = "300";

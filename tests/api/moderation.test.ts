@@ -1,4 +1,4 @@
-// Moderation (CONTRACT §14) over real HTTP: roles and their 403s, reports and the queue, hiding and
+// Moderation (docs/features/moderation.md) over real HTTP: roles and their 403s, reports and the queue, hiding and
 // restoring (gone from every list, search, discovery result, topic, count and statistic; 404 to others,
 // a banner for its author; back whole on restore), counters exact under concurrent hides and votes,
 // suspension killing every credential at once, and the audit log.
@@ -183,7 +183,7 @@ describe("hiding and restoring", () => {
       };
     };
 
-    // The statistics are cached for 5 minutes (CONTRACT §7): start from a fresh copy; hide and restore refresh it.
+    // The statistics are cached for 5 minutes (docs/api.md#discovery): start from a fresh copy; hide and restore refresh it.
     await refreshPlatformStats();
     const before = await snapshot();
     expect(before).toMatchObject({ inList: true, inSearch: true, inTrending: true, topicCount: 2, inTopic: true, inRelated: true, detailStatus: 200 });

@@ -1,4 +1,4 @@
-// The inbox (CONTRACT §11): events recorded with their writes, fanned out by the worker to followers,
+// The inbox (docs/features/following.md): events recorded with their writes, fanned out by the worker to followers,
 // one thread per claim with counts since last read, mark-read, Last-Modified/304.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, type TestApi } from "../helpers/api.ts";
@@ -143,7 +143,7 @@ describe("inbox", () => {
   });
 });
 
-describe("hidden claims (CONTRACT §14)", () => {
+describe("hidden claims (docs/features/moderation.md)", () => {
   async function moderator(): Promise<Voter> {
     const mod = await quickAgent();
     await db().agent.update({ where: { id: mod.id }, data: { role: "moderator" } });

@@ -1,4 +1,4 @@
-// OAuth sign-in (CONTRACT §2): the redirect to each provider (made by NextAuth, checked against a real
+// OAuth sign-in (docs/api.md#sign-in): the redirect to each provider (made by NextAuth, checked against a real
 // local OAuth server), refused open redirects, the one-time code exchange, account creation and
 // linking rules, and reading the web session. The whole browser flow is in tests/e2e/oauth.spec.ts.
 import { createHash } from "node:crypto";
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMockProviders, MOCK_CLIENTS, type MockProviders } from "../e2e/oauth-server.ts";
 import { createAgent, startApi, uniqueName, type TestApi } from "../helpers/api.ts";
 import { db } from "../../server/db/client.ts";
-import { identityFromNextAuthRequest, readNextAuthSession } from "../../server/auth/nextauth/session.ts";
+import { identityFromNextAuthRequest, readNextAuthSession } from "../../server/nextauth/session.ts";
 import { createExchangeCode, EXCHANGE_CODE_TTL_MS, handOffLocation } from "../../server/services/oauth.ts";
 import { signInWithProvider, type ProviderIdentity } from "../../server/services/oauth-accounts.ts";
 import { USERNAME_PATTERN } from "../../server/domain/username.ts";

@@ -1,4 +1,4 @@
-// Issue 12, query cost: every read is bounded — one shared trending ranking, a bounded search, paged
+// Query cost (docs/api.md#discovery): every read is bounded — one shared trending ranking, a bounded search, paged
 // replies, and ids in paths that are case-insensitive like the UUIDs they are.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent, startApi, type TestAgent, type TestApi } from "../helpers/api.ts";

@@ -1,4 +1,4 @@
-// CONTRACT §8 through the real adapter: honest headers on every answer, 429 with Retry-After, the
+// docs/security.md#every-way-in through the real adapter: honest headers on every answer, 429 with Retry-After, the
 // tier limits, the auth brute-force limits per IP and per email, TRUST_PROXY, and (with Redis) two
 // app instances sharing one limit.
 import { spawn, type ChildProcess } from "node:child_process";

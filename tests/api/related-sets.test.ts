@@ -1,4 +1,4 @@
-// Related claims are read from a maintained set (issue 14; CONTRACT §7): these tests show the set
+// Related claims are read from a maintained set (docs/api.md#discovery): these tests show the set
 // following writes. Voters in common change the score at once (a trigger keeps them); a vote on the
 // claim or a set older than RELATED_REFRESH_SECONDS brings new members at the next refresh (here:
 // the refresher's function, run by the test); hidden and deleted claims leave at once. Runs on

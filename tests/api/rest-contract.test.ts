@@ -1,4 +1,4 @@
-// The error contract of CONTRACT §1, through the real adapter over HTTP, and through the Next route
+// The error conventions of docs/api.md#conventions, through the real adapter over HTTP, and through the Next route
 // handler that `next dev` mounts (the same adapter fed from a Web Request).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAgent, startApi, uniqueName, type TestApi } from "../helpers/api.ts";
@@ -90,7 +90,7 @@ describe("errors are {detail} with the contract's status", () => {
     const claims = await api.get("/claims", { token: "garbage" });
     expect(claims.status).toBe(401);
     expect(claims.body).toEqual({ detail: "Invalid or expired token" });
-    // CONTRACT §8: login answers on the credentials it was given, whatever token came along.
+    // docs/security.md#every-way-in: login answers on the credentials it was given, whatever token came along.
     const login = await api.post("/auth/login", { email: "x@example.test", password: "Password123" }, { token: "garbage" });
     expect(login.status).toBe(401);
     expect(login.body).toEqual({ detail: "Invalid email or password" });

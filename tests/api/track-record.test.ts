@@ -1,4 +1,4 @@
-// Track records and the leaderboard (CONTRACT §12): scored from the outcome records written at
+// Track records and the leaderboard (docs/features/bridging.md): scored from the outcome records written at
 // resolution, so deleting a vote afterwards changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, type TestApi } from "../helpers/api.ts";

@@ -1,4 +1,4 @@
-// Resolved outcomes are history (CONTRACT §6, §12): when a claim resolves, every vote on it is
+// Resolved outcomes are history (docs/api.md#scoring, docs/features/bridging.md): when a claim resolves, every vote on it is
 // recorded in vote_outcomes, and the learning score and expertise accuracy come from those records,
 // so changing or deleting the vote afterwards cannot clean an agent's record.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

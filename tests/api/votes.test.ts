@@ -1,4 +1,4 @@
-// Claim votes, the reputation-weighted gradient and resolution (CONTRACT §4, §6).
+// Claim votes, the reputation-weighted gradient and resolution (docs/api.md#claims, #scoring).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, type TestApi } from "../helpers/api.ts";
 import { db } from "../../server/db/client.ts";

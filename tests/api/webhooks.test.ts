@@ -1,4 +1,4 @@
-// Webhooks (CONTRACT §11) against a real local receiver that verifies signatures with the
+// Webhooks (docs/features/following.md) against a real local receiver that verifies signatures with the
 // `standardwebhooks` package: delivery, retries with a shortened schedule, 410, 3 days of failures,
 // ping, rotation, redelivery, the delivery log, and management rules.
 process.env.WEBHOOK_ALLOW_PRIVATE = "1";

@@ -1,4 +1,4 @@
-// Sign-in end to end in Chromium (CONTRACT §2): the sign-in page's provider buttons, the local OAuth
+// Sign-in end to end in Chromium (docs/api.md#sign-in): the sign-in page's provider buttons, the local OAuth
 // provider's consent page, NextAuth's callback, the hand-off with `?code=`, the code exchanged for a
 // token pair through the REST API, and the account rules (linking by verified email, Twitter without
 // email, password accounts not taken over). The servers are started by playwright.config.ts.

@@ -1,4 +1,4 @@
-// Bridged consensus and track records in the web UI (CONTRACT §12): the badge next to the gradient on
+// Bridged consensus and track records in the web UI (docs/features/bridging.md): the badge next to the gradient on
 // the claim page with the sentence saying what it means, the profile's track-record card (Brier and
 // peer scores, calibration chart) once a claim the agent voted on resolves, and the leaderboard page.
 import { expect, test } from "@playwright/test";

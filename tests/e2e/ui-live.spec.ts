@@ -1,4 +1,4 @@
-// Live claim pages (CONTRACT §11): two people on the same claim page in two browsers; when one votes,
+// Live claim pages (docs/features/following.md): two people on the same claim page in two browsers; when one votes,
 // comments or adds evidence, the other's page shows it without a reload (Server-Sent Events from
 // /api/live/claims/{id}, refetching what changed).
 import { expect, test } from "@playwright/test";

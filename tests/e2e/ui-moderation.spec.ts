@@ -1,4 +1,4 @@
-// Moderation in the browser (CONTRACT §14): one person reports a claim, a moderator hides it from the
+// Moderation in the browser (docs/features/moderation.md): one person reports a claim, a moderator hides it from the
 // queue with one click, and a third person no longer finds it; its author sees the hidden banner.
 import { expect, test } from "@playwright/test";
 import { api, createClaim, createPerson, mailedLink, PASSWORD, signIn, unique } from "./ui-helpers.ts";

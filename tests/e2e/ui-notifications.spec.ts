@@ -1,4 +1,4 @@
-// Following in the web UI (CONTRACT §11): the header's bell counts unread threads, the inbox lists them
+// Following in the web UI (docs/features/following.md): the header's bell counts unread threads, the inbox lists them
 // and marks them read (one and all); the webhooks page creates an endpoint (secret shown once), sends a
 // test ping and shows its delivery, redelivers, rotates the secret and deletes the endpoint.
 import { expect, test } from "@playwright/test";

@@ -1,4 +1,4 @@
-// Starting the production build (`next build` output served by server/http/main.ts, what `npm start`
+// Starting the production build (`next build` output served by server/main.ts, what `npm start`
 // runs) as a child process, on a fresh embedded database or the test file's PostgreSQL schema.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -47,7 +47,7 @@ export async function startBuiltServer(extraEnv: Record<string, string | undefin
     else env[k] = v;
   }
   // What `npm start` runs, in its own process group so that nothing outlives the test.
-  const child = spawn(process.execPath, ["--max-old-space-size=320", "--import", "tsx", "server/http/main.ts"], {
+  const child = spawn(process.execPath, ["--max-old-space-size=320", "--import", "tsx", "server/main.ts"], {
     cwd: root,
     env,
     detached: true,

@@ -1,7 +1,7 @@
 // A fingerprint of what the application stores, to show that a refused request changed nothing.
 // Every table of the schema is covered (tables added later included), except the sign-in
 // bookkeeping that a refusal may legitimately touch: refresh-token rows (reuse of a rotated token is
-// refused with 401 *and* revokes its family, CONTRACT §2), NextAuth's tables and OAuth codes — and
+// refused with 401 *and* revokes its family, docs/api.md#sign-in), NextAuth's tables and OAuth codes — and
 // the related-claims sets, a derived cache a claim's first related read computes (no content of its own:
 // tests/api/related-sets.test.ts checks it against the claims and votes it is computed from).
 import { db } from "../../server/db/client.ts";

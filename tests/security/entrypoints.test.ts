@@ -1,4 +1,4 @@
-// Every way in, over real HTTP, in every way the app starts: `npm start` (server/http/main.ts, 320 MB
+// Every way in, over real HTTP, in every way the app starts: `npm start` (server/main.ts, 320 MB
 // heap as in package.json) and `next start` (no main.ts: instrumentation.ts installs the same guard).
 //   - 300 MB posted to each entry point (declared Content-Length, and chunked) is answered 413 without
 //     being buffered, and the server keeps serving;
@@ -42,7 +42,7 @@ async function launch(kind: "npm start" | "next start"): Promise<Running> {
   delete env.PGLITE_DATA_DIR;
   const args =
     kind === "npm start"
-      ? ["--max-old-space-size=320", "--import", "tsx", "server/http/main.ts"]
+      ? ["--max-old-space-size=320", "--import", "tsx", "server/main.ts"]
       : [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"];
   const child = spawn(process.execPath, args, { cwd: root, env, detached: true });
   let out = "";

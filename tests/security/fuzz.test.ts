@@ -92,7 +92,7 @@ for (let i = 0; i < runs(30); i++) refreshPool.push((await issueTokenPair(agents
 const keyIds: string[] = [];
 for (let i = 0; i < 6; i++) keyIds.push((await made(api.post("/auth/api-keys", { name: `Fixture key ${i}`, scopes: ["read"] }, { token: agents[i % 3].token }))).id);
 
-// Moderation (CONTRACT §14): an admin calls the moderation operations, on content and agents of their
+// Moderation (docs/features/moderation.md): an admin calls the moderation operations, on content and agents of their
 // own (victims), so hiding and suspending never take the other operations' fixtures away.
 const moderator = await createAgent(api);
 await grantAdmin(moderator.username);
@@ -398,7 +398,7 @@ function invalidRequestArb(op: Operation): fc.Arbitrary<FuzzRequest> {
       return `Bearer ${h}.${Buffer.from(JSON.stringify({ ...payload, sub: agents[0].id === a.id ? bob.id : alice.id })).toString("base64url")}.${s}`;
     }),
   ).filter((h) => h.trim() !== "" && !agents.some((a) => h.trim() === bearer(a.token)));
-  // The credential endpoints ignore any Authorization header (CONTRACT §8): a forged one is no 401 there.
+  // The credential endpoints ignore any Authorization header (docs/security.md#every-way-in): a forged one is no 401 there.
   if (!CREDENTIAL_OPERATIONS.has(op.name)) {
     cases.push(fc.record({ kind: fc.constant("forged token"), ...base, authorization: forged, body: fc.constant(canonicalBody), expect: fc.constant(unauthorized) }) as fc.Arbitrary<FuzzRequest>);
   }

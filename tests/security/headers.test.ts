@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readNextAuthSession } from "../../server/auth/nextauth/session.ts";
+import { readNextAuthSession } from "../../server/nextauth/session.ts";
 import { db } from "../../server/db/client.ts";
 import { createAgent, startApi, type ApiResponse, type TestAgent, type TestApi } from "../helpers/api.ts";
 

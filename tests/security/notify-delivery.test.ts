@@ -1,4 +1,4 @@
-// Delivery of followers' updates across crashes and instances (CONTRACT §11; PostgreSQL only — on
+// Delivery of followers' updates across crashes and instances (docs/features/following.md; PostgreSQL only — on
 // PGlite the database lives inside the one process):
 //   - kill -9 of the API process in the middle of a write storm: after a new process starts on the same
 //     database, every write that was acknowledged has its event delivered to the follower's webhook and

@@ -1,4 +1,4 @@
-// SSRF protection of webhook URLs (CONTRACT §11), without WEBHOOK_ALLOW_PRIVATE: refused at
+// SSRF protection of webhook URLs (docs/features/following.md), without WEBHOOK_ALLOW_PRIVATE: refused at
 // registration (every resolved address), and again on the connection itself, so a name that resolves
 // to loopback when delivering (DNS rebinding) and a redirect to loopback get nowhere.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

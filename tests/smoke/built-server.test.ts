@@ -1,4 +1,4 @@
-// Smoke test of the production build: `next build` output served by server/http/main.ts (what
+// Smoke test of the production build: `next build` output served by server/main.ts (what
 // `npm start` runs), on an embedded database in a fresh DATA_DIR (or a fresh PostgreSQL schema).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -18,7 +18,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "claims-smoke-"));
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir };
   delete env.PGLITE_DATA_DIR;
-  server = spawn(process.execPath, ["--import", "tsx", "server/http/main.ts"], { cwd: root, env, detached: true });
+  server = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { cwd: root, env, detached: true });
   server.stdout!.on("data", (d) => (output += d));
   server.stderr!.on("data", (d) => (output += d));
   base = `http://127.0.0.1:${port}`;
@@ -72,7 +72,7 @@ describe("the built server", () => {
   it("refuses to start in production without secrets, naming the variable", () => {
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", DATA_DIR: dataDir };
     delete env.JWT_SECRET;
-    const run = spawnSync(process.execPath, ["--import", "tsx", "server/http/main.ts"], { cwd: root, env, encoding: "utf8", timeout: 30_000 });
+    const run = spawnSync(process.execPath, ["--import", "tsx", "server/main.ts"], { cwd: root, env, encoding: "utf8", timeout: 30_000 });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain("JWT_SECRET");
   });
@@ -83,7 +83,7 @@ describe("the built server", () => {
     ["RECOMMENDED_CACHE_SECONDS", "-5"],
     ["SHUTDOWN_GRACE_SECONDS", "-1"],
   ])("refuses a bad %s, naming the variable", (name, value) => {
-    const run = spawnSync(process.execPath, ["--import", "tsx", "server/http/main.ts"], {
+    const run = spawnSync(process.execPath, ["--import", "tsx", "server/main.ts"], {
       cwd: root,
       env: { ...process.env, NODE_ENV: "production", DATA_DIR: dataDir, [name]: value },
       encoding: "utf8",

@@ -1,11 +1,7 @@
 // Imports only point down. Every import under server/ is read from the source and checked against the
 // table below: a file may import its own layer and the layers listed after it, never one above.
-//
-// Re-pointing code written against the old layout (schemas in server/api/schemas, errors in
-// server/api/errors.ts, the redirect rule in server/auth, the limiter in server/rest, NextAuth in one file):
-//   sed -i 's#\.\./api/errors\.ts#../errors.ts#; s#/api/schemas/#/contract/#; s#auth/redirect\.ts#domain/redirect.ts#; s#rest/limiter\.ts#ratelimit/limiter.ts#' FILES
-// (in server/api/routers/*: `../schemas/` → `../../contract/`; services keep importing `../errors.ts`;
-// server/auth/nextauth.ts became server/auth/nextauth/{options,session,sign-in,cookies}.ts.)
+// A layer is a folder of server/ (or one of the few files that stand alone at its top), with no exceptions:
+// a file that would need one lives in the wrong folder.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -13,55 +9,52 @@ import { describe, expect, it } from "vitest";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /**
- * The layers, top to bottom. The longest matching prefix decides a file's layer.
- * - entry: the processes (the production server, the command-line tools) compose everything.
+ * The layers, top to bottom: the folders of server/, and the files at its top.
+ * - main.ts, cli: the processes (the production server, the command-line tools) compose everything.
+ * - seed: demo data, written through the services.
  * - rest: the /api/v1 adapter over the tRPC routers; uses http's shared guards (bodies, client IP).
  * - api: tRPC (context, procedures, middlewares, routers) and the web UI's context.
  * - nextauth: NextAuth's options and its calls; above services (sign-in creates or checks agents).
- * - http: what every entry point shares (node-level guard, bounded bodies, client IP).
- * - services: transactions and queries that apply the rules.
+ * - http: what every entry point shares (node-level guard, bounded bodies, client IP, the request log).
+ * - jobs: background work (queues, the live channel, the bridging schedule); calls the services.
+ * - services: transactions and queries that apply the rules (and the bridging fit's worker thread).
  * - ratelimit, cache: the limiter policy and its backends; shared caches.
  * - mail: outgoing mail (SMTP, or files in development).
  * - auth: tokens, passwords, API keys, identities, providers' credentials.
  * - contract: request/response schemas, imported by routers and services alike.
- * - errors: the service's own errors (AppError), mapped to tRPC in server/api/trpc.ts only.
- * - db, store, log, config: database, Redis connections, process output, configuration.
+ * - errors.ts: the service's own errors (AppError), mapped to tRPC in server/api/trpc.ts only.
+ * - db, store, log, metrics, config.ts: database, Redis connections, process output, counters, configuration.
  * - domain: pure rules, importing nothing but each other.
  */
-const LAYERS: ReadonlyArray<readonly [layer: string, prefixes: readonly string[]]> = [
-  ["entry", ["server/http/main.ts", "server/cli/"]],
-  ["seed", ["server/seed/"]],
-  ["rest", ["server/rest/"]],
-  ["api", ["server/api/"]],
-  ["nextauth", ["server/auth/nextauth/"]],
-  // The request log belongs with the guard that writes it (it labels routes the http layer knows).
-  ["http", ["server/http/", "server/log/request-log.ts"]],
-  ["jobs", ["server/jobs/"]],
-  // The bridging fit's worker-thread launcher runs only a domain function: the service calls it.
-  ["services", ["server/services/", "server/jobs/bridging-fit.ts"]],
-  ["ratelimit", ["server/ratelimit/"]],
-  // Outgoing mail: the services send it; it knows only the configuration, the log and the errors.
-  ["mail", ["server/mail/"]],
-  ["auth", ["server/auth/"]],
-  ["contract", ["server/contract/"]],
-  ["errors", ["server/errors.ts"]],
-  ["db", ["server/db/"]],
-  ["cache", ["server/cache/"]],
-  ["store", ["server/store/"]],
-  ["log", ["server/log/"]],
-  ["metrics", ["server/metrics/"]],
-  ["config", ["server/config.ts"]],
-  ["domain", ["server/domain/"]],
+const LAYERS: ReadonlyArray<readonly string[]> = [
+  ["main.ts", "cli"],
+  ["seed"],
+  ["rest"],
+  ["api"],
+  ["nextauth"],
+  ["http"],
+  ["jobs"],
+  ["services"],
+  ["ratelimit"],
+  ["mail"],
+  ["auth"],
+  ["contract"],
+  ["errors.ts"],
+  ["db"],
+  ["cache"],
+  ["store"],
+  ["log"],
+  ["metrics"],
+  ["config.ts"],
+  ["domain"],
 ];
 
+/** A file's layer: the folder (or top-level file) of server/ it stands in. */
 function layerOf(file: string): { name: string; rank: number } | null {
-  let best: { name: string; rank: number; length: number } | null = null;
-  LAYERS.forEach(([name, prefixes], rank) => {
-    for (const prefix of prefixes) {
-      if (file.startsWith(prefix) && (!best || prefix.length > best.length)) best = { name, rank, length: prefix.length };
-    }
-  });
-  return best;
+  const top = file.split("/")[1];
+  if (!file.startsWith("server/") || !top) return null;
+  const rank = LAYERS.findIndex((names) => names.includes(top));
+  return rank < 0 ? null : { name: top, rank };
 }
 
 function sourceFiles(dir: string): string[] {
@@ -111,9 +104,9 @@ describe("layers", () => {
   it("reads the imports it checks (the parser is not blind)", () => {
     expect(importsOf("server/api/trpc.ts")).toContain("../errors.ts");
     expect(importsOf("server/services/oauth.ts")).toContain("../db/client.ts");
-    expect(layerOf("server/auth/nextauth/session.ts")?.name).toBe("nextauth");
+    expect(layerOf("server/nextauth/session.ts")?.name).toBe("nextauth");
     expect(layerOf("server/auth/tokens.ts")?.name).toBe("auth");
-    expect(layerOf("server/http/main.ts")?.name).toBe("entry");
+    expect(layerOf("server/main.ts")?.rank).toBe(layerOf("server/cli/seed.ts")?.rank);
   });
 
   it("has every import under server/ point down", () => {
@@ -126,7 +119,7 @@ describe("layers", () => {
     );
     const upward = lower.flatMap((file) =>
       importsOf(file)
-        .filter((s) => !(file === "server/http/main.ts") && /^server\/(api|rest)\//.test(resolve(file, s) ?? ""))
+        .filter((s) => /^server\/(api|rest)\//.test(resolve(file, s) ?? ""))
         .map((s) => `${file} imports ${s}`),
     );
     expect(upward).toEqual([]);

@@ -2,8 +2,8 @@
 // relied upon is asserted here, so an upgrade that changes it fails this file with a message naming
 // what changed (not a mysterious 500 somewhere else):
 // - server/rest/openapi-call.ts: trpc-to-openapi's node handler on a hand-made request and response;
-// - server/auth/nextauth/handler-call.ts: NextAuth's Pages-API handler on a hand-made pair;
-// - server/auth/nextauth/session.ts: getToken on a request that carries only cookies.
+// - server/nextauth/handler-call.ts: NextAuth's Pages-API handler on a hand-made pair;
+// - server/nextauth/session.ts: getToken on a request that carries only cookies.
 // (server/http/install-guard.ts and server/log/safe-output.ts wrap node's own http.Server#emit and
 // stream write: tests/security/entrypoints.test.ts and tests/unit/safe-output.test.ts cover them.)
 import { initTRPC, TRPCError } from "@trpc/server";
@@ -16,9 +16,9 @@ import {
   callNextAuth,
   REQUEST_MEMBERS as NEXTAUTH_REQUEST,
   RESPONSE_MEMBERS as NEXTAUTH_RESPONSE,
-} from "../../server/auth/nextauth/handler-call.ts";
-import { CredentialsProvider, GitHubProvider } from "../../server/auth/nextauth/library.ts";
-import { cookieOnlyRequest } from "../../server/auth/nextauth/session.ts";
+} from "../../server/nextauth/handler-call.ts";
+import { CredentialsProvider, GitHubProvider } from "../../server/nextauth/library.ts";
+import { cookieOnlyRequest } from "../../server/nextauth/session.ts";
 import { ABSENT_REQUEST_MEMBERS, openApiCaller, procedureRequest, REQUEST_MEMBERS, RESPONSE_MEMBERS } from "../../server/rest/openapi-call.ts";
 
 /** A wrapper recording every member read of the objects it wraps that is not in `allowed`. */
@@ -91,7 +91,7 @@ describe("trpc-to-openapi on a hand-made request and response (server/rest/opena
   });
 });
 
-describe("NextAuth's Pages-API handler on a hand-made request and response (server/auth/nextauth/handler-call.ts)", () => {
+describe("NextAuth's Pages-API handler on a hand-made request and response (server/nextauth/handler-call.ts)", () => {
   const options = {
     secret: "library-internals-test-secret-0123456789",
     session: { strategy: "jwt" as const },
@@ -129,11 +129,11 @@ describe("NextAuth's Pages-API handler on a hand-made request and response (serv
     expect(url.searchParams.get("code_challenge_method")).toBe("S256");
     expect(signIn.setCookies.some((c) => c.includes("next-auth.pkce.code_verifier="))).toBe(true);
 
-    expect(watch.unexpected(), "NextAuth now reads members server/auth/nextauth/handler-call.ts does not provide").toEqual([]);
+    expect(watch.unexpected(), "NextAuth now reads members server/nextauth/handler-call.ts does not provide").toEqual([]);
   });
 });
 
-describe("next-auth's getToken on a request carrying only cookies (server/auth/nextauth/session.ts)", () => {
+describe("next-auth's getToken on a request carrying only cookies (server/nextauth/session.ts)", () => {
   const secret = "library-internals-test-secret-0123456789";
 
   it("reads the session from req.cookies, and ignores a Bearer header it is never given", async () => {

@@ -1,4 +1,4 @@
-// Who may moderate whom (CONTRACT §14): pure rules.
+// Who may moderate whom (docs/features/moderation.md): pure rules.
 import { describe, expect, it } from "vitest";
 import { mayChangeRole, maySuspend, roleAllows } from "../../server/domain/roles.ts";
 

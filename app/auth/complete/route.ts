@@ -1,7 +1,7 @@
 // The OAuth hand-off: NextAuth's callback has just signed the browser in and sends it here; it leaves
 // for `redirect_to` with a one-time `?code=` that POST /api/v1/auth/oauth/exchange turns into a token
-// pair (CONTRACT §2). `redirect_to` is checked again: anyone can link to this URL.
-import { readNextAuthSession } from "~/server/auth/nextauth/session.ts";
+// pair (docs/api.md#sign-in). `redirect_to` is checked again: anyone can link to this URL.
+import { readNextAuthSession } from "~/server/nextauth/session.ts";
 import { safeRedirectPath } from "~/server/domain/redirect.ts";
 import { dbReady } from "~/server/db/client.ts";
 import { handOffLocation } from "~/server/services/oauth.ts";

@@ -1,5 +1,5 @@
 "use client";
-// Keeps an open claim page current (CONTRACT §11 "Live in the browser"): subscribes to the claim's
+// Keeps an open claim page current (docs/features/following.md#live-claim-pages): subscribes to the claim's
 // Server-Sent Events (/api/live/claims/{id}, server/api/live-stream.ts) and refetches what changed —
 // the gauge, count and history (claims.get), the evidence, the comments. Bursts are coalesced into one
 // refetch. Without EventSource, or with the stream refused, the page is as it was: static until reload.

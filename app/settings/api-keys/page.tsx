@@ -1,4 +1,4 @@
-// The signed-in agent's API keys (CONTRACT §13): create one (shown once), see them by prefix, revoke.
+// The signed-in agent's API keys (docs/api.md#api-keys): create one (shown once), see them by prefix, revoke.
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { currentViewer, serverCaller } from "~/server/api/server-caller.ts";

@@ -1,4 +1,4 @@
-// The signed-in agent's webhooks (CONTRACT §11): endpoints that are called when something happens on
+// The signed-in agent's webhooks (docs/features/following.md): endpoints that are called when something happens on
 // the claims they follow. Create one (its secret shown once), see deliveries, rotate the secret,
 // redeliver, send a test ping, delete — the procedures of /api/v1/webhooks.
 import type { Metadata } from "next";

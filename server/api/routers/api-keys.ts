@@ -1,4 +1,4 @@
-// /auth/api-keys: an agent's API keys (CONTRACT §13). Managing keys needs an access token or a web
+// /auth/api-keys: an agent's API keys (docs/api.md#api-keys). Managing keys needs an access token or a web
 // session (scope `account`): a key can neither mint successors nor revoke its owner's other keys.
 import { z } from "zod";
 import * as apiKeys from "../../services/api-keys.ts";

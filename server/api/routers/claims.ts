@@ -1,4 +1,4 @@
-// /claims: the list, creation, one claim, votes, bookmarks and follows (CONTRACT §4).
+// /claims: the list, creation, one claim, votes, bookmarks and follows (docs/api.md#claims).
 // Literal paths (/claims/bookmarks, /claims/following) come before /claims/{claim_id}: routes match in
 // definition order.
 import { z } from "zod";

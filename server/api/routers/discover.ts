@@ -39,7 +39,7 @@ export const discoverRouter = router({
     .meta({
       openapi: { method: "GET", path: "/discover/related/{claim_id}", tags: TAG, protect: false, summary: "Claims related by shared tags and shared voters",
         description:
-          "Read from the claim's stored related set: every score is exact at the time of the request (relevance = 10·shared tags + 5·agents who voted on both); the members are those of the set's last computation, redone in the background after a vote on the claim, a change of its tags, or a read of a set older than RELATED_REFRESH_SECONDS (README: Decisions).",
+          "Read from the claim's stored related set: every score is exact at the time of the request (relevance = 10·shared tags + 5·agents who voted on both); the members are those of the set's last computation, redone in the background after a vote on the claim, a change of its tags, or a read of a set older than RELATED_REFRESH_SECONDS (docs/api.md#discovery).",
         errorResponses: [400, 401, 404, 429] },
     })
     .input(relatedInput)

@@ -1,4 +1,4 @@
-// Evidence on a claim and evidence votes (CONTRACT §5).
+// Evidence on a claim and evidence votes (docs/api.md#evidence-and-comments).
 import { z } from "zod";
 import * as evidence from "../../services/evidence.ts";
 import {

@@ -1,4 +1,4 @@
-// Moderation (CONTRACT §14). Reports are open to every agent; the queue, hide/restore, suspension and
+// Moderation (docs/features/moderation.md). Reports are open to every agent; the queue, hide/restore, suspension and
 // the audit log need a moderator (moderatorProcedure), role changes an admin (adminProcedure). Neither
 // accepts an API key: moderation needs an access token or a web session. Literal paths first.
 import { z } from "zod";

@@ -1,4 +1,4 @@
-// /notifications: the inbox of the claims the caller follows (CONTRACT §11). Literal paths before
+// /notifications: the inbox of the claims the caller follows (docs/features/following.md). Literal paths before
 // parameterised ones (routes match in definition order).
 import { z } from "zod";
 import * as notifications from "../../services/notifications.ts";

@@ -1,6 +1,6 @@
 // Sign-in with Google, GitHub and Twitter/X for API clients, and the code-for-tokens exchange.
 // The literal /auth/oauth/exchange is defined before /auth/oauth/{provider} (routes match in order).
-import { startOAuthSignIn } from "../../auth/nextauth/sign-in.ts";
+import { startOAuthSignIn } from "../../nextauth/sign-in.ts";
 import * as oauth from "../../services/oauth.ts";
 import { tokenPairSchema } from "../../contract/auth.ts";
 import { exchangeInput, oauthRedirectSchema, oauthStartInput } from "../../contract/oauth.ts";

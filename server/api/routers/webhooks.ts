@@ -1,4 +1,4 @@
-// /webhooks: an agent's endpoints for the events of the claims it follows (CONTRACT §11). Managing
+// /webhooks: an agent's endpoints for the events of the claims it follows (docs/features/following.md). Managing
 // them needs the `webhooks` scope of an API key (or an access token); listing them `read`.
 import { z } from "zod";
 import * as webhooks from "../../services/webhooks.ts";

@@ -1,10 +1,10 @@
 // NextAuth's endpoints (/api/auth/*): provider callbacks, sessions, CSRF, sign-out. The options live
-// in server/auth/nextauth/options.ts and are read on the first request, never while `next build` runs.
+// in server/nextauth/options.ts and are read on the first request, never while `next build` runs.
 // NextAuth reads the whole body itself: it gets the body already read through the one bounded reader.
 import NextAuth from "next-auth";
 import { NextRequest } from "next/server";
 import { TOO_LARGE, tooLargeDetail, withBoundedBody } from "~/server/http/body-limit.ts";
-import { getAuthOptions } from "~/server/auth/nextauth/options.ts";
+import { getAuthOptions } from "~/server/nextauth/options.ts";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,7 +1,7 @@
 // The web UI's tRPC endpoint: the same appRouter as /api/v1, called by the browser's client
 // components. Identity comes from the NextAuth session cookie (server/api/web-context.ts); errors
 // carry the contract's `detail` (and `errors`) in their shape, via the router's error formatter.
-// The same guards as every way in (CONTRACT §8): the body is read through the one bounded reader, a
+// The same guards as every way in (docs/security.md#every-way-in): the body is read through the one bounded reader, a
 // batch holds at most MAX_BATCH_CALLS calls, and each call is charged one unit of the caller's limit.
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "~/server/api/root.ts";

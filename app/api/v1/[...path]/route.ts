@@ -1,5 +1,5 @@
 // /api/v1 under `next start` / `next dev` (any plain Next host): the same REST adapter as the production
-// server, fed from the Web Request. In production (`npm start`), server/http/main.ts answers /api/v1
+// server, fed from the Web Request. In production (`npm start`), server/main.ts answers /api/v1
 // before Next runs. The body goes through the one bounded reader; the client IP is the one the
 // node-level guard decided (server/http/client-ip.ts).
 import { readWebBody } from "~/server/http/body-limit.ts";

@@ -2,16 +2,16 @@
 // No database adapter: the signIn callback creates or links the agent in our own tables
 // (services/oauth-accounts.ts). The providers are in providers.ts.
 import type { AuthOptions } from "next-auth";
-import { config, type Config } from "../../config.ts";
-import { dbReady } from "../../db/client.ts";
-import { admitSignIn } from "../../services/moderation.ts";
-import { agentIdForProviderAccount, signInWithProvider } from "../../services/oauth-accounts.ts";
-import { endWebSession, startWebSession } from "../../services/web-sessions.ts";
-import type { OAuthProviderId } from "../oauth-providers.ts";
-import { SIGN_IN_PAGE } from "../pages.ts";
+import { config, type Config } from "../config.ts";
+import { dbReady } from "../db/client.ts";
+import { admitSignIn } from "../services/moderation.ts";
+import { agentIdForProviderAccount, signInWithProvider } from "../services/oauth-accounts.ts";
+import { endWebSession, startWebSession } from "../services/web-sessions.ts";
+import type { OAuthProviderId } from "../auth/oauth-providers.ts";
+import { SIGN_IN_PAGE } from "../auth/pages.ts";
 import { useSecureCookies } from "./cookies.ts";
 import { credentialsProvider, oauthProviders } from "./providers.ts";
-import { log } from "../../log/logger.ts";
+import { log } from "../log/logger.ts";
 
 const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
 
@@ -65,7 +65,7 @@ function buildAuthOptions(cfg: Config): AuthOptions {
         const agentId =
           account.type === "credentials" ? user.id : await agentIdForProviderAccount(account.provider, account.providerAccountId);
         if (!agentId) throw new Error("Signed-in account has no agent");
-        // ADMIN_EMAILS applies, and a suspended agent gets no session (CONTRACT §14).
+        // ADMIN_EMAILS applies, and a suspended agent gets no session (docs/features/moderation.md).
         await admitSignIn(agentId);
         return { sub: agentId, authTime: Math.floor(Date.now() / 1000), sid: await startWebSession(agentId) };
       },

@@ -8,13 +8,13 @@ import type { GithubEmail, GithubProfile } from "next-auth/providers/github";
 import type { GoogleProfile } from "next-auth/providers/google";
 import type { TwitterProfile } from "next-auth/providers/twitter";
 import type { Provider } from "next-auth/providers/index";
-import { loginInput } from "../../contract/auth.ts";
-import type { Config } from "../../config.ts";
-import { dbReady } from "../../db/client.ts";
-import { clientIpFromHeaders } from "../../http/client-ip.ts";
-import { limitAuthAttempt } from "../../ratelimit/limiter.ts";
-import { verifyCredentials } from "../../services/auth.ts";
-import { providerCredentials } from "../oauth-providers.ts";
+import { loginInput } from "../contract/auth.ts";
+import type { Config } from "../config.ts";
+import { dbReady } from "../db/client.ts";
+import { clientIpFromHeaders } from "../http/client-ip.ts";
+import { limitAuthAttempt } from "../ratelimit/limiter.ts";
+import { verifyCredentials } from "../services/auth.ts";
+import { providerCredentials } from "../auth/oauth-providers.ts";
 import { CredentialsProvider, GitHubProvider, GoogleProvider, TwitterProvider } from "./library.ts";
 
 /** GitHub's verified primary address, or null (unknown counts as unverified). */

@@ -1,23 +1,23 @@
 // The production server: one node:http server in which /api/v1 goes straight to the REST adapter
 // (no Next per-request pipeline on the API hot path) and everything else to Next's request handler.
 // `npm start` runs it; `npm run dev` uses plain `next dev`, where app/api/v1 mounts the same adapter.
-import { guardProcessOutput } from "../log/safe-output.ts";
+import { guardProcessOutput } from "./log/safe-output.ts";
 import { createServer } from "node:http";
 import next from "next";
-import { config, ConfigError } from "../config.ts";
-import { closeDb, dbBackend, dbReady } from "../db/client.ts";
-import { API_PREFIX } from "../rest/handler.ts";
-import { handleNodeRest } from "../rest/node.ts";
-import { closeRateLimiter, rateLimiter } from "../ratelimit/limiter.ts";
-import { closeCache } from "../cache/index.ts";
-import { startBackground, stopBackground } from "../jobs/index.ts";
-import { guarded } from "./guard.ts";
-import { installGracefulShutdown } from "./shutdown.ts";
-import { startBridgingInBackground, stopBridgingInBackground } from "../jobs/bridging-schedule.ts";
-import { runStopHooks } from "./stop-hooks.ts";
-import { lifecycleLog, logError } from "../log/logger.ts";
-import { startMetricsServer } from "../metrics/server.ts";
-import { closeHealthChecks } from "../rest/health.ts";
+import { config, ConfigError } from "./config.ts";
+import { closeDb, dbBackend, dbReady } from "./db/client.ts";
+import { API_PREFIX } from "./rest/handler.ts";
+import { handleNodeRest } from "./rest/node.ts";
+import { closeRateLimiter, rateLimiter } from "./ratelimit/limiter.ts";
+import { closeCache } from "./cache/index.ts";
+import { startBackground, stopBackground } from "./jobs/index.ts";
+import { guarded } from "./http/guard.ts";
+import { installGracefulShutdown } from "./http/shutdown.ts";
+import { startBridgingInBackground, stopBridgingInBackground } from "./jobs/bridging-schedule.ts";
+import { runStopHooks } from "./http/stop-hooks.ts";
+import { lifecycleLog, logError } from "./log/logger.ts";
+import { startMetricsServer } from "./metrics/server.ts";
+import { closeHealthChecks } from "./rest/health.ts";
 
 // Before anything can log: a closed log pipe must never throw into, or loop through, a logger.
 guardProcessOutput();

@@ -1,5 +1,5 @@
 // NextAuth's session cookie: whether it is `Secure`, and so its name.
-import type { Config } from "../../config.ts";
+import type { Config } from "../config.ts";
 
 /**
  * Whether the session cookies are `Secure` (and `__Secure-` prefixed). Production means HTTPS, whether

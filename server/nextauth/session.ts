@@ -2,10 +2,10 @@
 // getToken is handed a minimal request carrying only the cookies (tests/unit/library-internals.test.ts
 // checks it still reads them from there and nothing else).
 import { getToken } from "next-auth/jwt";
-import { isUuid } from "../../contract/common.ts";
-import { config } from "../../config.ts";
-import { dbReady } from "../../db/client.ts";
-import { ANONYMOUS, identityOfAgent, type Identity } from "../identity.ts";
+import { isUuid } from "../contract/common.ts";
+import { config } from "../config.ts";
+import { dbReady } from "../db/client.ts";
+import { ANONYMOUS, identityOfAgent, type Identity } from "../auth/identity.ts";
 import { sessionCookieName } from "./cookies.ts";
 
 export type HeaderBag = Headers | Record<string, string | string[] | undefined>;

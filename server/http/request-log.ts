@@ -4,9 +4,9 @@
 // (X-Request-Id, e.g. nginx's $request_id) when it is short and plain; otherwise one is made.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { routeLabel, pathOf } from "../http/route-label.ts";
+import { routeLabel, pathOf } from "./route-label.ts";
 import { metrics } from "../metrics/index.ts";
-import { log } from "./logger.ts";
+import { log } from "../log/logger.ts";
 
 const ACCEPTABLE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 

@@ -1,4 +1,4 @@
-// Runs one bridging fit in a worker thread (server/jobs/bridging-worker.ts) so the API's event loop
+// Runs one bridging fit in a worker thread (server/services/bridging-worker.ts) so the API's event loop
 // keeps serving while ≈1M votes are read and fitted. The worker is started per fit and ended after it: a fit
 // runs every few minutes at most, and an idle thread would hold its heap for nothing.
 import { existsSync } from "node:fs";
@@ -25,7 +25,7 @@ export interface FitResult {
  * module is bundled and its own URL points into .next, where no .ts source is.
  */
 function workerPath(): string {
-  const fromCwd = path.resolve(process.cwd(), "server/jobs/bridging-worker.ts");
+  const fromCwd = path.resolve(process.cwd(), "server/services/bridging-worker.ts");
   return existsSync(fromCwd) ? fromCwd : new URL("./bridging-worker.ts", import.meta.url).pathname;
 }
 
@@ -34,7 +34,7 @@ function workerPath(): string {
  * (on PostgreSQL; ≈200 bytes each with their Map entries, generously). A read churns through a
  * million rows of short-lived strings, and V8, left to itself, lets the heap grow well past what stays
  * alive before it collects (≈80 MB for 1M votes); a cap sized to the live data makes it collect
- * instead (README, Bridging: 290 → 230 MB peak RSS at 1M votes).
+ * instead (docs/benchmarks/2026-11-23-bridging-1m.md: 290 → 230 MB peak RSS at 1M votes).
  */
 export function workerOldGenerationMb(ids: number): number {
   return 32 + Math.ceil((ids * 200) / 2 ** 20);

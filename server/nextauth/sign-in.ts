@@ -1,9 +1,9 @@
 // Starting an OAuth sign-in for an API client (GET /api/v1/auth/oauth/{provider}) through NextAuth
 // itself: state, PKCE and their cookies are NextAuth's, and its callback finishes the flow.
-import { notImplemented, notFound } from "../../errors.ts";
-import { withQueryParam } from "../../domain/redirect.ts";
-import { providerCredentials, providerFromParam, type OAuthProviderId } from "../oauth-providers.ts";
-import { HAND_OFF_PATH } from "../pages.ts";
+import { notImplemented, notFound } from "../errors.ts";
+import { withQueryParam } from "../domain/redirect.ts";
+import { providerCredentials, providerFromParam, type OAuthProviderId } from "../auth/oauth-providers.ts";
+import { HAND_OFF_PATH } from "../auth/pages.ts";
 import { callNextAuth } from "./handler-call.ts";
 import { getAuthOptions } from "./options.ts";
 
