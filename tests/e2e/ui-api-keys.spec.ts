@@ -8,7 +8,7 @@ test("create → shown once → copy → list → revoke", async ({ page, reques
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const person = await createPerson(request, "keys_");
   await signIn(page, person);
-  await page.getByRole("banner").getByRole("link", { name: "Settings" }).click();
+  await page.getByRole("banner").getByRole("link", { name: "Settings", exact: true }).click();
   await page.waitForURL("**/settings");
   await page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "API keys" }).click();
   await page.waitForURL("**/settings/api-keys");
