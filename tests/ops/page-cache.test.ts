@@ -11,11 +11,14 @@
 //   - client navigations (RSC payloads) and responses that set a cookie are never shared.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBuiltServer, type BuiltServer } from "../helpers/built-server.ts";
+import { startSmtpSink, tokenIn, type SmtpSink } from "../helpers/smtp-sink.ts";
 
 const TTL_SECONDS = 2;
 const ADMIN_EMAIL = `pc-admin-${Date.now()}@example.org`;
 const PAGE_LIMIT = 40;
 let server: BuiltServer;
+/** ADMIN_EMAILS makes an admin only of a verified address: the verification mail arrives here. */
+let smtp: SmtpSink;
 let author: { token: string; username: string };
 let voter: { token: string; username: string; email: string; password: string };
 let claimId: string;
@@ -76,6 +79,7 @@ async function page(path: string, headers: Record<string, string> = {}, clientIp
 }
 
 beforeAll(async () => {
+  smtp = await startSmtpSink();
   // Behind one trusted proxy, so that each test can be a client of its own (its own page budget).
   server = await startBuiltServer({
     PAGE_CACHE_SECONDS: String(TTL_SECONDS),
@@ -84,6 +88,7 @@ beforeAll(async () => {
     TRUST_PROXY: "1",
     LOG_LEVEL: "error",
     ADMIN_EMAILS: ADMIN_EMAIL,
+    SMTP_URL: smtp.url,
   });
   author = await register("pcauthor");
   voter = await register("pcvoter");
@@ -96,7 +101,10 @@ beforeAll(async () => {
   claimId = ((await res.json()) as { id: string }).id;
 }, 240_000);
 
-afterAll(() => server?.stop());
+afterAll(async () => {
+  server?.stop();
+  await smtp?.close();
+});
 
 describe("anonymous page views", () => {
   it("serve the first render to the next anonymous viewer, byte for byte", async () => {
@@ -228,6 +236,16 @@ describe("anonymous page views", () => {
 
   it("drop every copy as soon as moderation hides something", async () => {
     const admin = await register("pcadmin", ADMIN_EMAIL);
+    const since = Date.now();
+    const verify = await fetch(`${server.base}/api/v1/auth/email/verify`, { method: "POST", headers: { authorization: `Bearer ${admin.token}` } });
+    expect(verify.status).toBe(202);
+    const token = tokenIn(await smtp.waitForMail(ADMIN_EMAIL, { since }), "/verify-email");
+    const confirm = await fetch(`${server.base}/api/v1/auth/email/verify/confirm`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token }),
+    });
+    expect(confirm.status).toBe(204);
     const res = await fetch(`${server.base}/api/v1/claims`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${author.token}` },
