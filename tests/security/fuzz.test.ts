@@ -109,7 +109,10 @@ const isModeration = (op: { path: string }) => op.path.startsWith("/moderation")
 // agents of their own, one each, so the other operations' fixtures keep their tokens.
 const OWN_ACCOUNT_OPERATIONS = ["POST /auth/password", "POST /auth/logout-everywhere", "POST /auth/me/delete"];
 const ownAccountAgents = new Map<string, TestAgent>();
-for (const name of OWN_ACCOUNT_OPERATIONS) ownAccountAgents.set(name, await createAgent(api));
+// The deleted one's password is none the fuzzer sends: deletion is refused (403) and its token lives on.
+for (const name of OWN_ACCOUNT_OPERATIONS) {
+  ownAccountAgents.set(name, await createAgent(api, name.endsWith("/delete") ? { password: "Not-fuzzed-9" } : {}));
+}
 // Webhooks of the fixture agents, with a delivery each (a ping: queued, never sent from here). The URL
 // is a public address literal: it passes the URL rules without DNS.
 const WEBHOOK_URL = "https://93.184.215.14/hook";
@@ -480,6 +483,7 @@ const operations = operationsOf(doc);
 const NO_GENERATED_SUCCESS: Record<string, string> = {
   "POST /auth/password-reset/confirm": "a valid token only comes by mail (tests/api/accounts.test.ts)",
   "POST /auth/email/verify/confirm": "a valid token only comes by mail (tests/api/accounts.test.ts)",
+  "POST /auth/me/delete": "a deletion would end the fixtures' run (tests/api/account-deletion.test.ts)",
   "POST /auth/oauth/exchange": "a valid code only comes out of a provider sign-in (tests/e2e/oauth.spec.ts)",
   "POST /notifications/{notification_id}/read": "notifications come from the worker's fan-out, not running here (tests/api/notifications.test.ts)",
   "POST /webhooks/{webhook_id}/rotate-secret": "DELETE /webhooks/{webhook_id} runs first and removes the fixtures (tests/api/webhooks.test.ts)",
