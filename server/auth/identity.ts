@@ -29,11 +29,33 @@ export type Identity =
   /** A token was sent but is not acceptable: every endpoint answers 401, public GETs included. */
   | { kind: "invalid" }
   /**
-   * `apiKey` is set when the credential is an API key: the call is limited to its scopes. `familyId`
-   * (an access token's login) and `sessionId` (a web session) name the credential itself, which a
-   * password change keeps while ending every other.
+   * `apiKey` is set when the credential is an API key, `mcpGrant` when it is an MCP OAuth token: the
+   * call is limited to their scopes (grantedScopes). `familyId` (an access token's login) and
+   * `sessionId` (a web session) name the credential itself, which a password change keeps while
+   * ending every other (docs/features/accounts.md).
    */
-  | { kind: "agent"; agent: SessionAgent; apiKey?: { id: string; scopes: readonly ApiKeyScope[] }; familyId?: string; sessionId?: string };
+  | {
+      kind: "agent";
+      agent: SessionAgent;
+      apiKey?: { id: string; scopes: readonly ApiKeyScope[] };
+      mcpGrant?: { grantId: string; clientId: string; scopes: readonly ApiKeyScope[] };
+      familyId?: string;
+      sessionId?: string;
+    };
+
+/** The scopes the credential carries; null for an access token or a web session (unrestricted). */
+export function grantedScopes(identity: Identity): readonly ApiKeyScope[] | null {
+  if (identity.kind !== "agent") return null;
+  return identity.apiKey?.scopes ?? identity.mcpGrant?.scopes ?? null;
+}
+
+/**
+ * The identity at /mcp: what /api/v1 accepts (access tokens, API keys) and, only there, the tokens
+ * the authorization server issued to MCP clients for that resource.
+ */
+export async function identityForMcp(header: string | undefined | null): Promise<Identity> {
+  return identityFromAuthorization(header);
+}
 
 export const ANONYMOUS: Identity = { kind: "anonymous" };
 const INVALID: Identity = { kind: "invalid" };

@@ -1,5 +1,6 @@
 // Request and response shapes of the account endpoints (docs/api.md#sign-in).
 import { z } from "zod";
+import { strictBodyField } from "./claims.ts";
 
 export const emailSchema = z
   .string({ message: "email: is required" })
@@ -37,6 +38,13 @@ export const registerInput = z.object({
   password: passwordSchema,
   username: usernameSchema,
   display_name: displayNameSchema.optional(),
+  /** The account is software acting on its own (its votes are left out of gradient_people). */
+  automated: strictBodyField(z.boolean({ message: "automated: must be true or false" })).default(false),
+});
+
+/** PATCH /auth/me: what the account says about itself. */
+export const updateMeInput = z.object({
+  automated: strictBodyField(z.boolean({ message: "automated: must be true or false" })).optional(),
 });
 
 export const loginInput = z.object({

@@ -37,7 +37,11 @@ function isRest(path: string): boolean {
 /** Files and framework assets are not renders; everything else a browser GETs (or posts a server action to) is. */
 const ASSET = /\.(?:ico|png|jpe?g|gif|svg|webp|avif|txt|xml|js|mjs|css|map|json|webmanifest|woff2?|ttf)$/i;
 
+/** Machine endpoints outside /api: they answer JSON, charge the caller's API limit themselves, and are never page-cached. */
+const MACHINE_PATHS = /^\/(?:mcp|oauth|\.well-known)(?:\/|$)/;
+
 export function isPageRender(method: string | undefined, path: string): boolean {
+  if (MACHINE_PATHS.test(path)) return false;
   if (path.startsWith("/api/") || path === "/api" || path.startsWith("/_next/") || path.startsWith("/__nextjs")) return false;
   if (ASSET.test(path)) return false;
   return method === "GET" || method === "HEAD" || method === "POST";

@@ -23,6 +23,7 @@ export async function register(input: {
   password: string;
   username: string;
   display_name?: string;
+  automated?: boolean;
 }) {
   const usernameKey = input.username.toLowerCase();
   const taken = await db().agent.findFirst({
@@ -41,6 +42,7 @@ export async function register(input: {
         usernameKey,
         displayName: input.display_name ?? input.username,
         passwordHash,
+        automated: input.automated ?? false,
       },
       select: { ...agentSelect, email: true },
     });

@@ -4,7 +4,9 @@
 import { readQuery } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { isUuid } from "../contract/common.ts";
+import { gradientFromSums } from "../domain/gradient.ts";
 import type { Claim } from "../contract/claims.ts";
+import { decidedBy, type ConsensusStatus } from "../domain/consensus.ts";
 import { AUTHOR_COLUMNS, authorOf, type AuthorColumns } from "./author-columns.ts";
 import { mayReveal, moderationInfo, visibleClaim } from "./visibility.ts";
 
@@ -17,6 +19,9 @@ interface ClaimViewRow extends AuthorColumns {
   tags: string[];
   parent_ids: string[];
   gradient: number;
+  people_weighted_sum: number;
+  people_weight_total: number;
+  people_vote_count: number;
   vote_count: number;
   evidence_count: number;
   created_at: Date;
@@ -30,6 +35,16 @@ interface ClaimViewRow extends AuthorColumns {
   bridging_polarity: number | null;
   bridging_status: Claim["bridging"]["status"];
   bridging_computed_at: Date | null;
+  consensus_status: ConsensusStatus;
+  consensus_since: Date | null;
+  vote_histogram: number[];
+}
+
+/** gradient_people: the gradient of the people sums, null when no person has voted. */
+function peopleGradient(row: ClaimViewRow): number | null {
+  const voteCount = Number(row.people_vote_count);
+  if (voteCount === 0) return null;
+  return gradientFromSums({ weightedSum: Number(row.people_weighted_sum), weightTotal: Number(row.people_weight_total), voteCount });
 }
 
 function toClaim(row: ClaimViewRow, hasViewer: boolean): Claim {
@@ -42,6 +57,7 @@ function toClaim(row: ClaimViewRow, hasViewer: boolean): Claim {
     tags: row.tags,
     parent_ids: row.parent_ids,
     gradient: Number(row.gradient),
+    gradient_people: peopleGradient(row),
     vote_count: Number(row.vote_count),
     evidence_count: Number(row.evidence_count),
     author: authorOf(row),
@@ -55,6 +71,13 @@ function toClaim(row: ClaimViewRow, hasViewer: boolean): Claim {
       polarity: row.bridging_polarity === null ? null : Number(row.bridging_polarity),
       status: row.bridging_status,
       computed_at: row.bridging_computed_at ? row.bridging_computed_at.toISOString() : null,
+    },
+    consensus: {
+      status: row.consensus_status,
+      voters: Number(row.vote_count),
+      decided_by: decidedBy(row.consensus_status, row.bridging_status),
+      histogram: row.vote_histogram.map(Number),
+      since: row.consensus_since ? row.consensus_since.toISOString() : null,
     },
   };
 }
@@ -76,9 +99,11 @@ export async function claimViews(
   const query = Prisma.sql`
     SELECT c.id::text AS id, c.statement, c.complexity_tier::text AS complexity_tier, c.tags,
            ARRAY(SELECT p.parent_id::text FROM claim_parents p WHERE p.claim_id = c.id ORDER BY p.position, p.parent_id) AS parent_ids,
-           c.gradient, c.vote_count, c.evidence_count, c.created_at, c.updated_at,
+           c.gradient, c.people_weighted_sum, c.people_weight_total, c.people_vote_count,
+           c.vote_count, c.evidence_count, c.created_at, c.updated_at,
            cb.score AS bridging_score, cb.polarity AS bridging_polarity,
            coalesce(cb.status::text, 'insufficient_data') AS bridging_status, cb.computed_at AS bridging_computed_at,
+           c.consensus_status::text AS consensus_status, c.consensus_since, c.vote_histogram,
            ${AUTHOR_COLUMNS},
            v.value AS user_vote, (b.agent_id IS NOT NULL) AS is_bookmarked, (f.agent_id IS NOT NULL) AS is_following,
            c.hidden_at, c.hidden_reason

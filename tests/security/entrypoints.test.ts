@@ -135,6 +135,7 @@ describe.each(["npm start", "next start"] as const)("%s", (kind) => {
     ["/api/trpc/auth.login?batch=1", {}],
     ["/api/auth/callback/credentials", { "content-type": "application/x-www-form-urlencoded" }],
     ["/", { "next-action": "0".repeat(42) }],
+    ["/mcp", { accept: "application/json, text/event-stream" }],
   ];
 
   it.each(entryPoints.flatMap(([p, h]) => [[p, "Content-Length", h], [p, "chunked", h]] as const))(
@@ -228,6 +229,36 @@ describe.each(["npm start", "next start"] as const)("%s", (kind) => {
       }
     }
   }, 120_000);
+
+  it("MCP: 401 pointing at the resource metadata; tool calls charge the caller's API budget, never the page budget", async () => {
+    const ip = freshIp();
+    const mcpHeaders = { "content-type": "application/json", accept: "application/json, text/event-stream", ...via(ip) };
+    const call = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "trending_claims", arguments: {} } });
+    const anonymous = await fetch(`${app.base}/mcp`, { method: "POST", headers: mcpHeaders, body: call(1) });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${app.base}/.well-known/oauth-protected-resource"`);
+    expect((await fetch(`${app.base}/mcp`, { headers: via(ip) })).status).toBe(405);
+
+    const username = `guard_mcp_${process.pid % 10000}_${kind === "npm start" ? "a" : "b"}`;
+    const credentials = { email: `${username}@example.test`, password: "Password123" };
+    expect((await fetch(`${app.base}/api/v1/auth/register`, { method: "POST", headers: { "content-type": "application/json", ...via(ip) }, body: JSON.stringify({ ...credentials, username }) })).status).toBe(201);
+    const { access_token } = await (await fetch(`${app.base}/api/v1/auth/login`, { method: "POST", headers: { "content-type": "application/json", ...via(ip) }, body: JSON.stringify(credentials) })).json();
+    await inOneBucket(60_000, async () => {
+    const remaining: number[] = [];
+    for (let i = 0; i < PAGE_LIMIT + 2; i++) {
+      const res = await fetch(`${app.base}/mcp`, { method: "POST", headers: { ...mcpHeaders, authorization: `Bearer ${access_token}` }, body: call(i) });
+      expect(res.status).toBe(200);
+      expect((await res.json()).result.isError).toBeFalsy();
+      remaining.push(Number(res.headers.get("x-ratelimit-remaining")));
+    }
+    // One unit per tool call, from the same budget as REST.
+    expect(remaining[0] - remaining[remaining.length - 1]).toBe(remaining.length - 1);
+    const me = await fetch(`${app.base}/api/v1/auth/me`, { headers: { authorization: `Bearer ${access_token}`, ...via(ip) } });
+    expect(Number(me.headers.get("x-ratelimit-remaining"))).toBeLessThan(remaining[remaining.length - 1]);
+    });
+    // More MCP calls than the page budget, and that IP still renders pages.
+    expect((await fetch(`${app.base}/`, { headers: via(ip) })).status).toBe(200);
+  }, 60_000);
 
   it("pages: their own per-IP budget, a plain 429 page with Retry-After; spoofing changes nothing", async () => {
     await inOneBucket(60_000, async () => {

@@ -19,6 +19,7 @@ const EXEMPT_FILES: Record<string, string> = {
 const EXEMPT_SNIPPETS = [
   "UPDATE claims SET comment_count", // after requireClaim (visible)
   "UPDATE claims SET weighted_sum", // the row locked by lockClaim (visible)
+  "SELECT people_weighted_sum, people_weight_total, people_vote_count FROM claims WHERE id", // re-sorting an account's votes keeps hidden claims' people sums exact too (kept for their restore)
   "FROM claims c,\n", // resolution of the locked (visible) claim
   "UPDATE evidence SET upvotes", // the row locked visible in setEvidenceVote
   "FROM comments c JOIN agents a ON a.id = c.author_id WHERE ${where}", // commentRows: every caller passes a visible predicate or checks `visible`
@@ -27,6 +28,8 @@ const EXEMPT_SNIPPETS = [
   "WHERE c.id = b.claim_id AND c.vote_count = 0", // a fit resets the bridging of every claim without votes, hidden ones included (kept for their restore)
   "SELECT c.id FROM claims c WHERE c.id IN (SELECT claim_id FROM pick)", // rescorePending locks the claims it re-scores: hidden ones keep a score for their restore
   "NOT EXISTS (SELECT 1 FROM claims c WHERE c.id = p.claim_id)", // rescorePending drops the marks of deleted claims
+  "SELECT k.id::text AS id FROM claims k", // a bridging write locks the claims it re-scores, hidden ones too (kept for their restore)
+  "FROM claims c WHERE c.id = ANY(${[...bridgingOf.keys()]}::uuid[])", // restateConsensus: the claims a bridging write just changed, hidden ones too
 ];
 
 const TABLE_REF = /\b(FROM|JOIN)\s+(claims|evidence|comments)\b|\bdb\(\)\.(claim|evidence|comment)\.(findMany|findFirst|findUnique|count)\b|\btx\.(claim|evidence|comment)\.(findMany|findFirst|findUnique|count)\b/g;
