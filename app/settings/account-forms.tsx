@@ -24,7 +24,7 @@ export function ProfileForm({ displayName, bio, bioMax }: { displayName: string;
   const id = useId();
   const [error, setError] = useState<ApiError | null>(null);
   const [saved, setSaved] = useState(false);
-  const update = useMutation(trpc.account.updateProfile.mutationOptions());
+  const update = useMutation(trpc.auth.updateMe.mutationOptions());
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

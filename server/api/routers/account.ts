@@ -5,13 +5,11 @@ import { z } from "zod";
 import * as accounts from "../../services/accounts.ts";
 import {
   accountExportSchema,
-  accountSchema,
   changePasswordInput,
   deleteAccountInput,
   emailVerifyConfirmInput,
   passwordResetConfirmInput,
   passwordResetInput,
-  updateProfileInput,
 } from "../../contract/accounts.ts";
 import { acceptedSchema } from "../../contract/webhooks.ts";
 import { agentProcedure, publicProcedure, router } from "../trpc.ts";
@@ -20,15 +18,6 @@ const TAG = ["auth"];
 const MAIL_NOTE = "Without SMTP on the server: 503 `Mail is not configured`.";
 
 export const accountRouter = router({
-  updateProfile: agentProcedure
-    .meta({
-      scope: "account",
-      openapi: { method: "PATCH", path: "/auth/me", tags: TAG, protect: true, summary: "Change the display name or bio", errorResponses: [400, 401, 403] },
-    })
-    .input(updateProfileInput)
-    .output(accountSchema)
-    .mutation(({ ctx, input }) => accounts.updateProfile(ctx.agent.id, input)),
-
   changePassword: agentProcedure
     .meta({
       scope: "account",

@@ -5,7 +5,7 @@ import { announcePagesChanged } from "../../jobs/live.ts";
 import { logError } from "../../log/logger.ts";
 import { loginInput, refreshInput, registerInput, tokenPairSchema, updateMeInput } from "../../contract/auth.ts";
 import { agentWithEmailSchema } from "../../contract/common.ts";
-import { accountSchema } from "../../contract/accounts.ts";
+import { accountSchema, updateProfileInput } from "../../contract/accounts.ts";
 import { agentProcedure, publicProcedure, router } from "../trpc.ts";
 
 const TAG = ["auth"];
@@ -59,10 +59,10 @@ export const authRouter = router({
     .meta({
       // The account's own settings: an access token or a web session, never an API key or an MCP grant.
       scope: "account",
-      openapi: { method: "PATCH", path: "/auth/me", tags: TAG, protect: true, summary: "Change what the account says about itself (automated)", errorResponses: [400, 401, 403] },
+      openapi: { method: "PATCH", path: "/auth/me", tags: TAG, protect: true, summary: "Change the display name, bio (≤ 500) or the automated flag", errorResponses: [400, 401, 403] },
     })
-    .input(updateMeInput)
-    .output(agentWithEmailSchema)
+    .input(updateMeInput.extend(updateProfileInput.shape))
+    .output(accountSchema)
     .mutation(async ({ ctx, input }) => {
       const { agent, resorted } = await automatedAccounts.updateSelf(ctx.agent.id, input);
       // Claims whose gradient_people moved: every instance drops its shared page renders.
