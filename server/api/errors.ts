@@ -68,7 +68,7 @@ export const API_ERRORS = {
   too_many_requests: { trpc: "TOO_MANY_REQUESTS", status: 429, description: "Rate limit exceeded (see `Retry-After`)" },
   internal: { trpc: "INTERNAL_SERVER_ERROR", status: 500, description: INTERNAL_ERROR },
   not_implemented: { trpc: "NOT_IMPLEMENTED", status: 501, description: "Not configured on this server" },
-  busy: { trpc: "SERVICE_UNAVAILABLE", status: 503, description: "The database took too long to answer (see `Retry-After`)" },
+  busy: { trpc: "SERVICE_UNAVAILABLE", status: 503, description: "Not available now: the database took too long to answer (see `Retry-After`), or `Mail is not configured` on a server without SMTP" },
 } as const satisfies Record<AppErrorKind | "too_large" | "not_json" | "internal", ErrorEntry>;
 
 /** The OpenAPI description of an error status. */

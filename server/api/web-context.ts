@@ -34,7 +34,14 @@ function webIdentity(headers: Headers) {
 }
 
 /** Procedures that guess credentials or create accounts: the REST API limits them per client too. */
-const AUTH_ATTEMPT_PROCEDURES = new Set(["auth.register", "auth.login", "auth.refresh"]);
+const AUTH_ATTEMPT_PROCEDURES = new Set([
+  "auth.register",
+  "auth.login",
+  "auth.refresh",
+  "account.requestPasswordReset",
+  "account.confirmPasswordReset",
+  "account.confirmEmailVerification",
+]);
 
 /** One procedure call of a web tRPC request (tRPC's TRPCRequestInfo.calls). */
 export interface WebCall {

@@ -48,7 +48,15 @@ export interface RestResponse {
   setCookies?: string[];
 }
 
-const AUTH_ATTEMPT_PATHS = new Set(["/auth/login", "/auth/register", "/auth/refresh"]);
+// Also the mailed-link endpoints: a reset per address, and guesses at a token, are bounded the same way.
+const AUTH_ATTEMPT_PATHS = new Set([
+  "/auth/login",
+  "/auth/register",
+  "/auth/refresh",
+  "/auth/password-reset",
+  "/auth/password-reset/confirm",
+  "/auth/email/verify/confirm",
+]);
 
 const BASE_HEADERS: Record<string, string> = {
   "X-Content-Type-Options": "nosniff",
@@ -186,8 +194,11 @@ function reshapeError(status: number, raw: string): RestResponse {
     /* keep the generic detail */
   }
   // 501 carries a deliberate message ("github sign-in is not configured"), 503 the database-busy one
-  // (server/errors.ts); other 5xx never leak detail.
-  if (status === 503) return databaseBusyResponse();
+  // (server/errors.ts) or "Mail is not configured" (server/mail); other 5xx never leak detail.
+  if (status === 503) {
+    if (detail !== DATABASE_BUSY && /^Mail /.test(detail)) return json(503, { detail });
+    return databaseBusyResponse();
+  }
   if (status >= 500 && status !== 501) detail = INTERNAL_ERROR;
   return json(status, errors ? { detail, errors } : { detail });
 }

@@ -58,7 +58,11 @@ async function pagesFollow(): Promise<void> {
 
 // ---- sign-in: ADMIN_EMAILS and suspension ----
 
-/** The agent's email is in ADMIN_EMAILS and it is not an admin yet: it becomes one (audited, by itself). */
+/**
+ * The agent's email is in ADMIN_EMAILS, verified, and it is not an admin yet: it becomes one (audited,
+ * by itself). Only a verified address counts (a mailed link, a completed password reset, or an OAuth
+ * provider's word): registering someone else's address proves nothing (docs/features/accounts.md).
+ */
 export async function applyAdminEmails(agentId: string): Promise<void> {
   const admins = config().ADMIN_EMAILS;
   if (admins.length === 0) return;

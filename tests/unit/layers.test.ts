@@ -21,6 +21,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
  * - services: transactions and queries that apply the rules (and the bridging fit's worker thread).
  * - queue: what services hand on: jobs enqueued for the workers, events on the live channel.
  * - ratelimit, cache: the limiter policy and its backends; shared caches.
+ * - mail: outgoing mail (SMTP, or files in development).
  * - auth: tokens, passwords, API keys, identities, providers' credentials.
  * - contract: request/response schemas, imported by routers and services alike.
  * - errors.ts: the service's own errors (AppError), mapped to tRPC in server/api/trpc.ts only.
@@ -38,6 +39,7 @@ const LAYERS: ReadonlyArray<readonly string[]> = [
   ["services"],
   ["queue"],
   ["ratelimit"],
+  ["mail"],
   ["auth"],
   ["contract"],
   ["errors.ts"],

@@ -3,6 +3,7 @@ import * as auth from "../../services/auth.ts";
 import * as automatedAccounts from "../../services/automated-accounts.ts";
 import { loginInput, refreshInput, registerInput, tokenPairSchema, updateMeInput } from "../../contract/auth.ts";
 import { agentWithEmailSchema } from "../../contract/common.ts";
+import { accountSchema, updateProfileInput } from "../../contract/accounts.ts";
 import { agentProcedure, publicProcedure, router } from "../trpc.ts";
 
 const TAG = ["auth"];
@@ -49,16 +50,16 @@ export const authRouter = router({
       openapi: { method: "GET", path: "/auth/me", tags: TAG, protect: true, summary: "The signed-in agent", errorResponses: [401] },
     })
     .input(z.object({}))
-    .output(agentWithEmailSchema)
+    .output(accountSchema)
     .query(({ ctx }) => auth.me(ctx.agent.id)),
 
   updateMe: agentProcedure
     .meta({
       // The account's own settings: an access token or a web session, never an API key or an MCP grant.
       scope: "account",
-      openapi: { method: "PATCH", path: "/auth/me", tags: TAG, protect: true, summary: "Change what the account says about itself (automated)", errorResponses: [400, 401, 403] },
+      openapi: { method: "PATCH", path: "/auth/me", tags: TAG, protect: true, summary: "Change the display name, bio (≤ 500) or the automated flag", errorResponses: [400, 401, 403] },
     })
-    .input(updateMeInput)
-    .output(agentWithEmailSchema)
+    .input(updateMeInput.extend(updateProfileInput.shape))
+    .output(accountSchema)
     .mutation(({ ctx, input }) => automatedAccounts.updateSelf(ctx.agent.id, input)),
 });
