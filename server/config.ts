@@ -87,7 +87,17 @@ const envSchema = z.object({
     .enum(["", "0", "1", "true", "false"], { message: "SKIP_MIGRATIONS must be 1/true or 0/false" })
     .default("")
     .transform((v) => v === "1" || v === "true"),
-  /** docs/features/moderation.md: these accounts become admins when they register or sign in. Stored lower-cased. */
+  /**
+   * Mail (password reset, email verification) goes out through this SMTP server, e.g.
+   * smtp://user:pass@host:587 or smtps://…:465. Unset: `npm run dev` writes mails to DATA_DIR/mail,
+   * production answers the mail endpoints 503 (docs/features/accounts.md).
+   */
+  SMTP_URL: optionalString.refine((v) => v === undefined || /^smtps?:\/\/[^/]/.test(v), {
+    message: "SMTP_URL must be an smtp:// or smtps:// URL",
+  }),
+  /** The From of every mail; default "Claims <no-reply@<NEXTAUTH_URL's host>>". */
+  MAIL_FROM: optionalString,
+  /** docs/features/moderation.md: these accounts become admins once their address is verified (docs/features/accounts.md). Stored lower-cased. */
   ADMIN_EMAILS: optionalString.transform((v, ctx) => {
     const emails = (v ?? "").split(",").map((e) => e.trim().toLowerCase()).filter(Boolean);
     const bad = emails.find((e) => !z.email().safeParse(e).success);
@@ -314,6 +324,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (cfg.NODE_ENV === "production" && oauthConfigured && !cfg.NEXTAUTH_URL) {
     // The providers' redirect_uri is built from it; guessing it from Host headers is unsafe.
     throw new ConfigError("Invalid configuration:\n  NEXTAUTH_URL: required in production when an OAuth provider is configured");
+  }
+  if (cfg.NODE_ENV === "production" && cfg.SMTP_URL && !cfg.NEXTAUTH_URL) {
+    // Mailed links point at the web UI; an origin taken from a Host header could be an attacker's.
+    throw new ConfigError("Invalid configuration:\n  NEXTAUTH_URL: required in production when SMTP_URL is set (mailed links point at it)");
   }
   let { JWT_SECRET, NEXTAUTH_SECRET, WEBHOOK_SECRET_KEY } = cfg;
   if (!JWT_SECRET || !NEXTAUTH_SECRET || !WEBHOOK_SECRET_KEY) {

@@ -36,6 +36,11 @@ export const badRequest = (message: string) => new AppError("invalid", message);
 export const conflict = (message: string) => new AppError("conflict", message);
 export const notImplemented = (message: string) => new AppError("not_implemented", message);
 
+/** The detail of every unexpected failure: what went wrong stays in the log, never in the answer. */
+export const INTERNAL_ERROR = "Internal server error";
+/** The body of an unexpected failure, for the places that write a raw response. */
+export const INTERNAL_ERROR_BODY = JSON.stringify({ detail: INTERNAL_ERROR });
+
 /** What a statement cut off by the database's statement timeout answers (503, with Retry-After). */
 export const DATABASE_BUSY = "The database took too long to answer; try again shortly";
 export const databaseBusy = () => new AppError("busy", DATABASE_BUSY);

@@ -51,7 +51,7 @@ afterAll(async () => {
     const client = new pg.Client({ connectionString: url.toString() });
     await client.connect();
     await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    // The job queue's schema beside it (server/jobs/queue.ts), when the file started the worker.
+    // The job queue's schema beside it (server/queue/pg-boss.ts), when the file started the worker.
     await client.query(`DROP SCHEMA IF EXISTS "${schema}_jobs" CASCADE`);
     await client.end();
   }

@@ -31,7 +31,7 @@ export function MobileMenu({ items }: { items: NavItem[] }) {
       ? [
           { href: `/profiles/${encodeURIComponent(viewer.username)}`, label: "Your profile" },
           { href: "/notifications", label: "Notifications" },
-          { href: "/settings/api-keys", label: "API keys" },
+          { href: "/settings", label: "Settings" },
           ...(viewer.role !== "member" ? [{ href: "/moderation", label: "Moderation" }] : []),
         ]
       : [

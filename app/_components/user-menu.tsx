@@ -41,8 +41,8 @@ export function UserMenu() {
       </Link>
       {/* On a phone these are in the menu (mobile-menu.tsx). */}
       <span className={headerStyles["user-menu__extras"]}>
-        <Link href="/settings/api-keys" className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`}>
-          API keys
+        <Link href="/settings" className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`}>
+          Settings
         </Link>
         {viewer.role !== "member" ? (
           <Link href="/moderation" className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`}>

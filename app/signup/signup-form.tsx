@@ -46,8 +46,9 @@ export function SignUpForm({ redirectTo }: { redirectTo: string }) {
     }
     const result = await signIn("credentials", { email, password, redirect: false });
     if (result?.ok && !result.error) {
-      // A full navigation, so server-rendered pages see the new session cookie.
-      window.location.assign(redirectTo);
+      // A full navigation, so server-rendered pages see the new session cookie. A sign-up that came
+      // from nowhere in particular lands on the first-run welcome.
+      window.location.assign(redirectTo === "/" ? "/welcome" : redirectTo);
       return;
     }
     setSignInFailed(true);

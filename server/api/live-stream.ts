@@ -1,14 +1,15 @@
 // The live channel of a claim page over Server-Sent Events (docs/features/following.md#live-claim-pages):
 // GET /api/live/claims/{id} streams `event: <type>` / `data: {claim_id, type, event_id}` for every
-// event the outbox relay publishes on that claim (server/jobs/live.ts: PostgreSQL NOTIFY, Redis pub/sub
+// event the outbox relay publishes on that claim (server/queue/live.ts: PostgreSQL NOTIFY, Redis pub/sub
 // or in-process), a comment line every LIVE_HEARTBEAT_MS so proxies keep the connection open, and
 // nothing else: the page refetches what it shows. The same guards as every way in: the node-level guard
 // has run (client IP), one unit of the caller's rate limit per connection (the limiter of /api/v1 and
 // /api/trpc), and at most LIVE_STREAMS_PER_IP open streams per client IP in this instance.
+import "server-only";
 import { clientKey } from "../ratelimit/client-key.ts";
 import { config } from "../config.ts";
 import { AppError } from "../errors.ts";
-import { onClaimEvent, type LiveEvent } from "../jobs/live.ts";
+import { onClaimEvent, type LiveEvent } from "../queue/live.ts";
 import { limitCaller } from "../ratelimit/limiter.ts";
 import { assertClaimExists } from "../services/claims.ts";
 import { createWebContext } from "./web-context.ts";

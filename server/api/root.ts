@@ -1,5 +1,6 @@
 // The app router: every procedure of the service. Its REST routes (trpc-to-openapi) match in
 // definition order, so literal paths come before parameterised ones inside each router.
+import { accountRouter } from "./routers/account.ts";
 import { apiKeysRouter } from "./routers/api-keys.ts";
 import { authRouter } from "./routers/auth.ts";
 import { healthRouter } from "./routers/health.ts";
@@ -18,6 +19,7 @@ import { router } from "./trpc.ts";
 export const appRouter = router({
   health: healthRouter,
   auth: authRouter,
+  account: accountRouter,
   apiKeys: apiKeysRouter,
   oauth: oauthRouter,
   claims: claimsRouter,

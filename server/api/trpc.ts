@@ -85,11 +85,26 @@ const readRouting = t.middleware(async ({ ctx, type, next }) => {
  * The endpoints that establish or end credentials ignore whatever credentials came along (docs/security.md#every-way-in):
  * a client that sends its expired access token with every call can still log in and refresh.
  */
-export const CREDENTIAL_PATHS = new Set(["/auth/register", "/auth/login", "/auth/refresh", "/auth/logout", "/auth/oauth/exchange"]);
+const CREDENTIAL_PATHS = new Set([
+  "/auth/register",
+  "/auth/login",
+  "/auth/refresh",
+  "/auth/logout",
+  "/auth/oauth/exchange",
+  // Mailed links are followed by people who may hold a stale token (docs/features/accounts.md).
+  "/auth/password-reset",
+  "/auth/password-reset/confirm",
+  "/auth/email/verify/confirm",
+]);
+
+/** Whether a call of `method path` is served as anonymous whatever credentials came along (the one rule; the REST adapter asks it too). */
+export function ignoresCredentials(method: string | undefined, path: string | undefined): boolean {
+  return method?.toUpperCase() === "POST" && CREDENTIAL_PATHS.has(path ?? "");
+}
 
 /** Open to everyone; a token that was sent must still be valid (docs/api.md#sign-in), except on the credential endpoints. */
 export const publicProcedure = t.procedure.use(serviceErrors).use(readRouting).use(async ({ ctx, meta, type, getRawInput, next }) => {
-  if (CREDENTIAL_PATHS.has(meta?.openapi?.path ?? "")) {
+  if (ignoresCredentials(meta?.openapi?.method, meta?.openapi?.path)) {
     ctx = { ...ctx, identity: { kind: "anonymous" } };
   }
   if (ctx.identity.kind === "invalid") throw unauthorized();

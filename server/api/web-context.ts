@@ -2,6 +2,7 @@
 // no API tokens) or of a Bearer credential a program sends, the IP is the peer Next saw. Used by the web tRPC endpoint
 // (app/api/trpc) and by server components (server/api/server-caller.ts), so both resolve identity the
 // same way and call the same procedures as the REST API.
+import "server-only";
 import { TRPCError } from "@trpc/server";
 import { ANONYMOUS, identityFromAuthorization } from "../auth/identity.ts";
 import { identityFromNextAuthRequest } from "../nextauth/session.ts";
@@ -33,7 +34,14 @@ function webIdentity(headers: Headers) {
 }
 
 /** Procedures that guess credentials or create accounts: the REST API limits them per client too. */
-const AUTH_ATTEMPT_PROCEDURES = new Set(["auth.register", "auth.login", "auth.refresh"]);
+const AUTH_ATTEMPT_PROCEDURES = new Set([
+  "auth.register",
+  "auth.login",
+  "auth.refresh",
+  "account.requestPasswordReset",
+  "account.confirmPasswordReset",
+  "account.confirmEmailVerification",
+]);
 
 /** One procedure call of a web tRPC request (tRPC's TRPCRequestInfo.calls). */
 export interface WebCall {

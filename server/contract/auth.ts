@@ -10,13 +10,17 @@ export const emailSchema = z
   .max(254, { message: "email: must be at most 254 characters" })
   .pipe(z.email({ message: "email: must be a valid email address" }));
 
-export const passwordSchema = z
-  .string({ message: "password: is required" })
-  .min(8, { message: "password: must be at least 8 characters" })
-  .refine((p) => Buffer.byteLength(p, "utf8") <= 72, { message: "password: must be at most 72 bytes" })
-  .refine((p) => /[A-Z]/.test(p), { message: "password: must contain an uppercase letter" })
-  .refine((p) => /[a-z]/.test(p), { message: "password: must contain a lowercase letter" })
-  .refine((p) => /[0-9]/.test(p), { message: "password: must contain a digit" });
+/** The password rules (docs/api.md), with messages naming `field` (password, new_password). */
+export const passwordRules = (field: string) =>
+  z
+    .string({ message: `${field}: is required` })
+    .min(8, { message: `${field}: must be at least 8 characters` })
+    .refine((p) => Buffer.byteLength(p, "utf8") <= 72, { message: `${field}: must be at most 72 bytes` })
+    .refine((p) => /[A-Z]/.test(p), { message: `${field}: must contain an uppercase letter` })
+    .refine((p) => /[a-z]/.test(p), { message: `${field}: must contain a lowercase letter` })
+    .refine((p) => /[0-9]/.test(p), { message: `${field}: must contain a digit` });
+
+export const passwordSchema = passwordRules("password");
 
 export const usernameSchema = z
   .string({ message: "username: is required" })

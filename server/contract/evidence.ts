@@ -2,14 +2,14 @@
 import { z } from "zod";
 import { agentSchema, boundedInt, isoDate, moderationInfoSchema, offsetSchema, pathId } from "./common.ts";
 
-export const POSITIONS = ["supports", "opposes", "neutral"] as const;
-export const CONTENT_TYPES = ["text", "link", "file", "code", "data"] as const;
+import { CONTENT_TYPES, EXCERPT_MAX, POSITIONS, TITLE_MAX } from "../domain/evidence.ts";
+
+export { CONTENT_TYPES, POSITIONS };
 export const DIRECTIONS = ["up", "down"] as const;
 
 export const CONTENT_MAX = 50_000;
 export const LINK_MAX = 2048;
-export const TITLE_MAX = 200;
-export const EXCERPT_MAX = 1000;
+export { EXCERPT_MAX, TITLE_MAX };
 
 export const evidenceSchema = z
   .object({

@@ -5,6 +5,7 @@ import { agentSchema, boundedInt, isoDate, offsetSchema, pathId } from "./common
 import { claimSchema } from "./claims.ts";
 import { commentSchema } from "./comments.ts";
 import { evidenceSchema } from "./evidence.ts";
+import { AUDIT_ACTIONS } from "../domain/audit.ts";
 
 export const REPORT_TARGET_TYPES = ["claim", "evidence", "comment", "agent"] as const;
 export const HIDEABLE_TYPES = ["claim", "evidence", "comment"] as const;
@@ -121,7 +122,6 @@ export const setRoleInput = z.object({
 
 // ---- audit ----
 
-export const AUDIT_ACTIONS = ["role_change", "hide", "restore", "suspend", "unsuspend", "resolve_dismiss", "resolve_hide"] as const;
 
 export const auditInput = z.object({ limit: boundedInt("limit", 1, 100, 50), offset: offsetSchema });
 

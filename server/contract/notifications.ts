@@ -41,3 +41,6 @@ export const notificationSchema = z
 export const notificationListSchema = z
   .object({ notifications: z.array(notificationSchema), total: z.number().int(), unread_count: z.number().int() })
   .meta({ id: "NotificationList" });
+
+export type NotificationOut = z.infer<typeof notificationSchema>;
+export type NotificationList = z.infer<typeof notificationListSchema>;

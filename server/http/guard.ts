@@ -10,6 +10,7 @@
 //     page views from the page cache when it may (server/http/page-cache.ts).
 // /api/v1 answers its own 413 and 429 (with the contract's X-RateLimit-* headers), so it only gets the IP.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { INTERNAL_ERROR_BODY } from "../errors.ts";
 import { config } from "../config.ts";
 import { rateLimiter } from "../ratelimit/limiter.ts";
 import { declaresTooLarge, tooLargeDetail } from "./body-limit.ts";
@@ -17,7 +18,7 @@ import { stampClientIp } from "./client-ip.ts";
 import { logError } from "../log/logger.ts";
 import { runInRequest } from "../log/request-context.ts";
 import { observeRequest } from "./request-log.ts";
-import { EVERY_PAGE, onAnyLiveEvent } from "../jobs/live.ts";
+import { EVERY_PAGE, onAnyLiveEvent } from "../queue/live.ts";
 import { PageCache } from "./page-cache.ts";
 import { syncViewerHint } from "./viewer-hint.ts";
 import { isPageRender } from "./page-routes.ts";
@@ -152,7 +153,7 @@ export function guarded(req: IncomingMessage, res: ServerResponse, next: () => v
       (err) => {
         logError("[guard] unexpected failure", err);
         if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
-        res.end(JSON.stringify({ detail: "Internal server error" }));
+        res.end(INTERNAL_ERROR_BODY);
       },
     ),
   );

@@ -6,6 +6,7 @@ import { config, type Config } from "../config.ts";
 import { dbReady } from "../db/client.ts";
 import { agentSuspended, applyAdminEmails } from "../services/moderation.ts";
 import { agentIdForProviderAccount, signInWithProvider } from "../services/oauth-accounts.ts";
+import { endWebSession, startWebSession } from "../services/web-sessions.ts";
 import type { OAuthProviderId } from "../auth/oauth-providers.ts";
 import { SIGN_IN_PAGE } from "../auth/pages.ts";
 import { useSecureCookies } from "./cookies.ts";
@@ -35,6 +36,12 @@ function buildAuthOptions(cfg: Config): AuthOptions {
     pages: { signIn: SIGN_IN_PAGE, error: SIGN_IN_PAGE },
     providers: [...oauthProviders(cfg), credentialsProvider(cfg)],
     logger: logger(cfg),
+    // Signing out ends the session on the server too (docs/features/accounts.md).
+    events: {
+      async signOut({ token }) {
+        if (typeof token?.sid === "string") await endWebSession(token.sid);
+      },
+    },
     callbacks: {
       // Create or link the agent before NextAuth issues a session; refusing returns to the sign-in page.
       async signIn({ user, account }) {
@@ -59,10 +66,10 @@ function buildAuthOptions(cfg: Config): AuthOptions {
         const agentId =
           account.type === "credentials" ? user.id : await agentIdForProviderAccount(account.provider, account.providerAccountId);
         if (!agentId) throw new Error("Signed-in account has no agent");
-        // ADMIN_EMAILS applies. A suspended agent never gets here: authorize and signIn above turn it
-        // away with "Account suspended" (an error thrown here would be a 500).
+        // ADMIN_EMAILS applies (to a verified address only). A suspended agent never gets here: authorize
+        // and signIn above turn it away with "Account suspended" (an error thrown here would be a 500).
         await applyAdminEmails(agentId);
-        return { sub: agentId, authTime: Math.floor(Date.now() / 1000) };
+        return { sub: agentId, authTime: Math.floor(Date.now() / 1000), sid: await startWebSession(agentId) };
       },
       async session({ session, token }) {
         return { ...session, user: { ...session.user, id: token.sub! } };

@@ -23,7 +23,9 @@ import { MemoryStore } from "./memory-store";
 import { throttledLogger } from "../store/throttled-log.ts";
 import { clientKey, DEFAULT_IPV6_PREFIX } from "./client-key.ts";
 
-export type Tier = "new" | "established" | "trusted";
+import { TIERS, type Tier } from "../domain/reputation.ts";
+
+export type { Tier };
 
 export interface RateLimitResult {
   success: boolean;
@@ -95,7 +97,6 @@ export const BASE_LIMITS = {
 export const API_WINDOW = "60 s";
 export const AUTH_WINDOW = "15 m";
 
-const TIERS: readonly Tier[] = ["new", "established", "trusted"];
 const DEFAULT_PREFIX = "claims-rl";
 const DEFAULT_TIMEOUT_MS = 500;
 

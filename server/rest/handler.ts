@@ -6,13 +6,13 @@
 // body ({message, code, issues}) is replaced by {"detail": ...}; rate-limit, CORS and security
 // headers are attached here and nowhere else.
 import { appRouter } from "../api/root.ts";
-import { CREDENTIAL_PATHS, type Context } from "../api/trpc.ts";
+import { ignoresCredentials, type Context } from "../api/trpc.ts";
 import { ANONYMOUS, identityFromAuthorization, type Identity } from "../auth/identity.ts";
 import { config } from "../config.ts";
 import { clientIpOf } from "../http/client-ip.ts";
 import { ClientGoneError, MAX_BODY_BYTES, TOO_LARGE, tooLargeDetail, type BoundedBody } from "../http/body-limit.ts";
 import { dbReady, isStatementTimeout } from "../db/client.ts";
-import { DATABASE_BUSY } from "../errors.ts";
+import { DATABASE_BUSY, INTERNAL_ERROR } from "../errors.ts";
 import { mostRestrictive, type RateLimitResult } from "../ratelimit/index.ts";
 import { limitAuthAttempt, limitCaller, peekCaller } from "../ratelimit/limiter.ts";
 import { openApiCaller, type ProcedureCaller } from "./openapi-call.ts";
@@ -48,7 +48,15 @@ export interface RestResponse {
   setCookies?: string[];
 }
 
-const AUTH_ATTEMPT_PATHS = new Set(["/auth/login", "/auth/register", "/auth/refresh"]);
+// Also the mailed-link endpoints: a reset per address, and guesses at a token, are bounded the same way.
+const AUTH_ATTEMPT_PATHS = new Set([
+  "/auth/login",
+  "/auth/register",
+  "/auth/refresh",
+  "/auth/password-reset",
+  "/auth/password-reset/confirm",
+  "/auth/email/verify/confirm",
+]);
 
 const BASE_HEADERS: Record<string, string> = {
   "X-Content-Type-Options": "nosniff",
@@ -186,9 +194,12 @@ function reshapeError(status: number, raw: string): RestResponse {
     /* keep the generic detail */
   }
   // 501 carries a deliberate message ("github sign-in is not configured"), 503 the database-busy one
-  // (server/errors.ts); other 5xx never leak detail.
-  if (status === 503) return json(503, { detail: DATABASE_BUSY }, { "Retry-After": BUSY_RETRY_AFTER_SECONDS });
-  if (status >= 500 && status !== 501) detail = "Internal server error";
+  // (server/errors.ts) or "Mail is not configured" (server/mail); other 5xx never leak detail.
+  if (status === 503) {
+    if (detail !== DATABASE_BUSY && /^Mail /.test(detail)) return json(503, { detail });
+    return databaseBusyResponse();
+  }
+  if (status >= 500 && status !== 501) detail = INTERNAL_ERROR;
   return json(status, errors ? { detail, errors } : { detail });
 }
 
@@ -208,6 +219,11 @@ export interface RestOptions {
    * itself, and a second layer would reach clients as binary junk (docs/features/friction.md).
    */
   compress?: boolean;
+}
+
+/** The one 503: a statement cut off by the database's statement timeout, inside a procedure or before one. */
+function databaseBusyResponse(headers: Record<string, string> = {}): RestResponse {
+  return json(503, { detail: DATABASE_BUSY }, { ...headers, "Retry-After": BUSY_RETRY_AFTER_SECONDS });
 }
 
 /**
@@ -233,10 +249,10 @@ async function handleRestPlain(req: RestRequest): Promise<RestResponse> {
     const limit = state.limit ?? (await peekCaller(ANONYMOUS, clientIp(req)).catch(() => undefined));
     const limitHeaders = limit ? rateLimitHeaders(limit) : {};
     if (isStatementTimeout(err)) {
-      return json(503, { detail: DATABASE_BUSY }, { ...BASE_HEADERS, ...limitHeaders, "Retry-After": BUSY_RETRY_AFTER_SECONDS });
+      return databaseBusyResponse({ ...BASE_HEADERS, ...limitHeaders });
     }
     logError("[api] unexpected failure", err);
-    return json(500, { detail: "Internal server error" }, { ...BASE_HEADERS, ...limitHeaders });
+    return json(500, { detail: INTERNAL_ERROR }, { ...BASE_HEADERS, ...limitHeaders });
   }
 }
 
@@ -274,7 +290,7 @@ async function handle(req: RestRequest, state: { limit?: RateLimitResult }): Pro
   const ip = clientIp(req);
   // The credential endpoints ignore any Authorization header: a client sending its expired access
   // token along with every call must still be able to log in or refresh.
-  const identity: Identity = CREDENTIAL_PATHS.has(path) && method === "POST"
+  const identity: Identity = ignoresCredentials(method, path)
     ? ANONYMOUS
     : await identityFromAuthorization(header(req, "authorization"));
   let limit = await limitCaller(identity, ip);

@@ -65,7 +65,7 @@ export async function loadDemoData(): Promise<SeedResult> {
     claimIds.set(c.key, claim.id);
     result.claims++;
     for (const [voter, value] of demoVotes(c, index)) {
-      await castVote(agent(voter), claim.id, value);
+      await castVote({ agentId: agent(voter), claimId: claim.id, value });
       result.votes++;
     }
     for (const e of c.evidence ?? []) {
@@ -73,7 +73,7 @@ export async function loadDemoData(): Promise<SeedResult> {
       result.evidence++;
       for (const [who, direction] of [...(e.up ?? []).map((u) => [u, "up"] as const), ...(e.down ?? []).map((u) => [u, "down"] as const)]) {
         if (who === e.by) continue;
-        await voteEvidence(agent(who), evidence.id, direction);
+        await voteEvidence({ agentId: agent(who), evidenceId: evidence.id, direction });
         result.votes++;
       }
     }

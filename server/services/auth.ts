@@ -11,10 +11,10 @@ import {
 } from "../auth/tokens.ts";
 import { AppError, conflict, notFound, unauthorized } from "../errors.ts";
 import { rateLimiter } from "../ratelimit/limiter.ts";
-import { TRPCError } from "@trpc/server";
 import { agentSelect, toAgent } from "../contract/common.ts";
 import type { TokenPair } from "../contract/auth.ts";
 import { ACCOUNT_SUSPENDED, admitSignIn, applyAdminEmails, isSuspended } from "./moderation.ts";
+import { getAccount, isRetiredUsername } from "./accounts.ts";
 
 type Tx = Prisma.TransactionClient;
 
@@ -35,6 +35,8 @@ export async function register(
     select: { email: true },
   });
   if (taken) throw conflict(taken.email === input.email ? "Email already registered" : "Username already taken");
+  // A deleted account's username is never given out again (docs/features/accounts.md).
+  if (await isRetiredUsername(input.username)) throw conflict("Username already taken");
   const passwordHash = known.passwordHash ?? (await hashPassword(input.password));
   try {
     const agent = await db().agent.create({
@@ -207,7 +209,5 @@ export async function logout(presented: string): Promise<void> {
 }
 
 export async function me(agentId: string) {
-  const agent = await db().agent.findUnique({ where: { id: agentId }, select: { ...agentSelect, email: true } });
-  if (!agent) throw notFound("Agent not found");
-  return { ...toAgent(agent), email: agent.email };
+  return getAccount(agentId);
 }

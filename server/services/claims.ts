@@ -43,6 +43,9 @@ export async function createClaim(authorId: string, input: CreateClaimInput): Pr
         tags: input.tags,
         authorId,
         parents: { create: parentIds.map((parentId, position) => ({ parentId, position })) },
+        // Authors follow their own claims from the start, so they hear when others vote or argue
+        // (they can unfollow like any follower).
+        follows: { create: { agentId: authorId } },
       },
       select: { id: true },
     });

@@ -203,7 +203,8 @@ const CHECKS: Check[] = [
       WITH e AS (
         SELECT agent_id, claim_id, reason::text AS reason FROM reputation_events WHERE reason IN ('vote_aligned', 'vote_opposed')
       ), o AS (
-        SELECT agent_id, claim_id, outcome::text AS outcome FROM vote_outcomes WHERE outcome <> 'neutral'
+        -- A deleted account's records stay, anonymous (agent_id null), with no reputation events left.
+        SELECT agent_id, claim_id, outcome::text AS outcome FROM vote_outcomes WHERE outcome <> 'neutral' AND agent_id IS NOT NULL
       )
       SELECT coalesce(e.claim_id, o.claim_id)::text AS claim_id, coalesce(e.agent_id, o.agent_id)::text AS agent_id, e.reason, o.outcome
       FROM e FULL JOIN o ON o.agent_id = e.agent_id AND o.claim_id = e.claim_id

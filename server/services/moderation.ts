@@ -3,10 +3,9 @@
 // declared on the procedures (moderatorProcedure, adminProcedure); who may act on whom is decided by
 // the pure rules of server/domain/roles.ts. What hiding leaves out is server/services/visibility.ts;
 // the counters follow by the triggers of migration 'moderation'.
-import { TRPCError } from "@trpc/server";
 import { db } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
-import { badRequest, conflict, forbidden, notFound } from "../errors.ts";
+import { AppError, badRequest, conflict, forbidden, notFound } from "../errors.ts";
 import { agentSelect, isUuid, toAgent, type AgentOut } from "../contract/common.ts";
 import {
   REPORT_REASONS,
@@ -19,15 +18,17 @@ import {
 } from "../contract/moderation.ts";
 import { adminGrantAllowed } from "../auth/admin-emails.ts";
 import { config } from "../config.ts";
+import type { AuditAction } from "../domain/audit.ts";
 import { mayChangeRole, maySuspend, type AssignableRole, type Role } from "../domain/roles.ts";
 import { claimView } from "./claim-views.ts";
 import { getComment } from "./comments.ts";
 import { getEvidence } from "./evidence.ts";
 import { refreshPlatformStats } from "./stats.ts";
 import { VISIBLE_CLAIM_WHERE, VISIBLE_ON_CLAIM_WHERE } from "./visibility.ts";
+import { announcePagesChanged } from "../queue/live.ts";
+import { logError } from "../log/logger.ts";
 
 type Tx = Prisma.TransactionClient;
-export type AuditAction = "role_change" | "hide" | "restore" | "suspend" | "unsuspend" | "resolve_dismiss" | "resolve_hide";
 
 export const ACCOUNT_SUSPENDED = "Account suspended";
 export const REPORT_NOT_FOUND = "Report not found";
@@ -47,9 +48,21 @@ async function audit(tx: Tx, actorId: string, action: AuditAction, targetType: R
   await tx.moderationAudit.create({ data: { actorId, action, targetType, targetId, reason } });
 }
 
+/**
+ * After a change of what is hidden has committed: every instance drops its shared page renders, so what
+ * was hidden is gone from every page (and what was restored back) on the next load, not PAGE_CACHE_SECONDS later.
+ */
+async function pagesFollow(): Promise<void> {
+  await announcePagesChanged().catch((err) => logError("[moderation] page cache announcement failed", err));
+}
+
 // ---- sign-in: ADMIN_EMAILS and suspension ----
 
-/** The agent's email is in ADMIN_EMAILS and it is not an admin yet: it becomes one (audited, by itself). */
+/**
+ * The agent's email is in ADMIN_EMAILS, verified, and it is not an admin yet: it becomes one (audited,
+ * by itself). Only a verified address counts (a mailed link, a completed password reset, or an OAuth
+ * provider's word): registering someone else's address proves nothing (docs/features/accounts.md).
+ */
 export async function applyAdminEmails(agentId: string): Promise<void> {
   const admins = config().ADMIN_EMAILS;
   if (admins.length === 0) return;
@@ -71,7 +84,7 @@ export function isSuspended(agent: { suspendedAt: Date | null; suspendedUntil: D
  * suspended agent is refused with 403 `Account suspended`.
  */
 export async function admitSignIn(agentId: string): Promise<void> {
-  if (await agentSuspended(agentId)) throw new TRPCError({ code: "FORBIDDEN", message: ACCOUNT_SUSPENDED });
+  if (await agentSuspended(agentId)) throw new AppError("forbidden", ACCOUNT_SUSPENDED);
   await applyAdminEmails(agentId);
 }
 
@@ -167,23 +180,26 @@ export async function createReport(reporterId: string, input: CreateReportInput)
   };
 }
 
-/** The target as the API shows it, as a moderator sees it (hidden content with its `moderation`). */
+/**
+ * The target as the API shows it, as a moderator sees it (hidden content with its `moderation`), or
+ * null when it is gone: one missing target must not fail the whole queue.
+ */
 async function targetView(moderatorId: string, targetType: ReportTargetType, targetId: string) {
   try {
     switch (targetType) {
       case "claim":
         return await claimView(targetId, moderatorId, { includeHidden: true });
       case "evidence":
-        return await getEvidence(targetId, moderatorId);
+        return await getEvidence({ evidenceId: targetId, viewerId: moderatorId });
       case "comment":
-        return await getComment(targetId, moderatorId);
+        return await getComment({ commentId: targetId, viewerId: moderatorId });
       case "agent": {
         const agent = await db().agent.findUnique({ where: { id: targetId }, select: agentSelect });
         return agent ? toAgent(agent) : null;
       }
     }
   } catch (err) {
-    if (err instanceof TRPCError && err.code === "NOT_FOUND") return null;
+    if (err instanceof AppError && err.kind === "not_found") return null;
     throw err;
   }
 }
@@ -256,6 +272,7 @@ export async function resolveReport(actor: Actor, reportId: string, action: "dis
     await audit(tx, actor.id, action === "hide" ? "resolve_hide" : "resolve_dismiss", report.targetType, report.targetId, note);
   });
   if (action === "hide") await refreshPlatformStats().catch(() => {});
+  await pagesFollow();
 }
 
 // ---- hide and restore ----
@@ -291,6 +308,7 @@ export async function hide(actor: Actor, type: HideableType, id: string, reason:
     return hid;
   });
   if (changed) await refreshPlatformStats().catch(() => {});
+  await pagesFollow();
 }
 
 /** POST /moderation/{target_type}/{target_id}/restore: everything comes back as it was (counters included). */
@@ -308,6 +326,7 @@ export async function restore(actor: Actor, type: HideableType, id: string, reas
     return true;
   });
   if (changed) await refreshPlatformStats().catch(() => {});
+  await pagesFollow();
 }
 
 // ---- suspension ----

@@ -10,6 +10,7 @@ import { readSql, sqlTransaction, type SqlTx } from "../db/client.ts";
 import { notFound } from "../errors.ts";
 import { isUuid } from "../contract/common.ts";
 import type { Claim } from "../contract/claims.ts";
+import type { NotificationList, NotificationOut } from "../contract/notifications.ts";
 import { followerHears, reasonOf } from "../domain/webhook-events.ts";
 import { claimViews } from "./claim-views.ts";
 import { eventPayload, queueDeliveries } from "./webhooks.ts";
@@ -302,21 +303,6 @@ async function addToInbox(tx: SqlTx, entries: InboxEntry[]): Promise<void> {
 
 // ---- the inbox API ----
 
-export interface NotificationOut {
-  id: string;
-  claim: Claim;
-  reasons: { votes: number; evidence: number; comments: number; resolved: number };
-  unread: boolean;
-  updated_at: string;
-  last_read_at: string | null;
-}
-
-export interface NotificationList {
-  notifications: NotificationOut[];
-  total: number;
-  unread_count: number;
-}
-
 interface NotificationRow {
   id: string;
   claim_id: string;
@@ -374,7 +360,7 @@ export async function inboxLastModified(agentId: string): Promise<{ changed: Dat
 }
 
 /** Marks one notification read (its counters start again from zero); someone else's is not found. */
-export async function markRead(agentId: string, notificationId: string): Promise<void> {
+export async function markRead({ agentId, notificationId }: { agentId: string; notificationId: string }): Promise<void> {
   if (!isUuid(notificationId)) throw notFound(NOTIFICATION_NOT_FOUND);
   const changed = await sqlTransaction((tx) =>
     tx.execute(Prisma.sql`

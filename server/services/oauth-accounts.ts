@@ -14,6 +14,7 @@ import { db } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import type { OAuthProviderId } from "../auth/oauth-providers.ts";
 import { emailSchema } from "../contract/auth.ts";
+import { hashToken } from "../auth/tokens.ts";
 import { usernameCandidates, usernameFromHints } from "../domain/username.ts";
 
 export interface ProviderIdentity {
@@ -96,7 +97,16 @@ async function freeUsername(base: string): Promise<string> {
     where: { usernameKey: { in: candidates.map((c) => c.toLowerCase()) } },
     select: { usernameKey: true },
   });
-  const takenKeys = new Set(taken.map((t) => t.usernameKey));
+  // Usernames of deleted accounts are never given out again (docs/features/accounts.md).
+  const retired = await db().retiredUsername.findMany({
+    where: { keyHash: { in: candidates.map((c) => hashToken(c.toLowerCase())) } },
+    select: { keyHash: true },
+  });
+  const retiredHashes = new Set(retired.map((r) => r.keyHash));
+  const takenKeys = new Set([
+    ...taken.map((t) => t.usernameKey),
+    ...candidates.filter((c) => retiredHashes.has(hashToken(c.toLowerCase()))).map((c) => c.toLowerCase()),
+  ]);
   return candidates.find((c) => !takenKeys.has(c.toLowerCase())) ?? candidates[candidates.length - 1];
 }
 

@@ -1,4 +1,4 @@
-// OAuth sign-in for API clients (docs/api.md#sign-in; started by auth/nextauth/sign-in.ts): after it, hand the
+// OAuth sign-in for API clients (docs/api.md#sign-in; started by nextauth/sign-in.ts): after it, hand the
 // browser a one-time code that POST /auth/oauth/exchange turns into a token pair. Codes live 60
 // seconds, work once, and only their SHA-256 is stored, so tokens never travel in a URL.
 import { randomBytes } from "node:crypto";

@@ -12,6 +12,7 @@
 import { preparedSql } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { isModerator, type Role } from "../domain/roles.ts";
+import type { ModerationInfo } from "../contract/common.ts";
 
 const ALIAS = /^[a-z_][a-z0-9_]*$/;
 
@@ -44,13 +45,6 @@ export const visibleComment = (c = "c"): Prisma.Sql => Prisma.raw(visibleOnClaim
 /** The same rule for Prisma's query builder. */
 export const VISIBLE_CLAIM_WHERE = { hiddenAt: null } as const;
 export const VISIBLE_ON_CLAIM_WHERE = { hiddenAt: null, claim: { hiddenAt: null } } as const;
-
-/** How a hidden item shows itself to its author and moderators (docs/features/moderation.md). */
-export interface ModerationInfo {
-  hidden: true;
-  reason: string | null;
-  hidden_at: string;
-}
 
 export function moderationInfo(row: { hidden_at: Date | null; hidden_reason: string | null }): ModerationInfo | undefined {
   return row.hidden_at ? { hidden: true, reason: row.hidden_reason, hidden_at: new Date(row.hidden_at).toISOString() } : undefined;

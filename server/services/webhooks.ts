@@ -13,6 +13,8 @@ import type { ClaimEventType, WebhookEventType } from "../domain/webhook-events.
 import { disableReason, outcomeOf, retryDelayMs, type AttemptOutcome } from "../domain/webhook-retry.ts";
 import { ipLiteralHost, isPublicAddress, refusedUrlShape } from "../domain/webhook-url.ts";
 import type { Claim } from "../contract/claims.ts";
+import { ACCEPTED, type Accepted, type DeliveryOut, type WebhookOut } from "../contract/webhooks.ts";
+import { enqueueDeliveries, jobQueueReady, type EnqueueDeliveries } from "../queue/client.ts";
 import { recordWebhookOutcome, type WebhookOutcome } from "../metrics/index.ts";
 import { claimView } from "./claim-views.ts";
 import type { StoredEvent } from "./outbox.ts";
@@ -25,29 +27,6 @@ import { isSealed, openSecret, sealSecret } from "../auth/secret-box.ts";
 export const WEBHOOK_NOT_FOUND = "Webhook not found";
 export const DELIVERY_NOT_FOUND = "Delivery not found";
 export const MAX_WEBHOOKS = 10;
-
-export interface WebhookOut {
-  id: string;
-  url: string;
-  events: WebhookEventType[];
-  description: string | null;
-  status: "active" | "disabled";
-  disabled_reason: string | null;
-  created_at: string;
-}
-
-export interface DeliveryOut {
-  id: string;
-  event_type: string;
-  webhook_message_id: string;
-  attempt: number;
-  status: "pending" | "succeeded" | "failed";
-  response_status: number | null;
-  duration_ms: number | null;
-  error: string | null;
-  created_at: string;
-  next_attempt_at: string | null;
-}
 
 interface WebhookRow {
   id: string;
@@ -161,15 +140,19 @@ export async function listWebhooks(agentId: string): Promise<{ webhooks: Webhook
   return { webhooks: rows.map(toWebhook) };
 }
 
-export async function getWebhook(agentId: string, webhookId: string): Promise<WebhookOut> {
+export async function getWebhook({ agentId, webhookId }: { agentId: string; webhookId: string }): Promise<WebhookOut> {
   return toWebhook(await ownWebhook(agentId, webhookId));
 }
 
-export async function updateWebhook(
-  agentId: string,
-  webhookId: string,
-  input: { url?: string; events?: WebhookEventType[]; description?: string | null; status?: "active" },
-): Promise<WebhookOut> {
+export async function updateWebhook({
+  agentId,
+  webhookId,
+  changes: input,
+}: {
+  agentId: string;
+  webhookId: string;
+  changes: { url?: string; events?: WebhookEventType[]; description?: string | null; status?: "active" };
+}): Promise<WebhookOut> {
   const current = await ownWebhook(agentId, webhookId);
   if (input.url !== undefined) await assertDeliverableUrl(input.url);
   const sets: Prisma.Sql[] = [Prisma.sql`updated_at = now()`];
@@ -187,13 +170,13 @@ export async function updateWebhook(
   return toWebhook(row);
 }
 
-export async function deleteWebhook(agentId: string, webhookId: string): Promise<void> {
+export async function deleteWebhook({ agentId, webhookId }: { agentId: string; webhookId: string }): Promise<void> {
   const current = await ownWebhook(agentId, webhookId);
   await sqlTransaction((tx) => tx.execute(Prisma.sql`DELETE FROM webhooks WHERE id = ${current.id}::uuid`));
 }
 
 /** A new secret; the old one stops signing at once (the answer is the only place the new one is shown). */
-export async function rotateSecret(agentId: string, webhookId: string): Promise<WebhookOut & { secret: string }> {
+export async function rotateSecret({ agentId, webhookId }: { agentId: string; webhookId: string }): Promise<WebhookOut & { secret: string }> {
   const current = await ownWebhook(agentId, webhookId);
   const secret = newSecret();
   await sqlTransaction((tx) =>
@@ -202,11 +185,15 @@ export async function rotateSecret(agentId: string, webhookId: string): Promise<
   return { ...toWebhook(current), secret };
 }
 
-export async function listDeliveries(
-  agentId: string,
-  webhookId: string,
-  page: { limit: number; offset: number },
-): Promise<{ deliveries: DeliveryOut[]; total: number }> {
+export async function listDeliveries({
+  agentId,
+  webhookId,
+  page,
+}: {
+  agentId: string;
+  webhookId: string;
+  page: { limit: number; offset: number };
+}): Promise<{ deliveries: DeliveryOut[]; total: number }> {
   const hook = await ownWebhook(agentId, webhookId);
   const [rows, [{ total }]] = await Promise.all([
     readSql<{
@@ -243,34 +230,42 @@ export async function listDeliveries(
   };
 }
 
-/** Queues delivery ids for the worker: inserted as jobs in the caller's transaction. */
-export type EnqueueDeliveries = (tx: SqlTx, deliveryIds: string[], startAfter?: Date) => Promise<void>;
-
 function messageId(): string {
   return `msg_${randomUUID().replace(/-/g, "")}`;
 }
 
 /** POST /webhooks/{id}/test: a `ping` message, whatever the endpoint's events and status. */
-export async function sendPing(agentId: string, webhookId: string, enqueue: EnqueueDeliveries): Promise<void> {
+export async function sendPing({ agentId, webhookId }: { agentId: string; webhookId: string }): Promise<Accepted> {
   const hook = await ownWebhook(agentId, webhookId);
   const payload = JSON.stringify({
     type: "ping",
     timestamp: new Date().toISOString(),
     data: { webhook_id: hook.id, message: "ping" },
   });
+  await jobQueueReady();
   await sqlTransaction(async (tx) => {
     const [row] = await tx.query<{ id: string }>(Prisma.sql`
       INSERT INTO webhook_deliveries (id, webhook_id, message_id, event_type, payload, attempt, status)
       VALUES (gen_random_uuid(), ${hook.id}::uuid, ${messageId()}, 'ping', ${payload}, 1, 'pending')
       RETURNING id::text AS id`);
-    await enqueue(tx, [row.id]);
+    await enqueueDeliveries(tx, [row.id]);
   });
+  return ACCEPTED;
 }
 
 /** POST /webhooks/{id}/deliveries/{delivery_id}/redeliver: the same message (same webhook-id), once more. */
-export async function redeliver(agentId: string, webhookId: string, deliveryId: string, enqueue: EnqueueDeliveries): Promise<void> {
+export async function redeliver({
+  agentId,
+  webhookId,
+  deliveryId,
+}: {
+  agentId: string;
+  webhookId: string;
+  deliveryId: string;
+}): Promise<Accepted> {
   const hook = await ownWebhook(agentId, webhookId);
   if (!isUuid(deliveryId)) throw notFound(DELIVERY_NOT_FOUND);
+  await jobQueueReady();
   await sqlTransaction(async (tx) => {
     const [row] = await tx.query<{ id: string }>(Prisma.sql`
       INSERT INTO webhook_deliveries (id, webhook_id, message_id, event_type, payload, attempt, status)
@@ -279,8 +274,9 @@ export async function redeliver(agentId: string, webhookId: string, deliveryId: 
       FROM webhook_deliveries d WHERE d.id = ${deliveryId}::uuid AND d.webhook_id = ${hook.id}::uuid
       RETURNING id::text AS id`);
     if (!row) throw notFound(DELIVERY_NOT_FOUND);
-    await enqueue(tx, [row.id]);
+    await enqueueDeliveries(tx, [row.id]);
   });
+  return ACCEPTED;
 }
 
 // ---- fan-out and delivery (the worker) ----
@@ -292,8 +288,8 @@ export async function redeliver(agentId: string, webhookId: string, deliveryId: 
 export async function eventPayload(event: StoredEvent, claimRead?: Claim | null): Promise<string> {
   const [claim, evidence, comment] = await Promise.all([
     claimRead !== undefined ? claimRead : claimView(event.claim_id, null),
-    event.evidence_id ? getEvidence(event.evidence_id, null).catch(() => undefined) : undefined,
-    event.comment_id ? getComment(event.comment_id).catch(() => undefined) : undefined,
+    event.evidence_id ? getEvidence({ evidenceId: event.evidence_id, viewerId: null }).catch(() => undefined) : undefined,
+    event.comment_id ? getComment({ commentId: event.comment_id }).catch(() => undefined) : undefined,
   ]);
   return JSON.stringify({
     type: event.type,

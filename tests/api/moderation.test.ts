@@ -353,3 +353,26 @@ describe("the audit log", () => {
     expect(await db().moderationAudit.count({ where: { reason: "x" } })).toBe(0);
   });
 });
+
+describe("a report whose target is gone", () => {
+  it("keeps the queue answering, with each missing target shown as null", async () => {
+    const claim = await newClaim(author, "A claim whose evidence and comment are reported, then removed.");
+    const evidence = await api.post(`/claims/${claim.id}/evidence`, { position: "supports", content_type: "text", content: "Gone soon." }, { token: author.token });
+    const comment = await api.post(`/claims/${claim.id}/comments`, { content: "Gone soon too." }, { token: author.token });
+    expect([evidence.status, comment.status]).toEqual([201, 201]);
+    for (const [target_type, target_id] of [["evidence", evidence.body.id], ["comment", comment.body.id], ["claim", claim.id]]) {
+      const report = await api.post("/reports", { target_type, target_id, reason: "spam" }, { token: member.token });
+      expect(report.status, report.text).toBe(201);
+    }
+    // No endpoint removes these rows; an operator's cleanup in the database is what leaves reports behind.
+    await db().evidence.delete({ where: { id: evidence.body.id } });
+    await db().comment.delete({ where: { id: comment.body.id } });
+    await db().claim.delete({ where: { id: claim.id } });
+
+    const queue = await api.get("/moderation/reports?limit=100", { token: moderator.token });
+    expect(queue.status, queue.text).toBe(200);
+    for (const id of [evidence.body.id, comment.body.id, claim.id]) {
+      expect(queue.body.targets.find((t: { target_id: string }) => t.target_id === id)).toMatchObject({ target: null, report_count: 1 });
+    }
+  });
+});

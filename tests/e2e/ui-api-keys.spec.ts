@@ -8,7 +8,9 @@ test("create → shown once → copy → list → revoke", async ({ page, reques
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const person = await createPerson(request, "keys_");
   await signIn(page, person);
-  await page.getByRole("banner").getByRole("link", { name: "API keys" }).click();
+  await page.getByRole("banner").getByRole("link", { name: "Settings", exact: true }).click();
+  await page.waitForURL("**/settings");
+  await page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "API keys" }).click();
   await page.waitForURL("**/settings/api-keys");
   await expect(page.getByRole("heading", { level: 1, name: "API keys" })).toBeVisible();
   await expect(page.getByText("No keys yet")).toBeVisible();

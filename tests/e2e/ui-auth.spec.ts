@@ -27,7 +27,8 @@ test("sign up: the server's rules show next to the fields, then the new account 
   await page.getByLabel("Display name").fill("Newbie Person");
   await password.fill(PASSWORD);
   await page.getByRole("button", { name: "Create account" }).click();
-  await page.waitForURL("/");
+  // A new account lands on the first-run welcome.
+  await page.waitForURL("/welcome");
   await expectSignedInAs(page, username);
   const profile = await request.get(`/api/v1/profiles/${username}`);
   expect(profile.status()).toBe(200);

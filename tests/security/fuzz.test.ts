@@ -15,7 +15,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { issueTokenPair } from "../../server/services/auth.ts";
 import { grantAdmin } from "../../server/services/moderation.ts";
-import { createAgent, startApi, type ApiResponse } from "../helpers/api.ts";
+import { createAgent, startApi, type ApiResponse, type TestAgent } from "../helpers/api.ts";
 import { changedTables, dbFingerprint } from "./db-state.ts";
 import {
   badQueryValues,
@@ -107,6 +107,14 @@ for (const [i, [target_type, target_id]] of ([["claim", victimClaim.id], ["evide
   reportIds.push((await made(api.post("/reports", { target_type, target_id, reason: "spam" }, { token: agents[i % 3].token }))).id);
 }
 const isModeration = (op: { path: string }) => op.path.startsWith("/moderation") || op.path.startsWith("/admin");
+// Operations that end the caller's logins or the account itself (docs/features/accounts.md) run as
+// agents of their own, one each, so the other operations' fixtures keep their tokens.
+const OWN_ACCOUNT_OPERATIONS = ["POST /auth/password", "POST /auth/logout-everywhere", "POST /auth/me/delete"];
+const ownAccountAgents = new Map<string, TestAgent>();
+// The deleted one's password is none the fuzzer sends: deletion is refused (403) and its token lives on.
+for (const name of OWN_ACCOUNT_OPERATIONS) {
+  ownAccountAgents.set(name, await createAgent(api, name.endsWith("/delete") ? { password: "Not-fuzzed-9" } : {}));
+}
 // Webhooks of the fixture agents, with a delivery each (a ping: queued, never sent from here). The URL
 // is a public address literal: it passes the URL rules without DNS.
 const WEBHOOK_URL = "https://93.184.215.14/hook";
@@ -138,6 +146,9 @@ const overrides: Overrides = {
     fc.constantFrom(...agents.map((a) => a.email), "nobody@example.test"),
   ),
   password: fc.oneof(fc.constant("Password123"), fc.stringMatching(/^[A-Z][a-z]{3,12}[0-9]{1,6}$/)),
+  // A password change to the same password: it succeeds and leaves the account as it was.
+  current_password: fc.constant("Password123"),
+  new_password: fc.constant("Password123"),
   refresh_token: fc.oneof(
     fc.constant(null).map(() => refreshPool.pop() ?? "rt_spent"),
     fc.stringMatching(/^rt_[A-Za-z0-9_-]{43}$/),
@@ -214,9 +225,24 @@ interface FuzzRequest {
 }
 
 const bearer = (token: string) => `Bearer ${token}`;
-const CREDENTIAL_OPERATIONS = new Set(["POST /auth/register", "POST /auth/login", "POST /auth/refresh", "POST /auth/logout", "POST /auth/oauth/exchange"]);
+const CREDENTIAL_OPERATIONS = new Set([
+  "POST /auth/register",
+  "POST /auth/login",
+  "POST /auth/refresh",
+  "POST /auth/logout",
+  "POST /auth/oauth/exchange",
+  "POST /auth/password-reset",
+  "POST /auth/password-reset/confirm",
+  "POST /auth/email/verify/confirm",
+]);
 const agentTokenArb = fc.constantFrom(...agents.map((a) => bearer(a.token)));
 const moderatorTokenArb = fc.constant(bearer(moderator.token));
+/** The token a valid request of `op` is sent with. */
+function tokenArbOf(op: { name: string; path: string }): fc.Arbitrary<string> {
+  const own = ownAccountAgents.get(op.name);
+  if (own) return fc.constant(bearer(own.token));
+  return isModeration(op) ? moderatorTokenArb : agentTokenArb;
+}
 
 function urlOf(op: Operation, req: FuzzRequest): string {
   const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeSegment(req.path[name] ?? ""));
@@ -319,7 +345,7 @@ function validQueryArb(op: Operation): fc.Arbitrary<[string, string][]> {
 }
 
 function validRequestArb(op: Operation): fc.Arbitrary<FuzzRequest> {
-  const tokenArb = isModeration(op) ? moderatorTokenArb : agentTokenArb;
+  const tokenArb = tokenArbOf(op);
   const auth = op.secured ? tokenArb : fc.option(tokenArb, { nil: undefined });
   const body = op.body
     ? fc.tuple(objectArb(op.body, overridesOf(op)), fc.option(massAssignmentArb, { freq: 3 })).map(([b, extra]) => (extra ? { ...extra, ...b } : b))
@@ -329,7 +355,7 @@ function validRequestArb(op: Operation): fc.Arbitrary<FuzzRequest> {
 
 /** Invalid requests, each with the answer the contract gives it. Everything else about them is valid. */
 function invalidRequestArb(op: Operation): fc.Arbitrary<FuzzRequest> {
-  const tokenArb = isModeration(op) ? moderatorTokenArb : agentTokenArb;
+  const tokenArb = tokenArbOf(op);
   const takesBody = op.method === "POST" || op.method === "PATCH" || op.method === "PUT";
   const base = {
     path: validPathArb(op),
@@ -466,6 +492,9 @@ const operations = operationsOf(doc);
 
 /** Operations whose success cannot be reached by generated requests alone, and why. */
 const NO_GENERATED_SUCCESS: Record<string, string> = {
+  "POST /auth/password-reset/confirm": "a valid token only comes by mail (tests/api/accounts.test.ts)",
+  "POST /auth/email/verify/confirm": "a valid token only comes by mail (tests/api/accounts.test.ts)",
+  "POST /auth/me/delete": "a deletion would end the fixtures' run (tests/api/account-deletion.test.ts)",
   "POST /auth/oauth/exchange": "a valid code only comes out of a provider sign-in (tests/e2e/oauth.spec.ts)",
   "POST /notifications/{notification_id}/read": "notifications come from the worker's fan-out, not running here (tests/api/notifications.test.ts)",
   "POST /webhooks/{webhook_id}/rotate-secret": "DELETE /webhooks/{webhook_id} runs first and removes the fixtures (tests/api/webhooks.test.ts)",

@@ -13,9 +13,11 @@ const EXEMPT_FILES: Record<string, string> = {
   "moderation.ts": "hides, restores and shows hidden content to moderators",
   "invariants.ts": "recounts every row; takes the visibility rule for the counters from visibility.ts",
   "visibility.ts": "the rule itself",
+  "accounts.ts": "the export and the deletion of an account cover everything it holds, hidden content included",
 };
 /** Statements that read or write one row by id after the visible check, or whose rows are already visible. */
 const EXEMPT_SNIPPETS = [
+  "FROM claims c WHERE c.id = ${claimId}::uuid AND ${visible}", // lockClaim: visibleClaim, unless account deletion removes a vote on a hidden claim
   "UPDATE claims SET comment_count", // after requireClaim (visible)
   "UPDATE claims SET weighted_sum", // the row locked by lockClaim (visible)
   "SELECT people_weighted_sum, people_weight_total, people_vote_count FROM claims WHERE id", // re-sorting an account's votes keeps hidden claims' people sums exact too (kept for their restore)

@@ -4,7 +4,8 @@
 import { useMutation, useQueries, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
-import { CONTENT_TYPES, EXCERPT_MAX, POSITIONS, TITLE_MAX, type Evidence, type EvidenceList } from "~/server/contract/evidence.ts";
+import type { Evidence, EvidenceList } from "~/server/contract/evidence.ts";
+import { CONTENT_TYPES, EXCERPT_MAX, POSITIONS, TITLE_MAX } from "~/server/domain/evidence.ts";
 import { AuthorLink, RelTime } from "../../_components/bits.tsx";
 import { ReportButton } from "../../_components/report-button.tsx";
 import { FieldError, FormError, invalidProps } from "../../_components/form-bits.tsx";

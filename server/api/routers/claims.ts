@@ -90,7 +90,7 @@ export const claimsRouter = router({
     })
     .input(claimVoteInput)
     .output(claimSchema)
-    .mutation(({ ctx, input }) => votes.castVote(ctx.agent.id, input.claim_id, input.value)),
+    .mutation(({ ctx, input }) => votes.castVote({ agentId: ctx.agent.id, claimId: input.claim_id, value: input.value })),
 
   unvote: agentProcedure
     .meta({
@@ -100,7 +100,7 @@ export const claimsRouter = router({
     })
     .input(claimIdInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => votes.removeVote(ctx.agent.id, input.claim_id)),
+    .mutation(({ ctx, input }) => votes.removeVote({ agentId: ctx.agent.id, claimId: input.claim_id })),
 
   bookmark: agentProcedure
     .meta({
@@ -109,7 +109,7 @@ export const claimsRouter = router({
     })
     .input(claimIdInput)
     .output(bookmarkSchema)
-    .mutation(({ ctx, input }) => bookmarks.bookmarkClaim(ctx.agent.id, input.claim_id)),
+    .mutation(({ ctx, input }) => bookmarks.bookmarkClaim({ agentId: ctx.agent.id, claimId: input.claim_id })),
 
   unbookmark: agentProcedure
     .meta({
@@ -119,7 +119,7 @@ export const claimsRouter = router({
     })
     .input(claimIdInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => bookmarks.unbookmarkClaim(ctx.agent.id, input.claim_id)),
+    .mutation(({ ctx, input }) => bookmarks.unbookmarkClaim({ agentId: ctx.agent.id, claimId: input.claim_id })),
 
   follow: agentProcedure
     .meta({
@@ -135,7 +135,7 @@ export const claimsRouter = router({
     })
     .input(followInput)
     .output(followSchema)
-    .mutation(({ ctx, input }) => follows.followClaim(ctx.agent.id, input.claim_id, input)),
+    .mutation(({ ctx, input }) => follows.followClaim({ agentId: ctx.agent.id, claimId: input.claim_id, flags: input })),
 
   updateFollow: agentProcedure
     .meta({
@@ -144,7 +144,7 @@ export const claimsRouter = router({
     })
     .input(followInput)
     .output(followSchema)
-    .mutation(({ ctx, input }) => follows.updateFollow(ctx.agent.id, input.claim_id, input)),
+    .mutation(({ ctx, input }) => follows.updateFollow({ agentId: ctx.agent.id, claimId: input.claim_id, flags: input })),
 
   unfollow: agentProcedure
     .meta({
@@ -154,5 +154,5 @@ export const claimsRouter = router({
     })
     .input(claimIdInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => follows.unfollowClaim(ctx.agent.id, input.claim_id)),
+    .mutation(({ ctx, input }) => follows.unfollowClaim({ agentId: ctx.agent.id, claimId: input.claim_id })),
 });
