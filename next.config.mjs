@@ -42,6 +42,7 @@ const nextConfig = {
         { source: "/claims/:id([^/]+)\\.md", destination: "/markdown/claims/:id" },
         // The app folder cannot hold a dot-folder route: the well-known document is served from /oauth.
         { source: "/.well-known/oauth-protected-resource", destination: "/oauth/protected-resource" },
+        { source: "/.well-known/oauth-authorization-server", destination: "/oauth/authorization-server" },
       ],
     };
   },
