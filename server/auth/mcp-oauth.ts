@@ -32,6 +32,8 @@ export const OAUTH_ROUTES = {
 } as const;
 /** The web UI's consent page; the provider sends the browser there with the interaction's id. */
 export const CONSENT_PATH = "/consent";
+/** The provider's cookie naming the interaction, set for the consent page's path. */
+export const INTERACTION_COOKIE = "_interaction";
 /** The resource every token is issued for, relative to the service's origin. */
 export const MCP_RESOURCE_PATH = "/mcp";
 

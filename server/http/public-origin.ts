@@ -10,6 +10,11 @@ export function publicOrigin(request: Request): string {
   return originFrom(request.headers.get("host") ?? url.host, request.headers.get("x-forwarded-proto"), url.protocol.replace(":", ""));
 }
 
+/** The same from a page's request headers (server components see no URL; the scheme is http unless told). */
+export function publicOriginOfHeaders(headers: Headers): string {
+  return originFrom(headers.get("host") ?? "localhost", headers.get("x-forwarded-proto"), "http");
+}
+
 /** The same for a node request (the node-level guard, where the OAuth endpoints are served). */
 export function publicOriginOfNode(req: IncomingMessage): string {
   const proto = req.headers["x-forwarded-proto"];
