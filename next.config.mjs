@@ -56,6 +56,8 @@ const nextConfig = {
     "standardwebhooks",
     "pino",
     "prom-client",
+    // One copy for the node-level OAuth endpoints and the consent page (server/auth/mcp-oauth.ts).
+    "oidc-provider",
   ],
   // Server actions read their body with this limit (the 256 KiB every other way in has: docs/security.md#every-way-in);
   // route handlers bound their own reads (server/http/body-limit.ts).

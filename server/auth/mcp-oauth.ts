@@ -154,7 +154,7 @@ function providerConfiguration(origin: string): Configuration {
     jwks: { keys: [signingJwk()] },
     cookies: { keys, long: { signed: true }, short: { signed: true } },
     routes: OAUTH_ROUTES,
-    scopes: [...SCOPES],
+    // read, vote, write and webhooks are the MCP resource's scopes (getResourceServerInfo), not OpenID ones.
     claims: { openid: ["sub"] },
     responseTypes: ["code"],
     // Public clients only (RFC 7591 registration by desktop and hosted MCP clients): PKCE protects the code.
@@ -193,6 +193,8 @@ function providerConfiguration(origin: string): Configuration {
     },
     // Public clients only, and a refresh token for each (no offline_access dance).
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
+    // Tokens live by their own expiry and their grant, not by the provider's browser session.
+    expiresWithSession: async () => false,
     async findAccount(_ctx, sub) {
       if (!UUID.test(sub) || !(await mayConsent(sub))) return undefined;
       return { accountId: sub, claims: async () => ({ sub }) };

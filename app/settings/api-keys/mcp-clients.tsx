@@ -24,7 +24,7 @@ export async function McpClients({ agentId }: { agentId: string }) {
               <th scope="col">Scopes</th>
               <th scope="col">Granted</th>
               <th scope="col">
-                <span className="sr-only">Actions</span>
+                <span className="visually-hidden">Actions</span>
               </th>
             </tr>
           </thead>
