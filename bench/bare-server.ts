@@ -13,13 +13,13 @@ import {
   applyVote,
   crowdGradient,
   gradientFromSums,
-  shouldResolve,
   voteWeight,
   CONSENSUS_HIGH,
   CONSENSUS_LOW,
   type WeightedVote,
 } from "../server/domain/gradient.ts";
 import { applyEvents, resolutionChange, tierFor } from "../server/domain/reputation.ts";
+import { applyToHistogram, consensusVerdict, resolutionDue, statusSince } from "../server/domain/consensus.ts";
 import { learningScore, resolvedVotesFrom } from "../server/domain/learning.ts";
 import { outcomeEngagement, rankExpertise } from "../server/domain/expertise.ts";
 import { outcomeRecord, type RecordedOutcome } from "../server/domain/outcomes.ts";
@@ -202,7 +202,8 @@ async function castVote(agentId: string, claimId: string, value: number) {
     await client.query("BEGIN");
     const [claim] = await rows(
       client,
-      `SELECT id::text AS id, author_id::text AS author_id, weighted_sum, weight_total, vote_count, (resolved_at IS NOT NULL) AS resolved
+      `SELECT id::text AS id, author_id::text AS author_id, weighted_sum, weight_total, vote_count, (resolved_at IS NOT NULL) AS resolved,
+              vote_histogram, consensus_status::text AS consensus_status, consensus_since, now() AS db_now
        FROM claims WHERE id = $1::uuid FOR NO KEY UPDATE`,
       [claimId],
     );
@@ -210,7 +211,8 @@ async function castVote(agentId: string, claimId: string, value: number) {
     if (claim.author_id === agentId) throw new HttpError(403, "Insufficient permissions");
     const [voter] = await rows(
       client,
-      `SELECT a.reputation, v.value, v.weight FROM agents a LEFT JOIN claim_votes v ON v.claim_id = $1::uuid AND v.agent_id = a.id WHERE a.id = $2::uuid`,
+      `SELECT a.reputation, v.value, v.weight, (SELECT b.status::text FROM claim_bridging b WHERE b.claim_id = $1::uuid) AS bridging_status
+       FROM agents a LEFT JOIN claim_votes v ON v.claim_id = $1::uuid AND v.agent_id = a.id WHERE a.id = $2::uuid`,
       [claim.id, agentId],
     );
     const previous: WeightedVote | null = voter && voter.value !== null ? { value: Number(voter.value), weight: Number(voter.weight) } : null;
@@ -228,17 +230,25 @@ async function castVote(agentId: string, claimId: string, value: number) {
       : `INSERT INTO claim_votes (id, claim_id, agent_id, value, weight, crowd_gradient, updated_at) VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3::float8, $4::float8, $9::float8, now())`;
     const sums = applyVote(before, previous, next);
     const gradient = gradientFromSums(sums);
-    const resolves = shouldResolve({ gradient, voteCount: sums.voteCount, alreadyResolved: claim.resolved });
+    const histogram = applyToHistogram(claim.vote_histogram.map(Number), previous?.value ?? null, next.value);
+    const { status } = consensusVerdict({ voters: sums.voteCount, bridgingStatus: voter?.bridging_status ?? "insufficient_data", gradient });
+    const since = statusSince({ status: claim.consensus_status, since: claim.consensus_since }, status, claim.db_now);
+    const resolves = resolutionDue(
+      { status, since, voters: sums.voteCount, resolved: claim.resolved },
+      claim.db_now,
+      Number(process.env.RESOLUTION_STABLE_SECONDS ?? 1800),
+    );
     await client.query(
       `WITH vote AS (${writeVote}),
        claim AS (
          UPDATE claims SET weighted_sum = $5::float8, weight_total = $6::float8, vote_count = $7::int, gradient = $8::float8, updated_at = now(),
+           vote_histogram = $10::int[], consensus_status = $11::"ConsensusStatus", consensus_since = $12::timestamptz,
            resolved_at = ${resolves ? "now()" : "resolved_at"} WHERE id = $1::uuid
        )
        INSERT INTO gradient_history (claim_id, gradient, vote_count) VALUES ($1::uuid, $8::float8, $7::int)`,
-      [claim.id, agentId, next.value, next.weight, sums.weightedSum, sums.weightTotal, sums.voteCount, gradient, crowd],
+      [claim.id, agentId, next.value, next.weight, sums.weightedSum, sums.weightTotal, sums.voteCount, gradient, crowd, histogram, status, since],
     );
-    if (resolves) await resolveClaim(client, claim.id, gradient);
+    if (resolves) await resolveClaim(client, claim.id, gradient, status === "consensus_true");
     await client.query("COMMIT");
   } catch (err) {
     await client.query("ROLLBACK").catch(() => {});
@@ -250,11 +260,11 @@ async function castVote(agentId: string, claimId: string, value: number) {
   return view;
 }
 
-async function resolveClaim(client: pg.PoolClient, claimId: string, gradient: number) {
+async function resolveClaim(client: pg.PoolClient, claimId: string, gradient: number, consensusTrue: boolean) {
   const votes = await rows(client, `SELECT agent_id::text AS agent_id, value, crowd_gradient FROM claim_votes WHERE claim_id = $1::uuid`, [claimId]);
   const records = votes.map((v) => ({
     agentId: v.agent_id as string,
-    ...outcomeRecord({ value: Number(v.value) }, v.crowd_gradient === null ? null : Number(v.crowd_gradient), gradient),
+    ...outcomeRecord({ value: Number(v.value) }, v.crowd_gradient === null ? null : Number(v.crowd_gradient), gradient, consensusTrue),
   }));
   const outcomeOf = new Map(records.map((r) => [r.agentId, r.outcome]));
   await client.query(

@@ -31,6 +31,7 @@ import cliProgress from "cli-progress";
 import pg from "pg";
 import { hashPassword } from "../server/auth/passwords.ts";
 import { CONSENSUS_HIGH, CONSENSUS_LOW, MIN_RESOLUTION_VOTES, MIN_VOTE_WEIGHT, NEUTRAL_GRADIENT } from "../server/domain/gradient.ts";
+import { HISTOGRAM_BINS, histogramBinSql, MIN_CONSENSUS_VOTERS } from "../server/domain/consensus.ts";
 import { ESTABLISHED_MIN, EVIDENCE_VOTE_EFFECT, RESOLUTION_EFFECT, TRUSTED_MIN } from "../server/domain/reputation.ts";
 import { NOUNS, QUALIFIERS, TAGS, VERBS } from "./vocabulary.ts";
 
@@ -223,6 +224,11 @@ function stagingSteps(sizes: SeedSizes, now: string): Step[] {
          FROM ${S}.vote_runs
          WHERE cnt >= ${MIN_RESOLUTION_VOTES} AND (gradient > ${CONSENSUS_HIGH} OR gradient < ${CONSENSUS_LOW})
          ORDER BY claim, cnt`,
+        // The histogram of each claim's votes (docs/features/consensus.md), in one pass over them.
+        `CREATE UNLOGGED TABLE ${S}.claim_histogram AS
+         SELECT claim, ARRAY[${Array.from({ length: HISTOGRAM_BINS }, (_, b) => `(count(*) FILTER (WHERE bin = ${b}))::int`).join(", ")}] AS histogram
+         FROM (SELECT claim, ${histogramBinSql("value")} AS bin FROM ${S}.vote_runs) v GROUP BY claim`,
+        `ALTER TABLE ${S}.claim_histogram ADD PRIMARY KEY (claim)`,
         `ALTER TABLE ${S}.claim_final ADD PRIMARY KEY (claim)`,
         `ALTER TABLE ${S}.resolutions ADD PRIMARY KEY (claim)`,
         `CREATE INDEX ON ${S}.vote_runs (claim)`,
@@ -329,14 +335,25 @@ function loadSteps(sizes: SeedSizes, passwordHash: string, chunks: number): Step
     ...perChunk(
       "claims",
       C * 4,
+      // The consensus status by the votes alone (no bridging fit has run on seeded data); its start is
+      // taken as the claim's last vote.
       (lo, hi) => `INSERT INTO claims (id, statement, complexity_tier, tags, author_id, weighted_sum, weight_total, gradient,
-          vote_count, evidence_count, comment_count, resolved_at, created_at, updated_at)
+          vote_count, evidence_count, comment_count, resolved_at, created_at, updated_at,
+          vote_histogram, consensus_status, consensus_since)
         SELECT c.id, c.statement, c.complexity::"ComplexityTier", c.tags, a.id, coalesce(f.weighted_sum, 0), coalesce(f.weight_total, 0),
           coalesce(f.gradient, ${NEUTRAL_GRADIENT}), coalesce(f.vote_count, 0), coalesce(e.n, 0), coalesce(m.n, 0), r.resolved_at,
-          c.created_at, greatest(c.created_at, f.last_vote_at, e.last_at)
+          c.created_at, greatest(c.created_at, f.last_vote_at, e.last_at),
+          coalesce(h.histogram, array_fill(0, ARRAY[${HISTOGRAM_BINS}])),
+          (CASE WHEN coalesce(f.vote_count, 0) = 0 THEN 'no_votes'
+                WHEN f.vote_count < ${MIN_CONSENSUS_VOTERS} THEN 'too_few_votes'
+                WHEN f.gradient > ${CONSENSUS_HIGH} THEN 'consensus_true'
+                WHEN f.gradient < ${CONSENSUS_LOW} THEN 'consensus_false'
+                ELSE 'open' END)::"ConsensusStatus",
+          f.last_vote_at
         FROM ${S}.claims c
         JOIN ${S}.agents a ON a.i = c.author
         LEFT JOIN ${S}.claim_final f ON f.claim = c.i
+        LEFT JOIN ${S}.claim_histogram h ON h.claim = c.i
         LEFT JOIN ${S}.resolutions r ON r.claim = c.i
         LEFT JOIN (SELECT claim, count(*) AS n, max(created_at) AS last_at FROM ${S}.evidence WHERE claim BETWEEN ${lo} AND ${hi} GROUP BY claim) e ON e.claim = c.i
         LEFT JOIN (SELECT claim, count(*) AS n FROM ${S}.comments WHERE claim BETWEEN ${lo} AND ${hi} GROUP BY claim) m ON m.claim = c.i

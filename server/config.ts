@@ -175,6 +175,13 @@ const envSchema = z.object({
     .int({ message: "BRIDGING_INTERVAL_SECONDS must be a whole number of seconds, 0 (off) or 10-86400" })
     .refine((v) => v === 0 || (v >= 10 && v <= 86_400), { message: "BRIDGING_INTERVAL_SECONDS must be a whole number of seconds, 0 (off) or 10-86400" })
     .default(300),
+  // A claim resolves once it has held consensus_true/consensus_false this long (docs/features/consensus.md);
+  // 0 resolves it in the transaction of the vote that brings it there.
+  RESOLUTION_STABLE_SECONDS: z.coerce
+    .number({ message: "RESOLUTION_STABLE_SECONDS must be a whole number of seconds, 0 or more" })
+    .int({ message: "RESOLUTION_STABLE_SECONDS must be a whole number of seconds, 0 or more" })
+    .min(0, { message: "RESOLUTION_STABLE_SECONDS must be a whole number of seconds, 0 or more" })
+    .default(1800),
   // The fit's worker thread runs at this nice value (Linux: a thread's own), so the API's threads come
   // first on a busy host; 0 = the same priority as the API.
   BRIDGING_WORKER_NICE: z.coerce

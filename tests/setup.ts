@@ -9,6 +9,9 @@ process.env.NEXTAUTH_SECRET ??= "test-nextauth-secret-test-nextauth-secret-0123"
 process.env.NEXTAUTH_URL ??= "http://localhost:3000";
 // Tests that are about rate limits create their own limiter; everything else must not hit one.
 process.env.RATE_LIMIT_SCALE ??= "1000";
+// Claims resolve in the vote that brings them to a consensus they may resolve on, as tests about
+// outcomes expect; tests of the wait before resolution set their own (tests/api/resolution.test.ts).
+process.env.RESOLUTION_STABLE_SECONDS ??= "0";
 process.env.RATE_LIMIT_PREFIX = `test-${randomBytes(6).toString("hex")}`;
 process.env.CACHE_PREFIX ??= `test-cache-${randomBytes(6).toString("hex")}`;
 process.env.LOG_LEVEL ??= "error";

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { agentSchema, boundedInt, isoDate, moderationInfoSchema, offsetSchema, pathId } from "./common.ts";
 import { normalizeTags } from "../domain/tags.ts";
+import { CONSENSUS_STATUSES, DECIDED_BY, HISTOGRAM_BINS, type ConsensusStatus } from "../domain/consensus.ts";
 
 export const COMPLEXITY_TIERS = ["simple", "moderate", "complex", "contested"] as const;
 export const complexityTierSchema = z.enum(COMPLEXITY_TIERS, {
@@ -36,6 +37,30 @@ export const bridgingSchema = z
   })
   .meta({ id: "Bridging" });
 
+export { CONSENSUS_STATUSES } from "../domain/consensus.ts";
+
+/** Where consensus stands (docs/features/consensus.md). */
+export const consensusSchema = z
+  .object({
+    /**
+     * no_votes; too_few_votes (1–4 voters); then the bridging model's verdict when it has enough data
+     * (bridged_true/bridged_false → consensus_true/consensus_false, divided, undecided → open); else the
+     * gradient alone (> 0.8 consensus_true, < 0.2 consensus_false, otherwise open).
+     */
+    status: z.enum(CONSENSUS_STATUSES),
+    /** Distinct agents with a current vote (= vote_count). */
+    voters: z.number().int().min(0),
+    /** Which rule decided a consensus: "viewpoints" (bridging) or "votes" (the gradient alone); null otherwise. */
+    decided_by: z.enum(DECIDED_BY).nullable(),
+    /** Current votes per value bin [0,0.1), [0.1,0.2), …, [0.9,1.0]; sums to voters. */
+    histogram: z.array(z.number().int().min(0)).length(HISTOGRAM_BINS),
+    /** When the current status began; null for no_votes. */
+    since: isoDate.nullable(),
+  })
+  .meta({ id: "Consensus" });
+
+export type Consensus = z.infer<typeof consensusSchema>;
+
 export const claimSchema = z
   .object({
     id: z.uuid(),
@@ -56,6 +81,7 @@ export const claimSchema = z
     /** null without a token. */
     is_following: z.boolean().nullable(),
     bridging: bridgingSchema,
+    consensus: consensusSchema,
     /** Only on hidden content, shown to its author and moderators (docs/features/moderation.md). */
     moderation: moderationInfoSchema.optional(),
   })
@@ -150,6 +176,15 @@ const gradientBound = (name: string) => {
   return z.number({ message }).min(0, { message }).max(1, { message }).optional();
 };
 
+const consensusFilterMessage = `consensus: each must be one of ${CONSENSUS_STATUSES.join(", ")}`;
+/** Values of a parameter given comma-separated, repeated, or both; empty entries dropped. */
+const splitList = (raw: readonly string[]) => raw.flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v !== "");
+
+/** The `consensus` filter's statuses (validated by listClaimsInput), without duplicates. */
+export function consensusFilter(raw: readonly string[] | undefined): ConsensusStatus[] {
+  return [...new Set(splitList(raw ?? []))] as ConsensusStatus[];
+}
+
 export const SORT_FIELDS = ["created_at", "gradient", "vote_count", "bridging_score"] as const;
 
 export const listClaimsInput = z
@@ -170,6 +205,14 @@ export const listClaimsInput = z
     max_gradient: gradientBound("max_gradient"),
     bridging_status: z
       .enum(BRIDGING_STATUS_VALUES, { message: `bridging_status: must be one of ${BRIDGING_STATUS_VALUES.join(", ")}` })
+      .optional(),
+    /** Comma-separated, or the parameter repeated; a claim matches when its status is any of them. */
+    consensus: z
+      .array(z.string({ message: consensusFilterMessage }))
+      .superRefine((raw, ctx) => {
+        const bad = splitList(raw).find((s) => !(CONSENSUS_STATUSES as readonly string[]).includes(s));
+        if (bad !== undefined) ctx.addIssue({ code: "custom", message: `${consensusFilterMessage} (got "${bad.slice(0, 40)}")` });
+      })
       .optional(),
     /** created_at by default; relevance when q is given and sort_by is not. */
     sort_by: z.enum(SORT_FIELDS, { message: `sort_by: must be one of ${SORT_FIELDS.join(", ")}` }).optional(),

@@ -8,7 +8,7 @@ export const platformStatsSchema = z
     total_agents: z.number().int(),
     /** Votes on claims. */
     total_votes: z.number().int(),
-    /** Claims with gradient > 0.8 or < 0.2. */
+    /** Visible claims whose consensus status is consensus_true or consensus_false (docs/features/consensus.md). */
     claims_at_consensus: z.number().int(),
     /** Agents who created a claim, voted on one, submitted evidence or commented in the last 7 days. */
     active_agents_7d: z.number().int(),

@@ -103,11 +103,6 @@ export function gradientFromSums(sums: Pick<GradientSums, "weightedSum" | "weigh
   return roundGradient(Math.min(1, Math.max(0, g)));
 }
 
-/** Strictly beyond the thresholds: exactly 0.8 or 0.2 is not consensus. */
-function isAtConsensus(gradient: number): boolean {
-  return gradient > CONSENSUS_HIGH || gradient < CONSENSUS_LOW;
-}
-
 /** true/false consensus, or null when the claim is not at consensus. */
 export function consensusDirection(gradient: number): boolean | null {
   if (gradient > CONSENSUS_HIGH) return true;
@@ -115,21 +110,14 @@ export function consensusDirection(gradient: number): boolean | null {
   return null;
 }
 
-/** A claim resolves once: the first time it is at consensus with at least 10 votes. */
-export function shouldResolve(input: { gradient: number; voteCount: number; alreadyResolved: boolean }): boolean {
-  return !input.alreadyResolved && input.voteCount >= MIN_RESOLUTION_VOTES && isAtConsensus(input.gradient);
-}
-
 export type ResolutionOutcome = "aligned" | "opposed" | "neutral";
 
 /**
- * How one vote fares when the claim resolves. A value of exactly 0.5 took no side and is neutral
- * (no reputation change, not a resolved vote). A gradient that is not at consensus also gives
- * neutral, so a mistaken call can never move reputation.
+ * How one vote fares when the claim resolves to `consensusTrue` (true or false consensus). A value of
+ * exactly 0.5 took no side and is neutral (no reputation change, not a resolved vote).
  */
-export function resolutionOutcome(gradient: number, voteValue: number): ResolutionOutcome {
-  const direction = consensusDirection(gradient);
-  if (direction === null || voteValue === 0.5) return "neutral";
+export function resolutionOutcome(consensusTrue: boolean, voteValue: number): ResolutionOutcome {
+  if (voteValue === 0.5) return "neutral";
   const votedTrue = voteValue > 0.5;
-  return votedTrue === direction ? "aligned" : "opposed";
+  return votedTrue === consensusTrue ? "aligned" : "opposed";
 }

@@ -1,7 +1,7 @@
 // Outcome records (docs/api.md#scoring, docs/features/bridging.md): how each vote fared when its claim resolved, written once at
 // resolution and never changed. The learning score, expertise accuracy and resolved-vote counts are
 // computed from these records, never from the votes as they are now.
-import { consensusDirection, resolutionOutcome, type ResolutionOutcome, type WeightedVote } from "./gradient.ts";
+import { resolutionOutcome, type ResolutionOutcome, type WeightedVote } from "./gradient.ts";
 
 export type CrowdBasis = "cast" | "resolution";
 
@@ -25,24 +25,25 @@ export interface OutcomeRecord {
 }
 
 /**
- * The record of one vote on a claim resolving at `resolutionGradient` (which must be at consensus).
- * `crowdAtCast` is the gradient of the other votes when this value was cast; votes from before that
- * was kept have none and are compared with the crowd at resolution instead.
+ * The record of one vote on a claim resolving at `resolutionGradient` to a true (`consensusTrue`) or
+ * false consensus — which the claim's consensus status says, not the gradient: a consensus decided
+ * by viewpoints may stand at any gradient. `crowdAtCast` is the gradient of the other votes when this
+ * value was cast; votes from before that was kept have none and are compared with the crowd at
+ * resolution instead.
  */
 export function outcomeRecord(
   vote: Pick<WeightedVote, "value">,
   crowdAtCast: number | null,
   resolutionGradient: number,
+  consensusTrue: boolean,
 ): OutcomeRecord {
-  const consensusTrue = consensusDirection(resolutionGradient);
-  if (consensusTrue === null) throw new Error(`a claim at ${resolutionGradient} is not at consensus`);
   return {
     value: vote.value,
     crowdGradient: crowdAtCast ?? resolutionGradient,
     crowdBasis: crowdAtCast === null ? "resolution" : "cast",
     resolutionGradient,
     consensusTrue,
-    outcome: resolutionOutcome(resolutionGradient, vote.value),
+    outcome: resolutionOutcome(consensusTrue, vote.value),
   };
 }
 

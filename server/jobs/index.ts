@@ -1,5 +1,5 @@
 // The background side of the server: the job queue (pg-boss), the outbox relay, the fan-out and
-// webhook delivery workers, the related-sets refresher, and the live channel's subscriber. Started by server/main.ts
+// webhook delivery workers, the related-sets refresher, the resolution job, and the live channel's subscriber. Started by server/main.ts
 // (`npm start`), instrumentation.ts (`next dev`/`next start`) and the test servers; one set per
 // process (kept on globalThis: Next's bundles and the custom server share it), stopped on shutdown.
 import type PgBoss from "pg-boss";
@@ -12,6 +12,7 @@ import { setQueueDepthSource } from "../metrics/index.ts";
 import { startRelay, type Relay } from "./relay.ts";
 import { startLiveSubscriber, stopLive } from "./live.ts";
 import { startRelatedRefresher, type RelatedRefresher } from "./related-refresh.ts";
+import { startResolutionJob, type ResolutionJob } from "./resolution.ts";
 
 /**
  * Jobs fetched per poll of each worker. Fan-out jobs are the events of claims with many followers (the
@@ -30,6 +31,7 @@ interface Background {
   ready: Promise<void>;
   relay?: Relay;
   related?: RelatedRefresher;
+  resolution?: ResolutionJob;
   workerIds: Record<string, string>;
   stopped: boolean;
 }
@@ -133,6 +135,7 @@ async function startWorkers(b: Background): Promise<void> {
     if (r.fanouts) wake(QUEUES.fanout);
   });
   b.related = startRelatedRefresher();
+  b.resolution = startResolutionJob();
 }
 
 /** Stops the workers and the relay (jobs in flight finish first, up to pg-boss's timeout). */
@@ -145,6 +148,7 @@ export async function stopBackground(): Promise<void> {
   b.stopped = true;
   await b.relay?.stop();
   await b.related?.stop();
+  await b.resolution?.stop();
   await b.ready.catch(() => {});
   await new Promise<void>((resolve) => {
     b.boss.once("stopped", () => resolve());

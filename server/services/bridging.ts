@@ -22,6 +22,7 @@ import {
 } from "../domain/bridging.ts";
 import { EventLoopGauge, fitOffThread, workerOldGenerationMb, type FitSource } from "./bridging-fit.ts";
 import { yieldPauseMs } from "../domain/yielding.ts";
+import { restateConsensus } from "./consensus.ts";
 
 /** pg_advisory_lock key of the full fit ("bridging" in a 31-bit number). */
 export const BRIDGING_LOCK_KEY = 0x62726467;
@@ -114,15 +115,31 @@ async function relaxCommit(tx: SqlTx): Promise<void> {
   if (dbBackend() === "postgres") await tx.execute(Prisma.sql`SET LOCAL synchronous_commit = off`);
 }
 
-function updateClaims(tx: SqlTx, ids: readonly string[], results: readonly ClaimBridging[], at: Date): Promise<number> {
-  if (ids.length === 0) return Promise.resolve(0);
-  return tx.execute(Prisma.sql`
+/**
+ * Writes the bridging rows that changed and restates those claims' consensus status
+ * (services/consensus.ts) in the same transaction; returns how many bridging rows changed. The claim
+ * rows are locked first (in id order), as votes and the re-score take them: claim, then bridging row.
+ */
+async function updateClaims(tx: SqlTx, ids: readonly string[], results: readonly ClaimBridging[], at: Date): Promise<number> {
+  if (ids.length === 0) return 0;
+  const values = Prisma.sql`unnest(${ids}::uuid[], ${results.map((r) => r.score)}::float8[], ${results.map((r) => r.polarity)}::float8[],
+                ${results.map((r) => r.status)}::text[]) AS u(id, score, polarity, status)`;
+  const differs = Prisma.sql`(c.status::text <> u.status OR c.score IS DISTINCT FROM u.score OR c.polarity IS DISTINCT FROM u.polarity)`;
+  const locked = await tx.query<{ id: string }>(Prisma.sql`
+    SELECT k.id::text AS id FROM claims k
+    WHERE k.id IN (SELECT c.claim_id FROM claim_bridging c JOIN ${values} ON u.id = c.claim_id WHERE ${differs})
+    ORDER BY k.id FOR NO KEY UPDATE`);
+  if (locked.length === 0) return 0;
+  const changed = await tx.query<{ claim_id: string; status: BridgingStatus }>(Prisma.sql`
     UPDATE claim_bridging c SET score = u.score, polarity = u.polarity,
       status = u.status::"BridgingStatus", computed_at = ${at}
-    FROM unnest(${ids}::uuid[], ${results.map((r) => r.score)}::float8[], ${results.map((r) => r.polarity)}::float8[],
-                ${results.map((r) => r.status)}::text[]) AS u(id, score, polarity, status)
-    WHERE c.claim_id = u.id AND (c.status::text <> u.status OR c.score IS DISTINCT FROM u.score
-                                 OR c.polarity IS DISTINCT FROM u.polarity)`);
+    FROM ${values}
+    WHERE c.claim_id = u.id AND c.claim_id = ANY(${locked.map((l) => l.id)}::uuid[]) AND ${differs}
+    RETURNING c.claim_id::text AS claim_id, c.status::text AS status`);
+  // Every changed row, not only those whose status the snapshot says changed: another instance's
+  // re-score may have written a status in between that this one replaces.
+  await restateConsensus(tx, changed);
+  return changed.length;
 }
 
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
@@ -228,6 +245,7 @@ export async function runBridgingFit(options: FitOptions = {}): Promise<FitSumma
       const pace = gauge ? pacer(gauge) : async () => {};
       const changedClaims = await writeClaimResults(claimIds, results, at, pace);
       // Claims that lost all their votes are no longer in the snapshot.
+      // (A claim without votes has no_votes whatever its bridging row says: its consensus stays.)
       const emptied = await sqlTransaction((tx) =>
         tx.execute(Prisma.sql`
           UPDATE claim_bridging b SET score = NULL, polarity = NULL, status = 'insufficient_data', computed_at = ${at}

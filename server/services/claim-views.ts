@@ -5,6 +5,7 @@ import { readQuery } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { isUuid } from "../contract/common.ts";
 import type { Claim } from "../contract/claims.ts";
+import { decidedBy, type ConsensusStatus } from "../domain/consensus.ts";
 import { AUTHOR_COLUMNS, authorOf, type AuthorColumns } from "./author-columns.ts";
 import { mayReveal, moderationInfo, visibleClaim } from "./visibility.ts";
 
@@ -30,6 +31,9 @@ interface ClaimViewRow extends AuthorColumns {
   bridging_polarity: number | null;
   bridging_status: Claim["bridging"]["status"];
   bridging_computed_at: Date | null;
+  consensus_status: ConsensusStatus;
+  consensus_since: Date | null;
+  vote_histogram: number[];
 }
 
 function toClaim(row: ClaimViewRow, hasViewer: boolean): Claim {
@@ -56,6 +60,13 @@ function toClaim(row: ClaimViewRow, hasViewer: boolean): Claim {
       status: row.bridging_status,
       computed_at: row.bridging_computed_at ? row.bridging_computed_at.toISOString() : null,
     },
+    consensus: {
+      status: row.consensus_status,
+      voters: Number(row.vote_count),
+      decided_by: decidedBy(row.consensus_status, row.bridging_status),
+      histogram: row.vote_histogram.map(Number),
+      since: row.consensus_since ? row.consensus_since.toISOString() : null,
+    },
   };
 }
 
@@ -79,6 +90,7 @@ export async function claimViews(
            c.gradient, c.vote_count, c.evidence_count, c.created_at, c.updated_at,
            cb.score AS bridging_score, cb.polarity AS bridging_polarity,
            coalesce(cb.status::text, 'insufficient_data') AS bridging_status, cb.computed_at AS bridging_computed_at,
+           c.consensus_status::text AS consensus_status, c.consensus_since, c.vote_histogram,
            ${AUTHOR_COLUMNS},
            v.value AS user_vote, (b.agent_id IS NOT NULL) AS is_bookmarked, (f.agent_id IS NOT NULL) AS is_following,
            c.hidden_at, c.hidden_reason

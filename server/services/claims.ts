@@ -3,7 +3,7 @@ import { db, preparedSql, readSql } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { badRequest, notFound } from "../errors.ts";
 import { isUuid } from "../contract/common.ts";
-import type { ClaimDetail, ClaimList, CreateClaimInput, ListClaimsInput } from "../contract/claims.ts";
+import { consensusFilter, type ClaimDetail, type ClaimList, type CreateClaimInput, type ListClaimsInput } from "../contract/claims.ts";
 import { parseTagQuery } from "../domain/tags.ts";
 import { claimAfterWrite, claimView, claimViews, type Claim } from "./claim-views.ts";
 import { mayReveal, visibleClaim, VISIBLE_CLAIM_WHERE } from "./visibility.ts";
@@ -105,6 +105,9 @@ export async function listClaims(input: ListClaimsInput, viewerId: string | null
   if (input.min_gradient !== undefined) filters.push(Prisma.sql`c.gradient >= ${input.min_gradient}`);
   if (input.max_gradient !== undefined) filters.push(Prisma.sql`c.gradient <= ${input.max_gradient}`);
   if (input.bridging_status) filters.push(Prisma.sql`cb.status = ${input.bridging_status}::"BridgingStatus"`);
+  const consensus = consensusFilter(input.consensus);
+  // (consensus_status, created_at, id) serves this filter in the default order (migration 'consensus').
+  if (consensus.length) filters.push(Prisma.sql`c.consensus_status = ANY(${consensus}::text[]::"ConsensusStatus"[])`);
 
   const sortBy = input.sort_by ?? (input.q ? "relevance" : "created_at");
   // Relevance is always most relevant first; sort_order applies to the sort_by columns.

@@ -2,13 +2,16 @@
 // sums, vote counts and gradients of claims, the evidence and comment counters, the platform counters
 // (claims, the claim-vote stripes), the tag counters (tag_stats, tag_daily_counts), each agent's
 // reputation and tier against their reputation events, and the outcome records against the
-// resolution events and the agents' resolved-vote counts, and every claim's bridging row.
+// resolution events and the agents' resolved-vote counts, every claim's bridging row, and each claim's
+// vote histogram and consensus status (docs/features/consensus.md).
 // Used after concurrency tests and by `npm run check:invariants` against any database.
 import { readQuery } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { ESTABLISHED_MIN, TRUSTED_MIN } from "../domain/reputation.ts";
 import { MIN_VOTE_WEIGHT, NEUTRAL_GRADIENT } from "../domain/gradient.ts";
 import { visibleClaimText } from "./visibility.ts";
+import { HISTOGRAM_BINS, histogramBinSql, MIN_CONSENSUS_VOTERS } from "../domain/consensus.ts";
+import { CONSENSUS_HIGH, CONSENSUS_LOW } from "../domain/gradient.ts";
 
 // Counters count visible content only (docs/features/moderation.md; server/services/visibility.ts): the claims total,
 // the vote total, the tag counters over visible claims; evidence_count and comment_count over the
@@ -61,6 +64,45 @@ const CHECKS: Check[] = [
     describe: (r) =>
       `claim ${r.id}: stored vote_count=${r.vote_count} weighted_sum=${r.weighted_sum} weight_total=${r.weight_total} gradient=${r.gradient}; ` +
       `from its votes: ${r.n} votes, Σw·v=${r.swv}, Σw=${r.sw}, gradient=${r.expected_gradient}`,
+  },
+  {
+    // The histogram against the claim's vote rows: the current votes per value bin.
+    sql: `
+      WITH v AS (
+        SELECT claim_id, ${histogramBinSql("value")} AS bin, count(*) AS n FROM claim_votes GROUP BY claim_id, bin
+      ), h AS (
+        SELECT c.id, c.vote_histogram,
+               ARRAY(SELECT coalesce((SELECT v.n FROM v WHERE v.claim_id = c.id AND v.bin = b), 0)::int
+                     FROM generate_series(0, ${HISTOGRAM_BINS - 1}) AS b ORDER BY b) AS expected
+        FROM claims c
+      )
+      SELECT id::text AS id, array_to_string(vote_histogram, ',') AS stored, array_to_string(expected, ',') AS expected
+      FROM h WHERE vote_histogram IS DISTINCT FROM expected`,
+    describe: (r) => `claim ${r.id}: vote_histogram=[${r.stored}] but its votes give [${r.expected}]`,
+  },
+  {
+    // The stored consensus status is the rule's, from the claim's vote count, bridging status and
+    // gradient (server/domain/consensus.ts consensusVerdict); it has a start unless there are no votes.
+    sql: `
+      WITH c AS (
+        SELECT c.id, c.consensus_status::text AS status, c.consensus_since, c.vote_count, c.gradient, b.status::text AS bridging,
+               CASE WHEN c.vote_count = 0 THEN 'no_votes'
+                    WHEN c.vote_count < ${MIN_CONSENSUS_VOTERS} THEN 'too_few_votes'
+                    WHEN b.status = 'bridged_true' THEN 'consensus_true'
+                    WHEN b.status = 'bridged_false' THEN 'consensus_false'
+                    WHEN b.status = 'divided' THEN 'divided'
+                    WHEN b.status = 'undecided' THEN 'open'
+                    WHEN c.gradient > ${CONSENSUS_HIGH} THEN 'consensus_true'
+                    WHEN c.gradient < ${CONSENSUS_LOW} THEN 'consensus_false'
+                    ELSE 'open' END AS expected
+        FROM claims c LEFT JOIN claim_bridging b ON b.claim_id = c.id
+      )
+      SELECT id::text AS id, status, expected, consensus_since, vote_count, gradient, bridging FROM c
+      WHERE status <> expected OR (consensus_since IS NULL) <> (status = 'no_votes')`,
+    describe: (r) =>
+      r.status !== r.expected
+        ? `claim ${r.id}: consensus_status=${r.status} but ${r.vote_count} votes, bridging ${r.bridging ?? "missing"} and gradient ${r.gradient} give ${r.expected}`
+        : `claim ${r.id}: consensus_status=${r.status} with consensus_since=${r.consensus_since === null ? "null" : String(r.consensus_since)}`,
   },
   {
     // The newest gradient-history point is the claim's current state (every change appends one).

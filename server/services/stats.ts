@@ -4,13 +4,13 @@
 import { readSql } from "../db/client.ts";
 import { cache, type Cache } from "../cache/index.ts";
 import type { PlatformStats } from "../contract/stats.ts";
-import { CONSENSUS_HIGH, CONSENSUS_LOW } from "../domain/gradient.ts";
 import { claimsCounter } from "./claims.ts";
 import { visibleClaim, visibleComment, visibleEvidence } from "./visibility.ts";
 
 export const PLATFORM_STATS_TTL_SECONDS = 5 * 60;
 export const ACTIVE_AGENTS_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
-const CACHE_KEY = "stats:platform:v1";
+// v2: claims_at_consensus counts consensus statuses (docs/features/consensus.md), not gradients.
+const CACHE_KEY = "stats:platform:v2";
 
 /** Σ of the striped vote counters kept by triggers on claim_votes (migration discovery_counters). */
 async function totalClaimVotes(): Promise<number> {
@@ -25,11 +25,11 @@ async function agentsCount(): Promise<number> {
   return row.n;
 }
 
-/** Two range scans of the (gradient, id) index; the thresholds are exclusive. */
+/** Claims whose consensus status is consensus_true or consensus_false: two ranges of the (consensus_status, …) index. */
 async function claimsAtConsensus(): Promise<number> {
   const [row] = await readSql<{ n: number }>`
-    SELECT ((SELECT count(*) FROM claims c WHERE gradient > ${CONSENSUS_HIGH} AND ${visibleClaim("c")})
-          + (SELECT count(*) FROM claims c WHERE gradient < ${CONSENSUS_LOW} AND ${visibleClaim("c")}))::int AS n`;
+    SELECT count(*)::int AS n FROM claims c
+    WHERE c.consensus_status IN ('consensus_true', 'consensus_false') AND ${visibleClaim("c")}`;
   return Number(row.n);
 }
 

@@ -18,6 +18,7 @@ const CLAIM_KEYS = [
   "author",
   "bridging",
   "complexity_tier",
+  "consensus",
   "created_at",
   "evidence_count",
   "gradient",

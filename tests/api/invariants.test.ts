@@ -134,6 +134,39 @@ describe("checkInvariants reports a corrupted counter", () => {
     );
   });
 
+  it("a claim's vote histogram against its votes", async () => {
+    const claim = await newClaim(api, author.token);
+    await vote(claim.id, 0.35, await quickAgent());
+    await vote(claim.id, 1, await quickAgent());
+    const stored = (await api.get(`/claims/${claim.id}`)).body.consensus.histogram;
+    expect(stored).toEqual([0, 0, 0, 1, 0, 0, 0, 0, 0, 1]);
+    // One vote moved to the wrong bin: the sum still matches the vote count, the bins do not.
+    await expectReported(
+      `UPDATE claims SET vote_histogram = '{0,0,1,0,0,0,0,0,0,1}' WHERE id = $1::uuid`,
+      `UPDATE claims SET vote_histogram = '{0,0,0,1,0,0,0,0,0,1}' WHERE id = $1::uuid`,
+      new RegExp(`claim ${claim.id}: vote_histogram=\\[0,0,1,0,0,0,0,0,0,1\\] but its votes give \\[0,0,0,1,0,0,0,0,0,1\\]`),
+      [claim.id],
+    );
+  });
+
+  it("a claim's consensus status against the rule, and its start", async () => {
+    const claim = await newClaim(api, author.token);
+    for (const v of await quickAgents(5)) await vote(claim.id, 0.9, v);
+    expect((await api.get(`/claims/${claim.id}`)).body.consensus.status).toBe("consensus_true");
+    await expectReported(
+      `UPDATE claims SET consensus_status = 'open' WHERE id = $1::uuid`,
+      `UPDATE claims SET consensus_status = 'consensus_true' WHERE id = $1::uuid`,
+      new RegExp(`claim ${claim.id}: consensus_status=open but 5 votes, bridging insufficient_data and gradient 0.9 give consensus_true`),
+      [claim.id],
+    );
+    await expectReported(
+      `UPDATE claims SET consensus_since = NULL WHERE id = $1::uuid`,
+      `UPDATE claims SET consensus_since = now() WHERE id = $1::uuid`,
+      new RegExp(`claim ${claim.id}: consensus_status=consensus_true with consensus_since=null`),
+      [claim.id],
+    );
+  });
+
   it("an agent's resolved-vote counts against its outcome records, and the records against the resolution events", async () => {
     const { claim, contrarian } = await resolvedClaim("audited");
     await expectReported(

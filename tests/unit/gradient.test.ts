@@ -6,7 +6,6 @@ import {
   crowdGradient,
   gradientFromSums,
   resolutionOutcome,
-  shouldResolve,
   voteWeight,
   type GradientSums,
   type WeightedVote,
@@ -22,8 +21,8 @@ function recomputeGradient(votes: readonly WeightedVote[]): number {
   if (votes.length === 0 || weightTotal <= 0) return 0.5;
   return Math.min(1, Math.max(0, votes.reduce((t, v) => t + v.weight * v.value, 0) / weightTotal));
 }
-/** At consensus, as resolution sees it (given enough votes). */
-const isAtConsensus = (gradient: number) => shouldResolve({ gradient, voteCount: 10, alreadyResolved: false });
+/** At consensus, as the votes-alone rule sees it. */
+const isAtConsensus = (gradient: number) => consensusDirection(gradient) !== null;
 
 describe("voteWeight", () => {
   it("is at least 0.1, so a new agent's vote still counts", () => {
@@ -199,40 +198,21 @@ describe("consensus", () => {
   });
 });
 
-describe("shouldResolve", () => {
-  it("needs at least 10 votes", () => {
-    expect(shouldResolve({ gradient: 0.95, voteCount: 9, alreadyResolved: false })).toBe(false);
-    expect(shouldResolve({ gradient: 0.95, voteCount: 10, alreadyResolved: false })).toBe(true);
-    expect(shouldResolve({ gradient: 0.05, voteCount: 10, alreadyResolved: false })).toBe(true);
-  });
-  it("needs consensus", () => {
-    expect(shouldResolve({ gradient: 0.8, voteCount: 50, alreadyResolved: false })).toBe(false);
-    expect(shouldResolve({ gradient: 0.2, voteCount: 50, alreadyResolved: false })).toBe(false);
-  });
-  it("happens once per claim", () => {
-    expect(shouldResolve({ gradient: 0.95, voteCount: 10, alreadyResolved: true })).toBe(false);
-  });
-});
-
 describe("resolutionOutcome", () => {
   it("true consensus: above 0.5 aligned, below opposed", () => {
-    expect(resolutionOutcome(0.9, 0.51)).toBe("aligned");
-    expect(resolutionOutcome(0.9, 1)).toBe("aligned");
-    expect(resolutionOutcome(0.9, 0.49)).toBe("opposed");
-    expect(resolutionOutcome(0.9, 0)).toBe("opposed");
+    expect(resolutionOutcome(true, 0.51)).toBe("aligned");
+    expect(resolutionOutcome(true, 1)).toBe("aligned");
+    expect(resolutionOutcome(true, 0.49)).toBe("opposed");
+    expect(resolutionOutcome(true, 0)).toBe("opposed");
   });
   it("false consensus: below 0.5 aligned, above opposed", () => {
-    expect(resolutionOutcome(0.1, 0.49)).toBe("aligned");
-    expect(resolutionOutcome(0.1, 0)).toBe("aligned");
-    expect(resolutionOutcome(0.1, 0.51)).toBe("opposed");
-    expect(resolutionOutcome(0.1, 1)).toBe("opposed");
+    expect(resolutionOutcome(false, 0.49)).toBe("aligned");
+    expect(resolutionOutcome(false, 0)).toBe("aligned");
+    expect(resolutionOutcome(false, 0.51)).toBe("opposed");
+    expect(resolutionOutcome(false, 1)).toBe("opposed");
   });
   it("a vote of exactly 0.5 is neutral either way", () => {
-    expect(resolutionOutcome(0.9, 0.5)).toBe("neutral");
-    expect(resolutionOutcome(0.1, 0.5)).toBe("neutral");
-  });
-  it("without consensus nothing is decided", () => {
-    expect(resolutionOutcome(0.8, 1)).toBe("neutral");
-    expect(resolutionOutcome(0.2, 0)).toBe("neutral");
+    expect(resolutionOutcome(true, 0.5)).toBe("neutral");
+    expect(resolutionOutcome(false, 0.5)).toBe("neutral");
   });
 });

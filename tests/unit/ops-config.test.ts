@@ -14,6 +14,12 @@ describe("operations configuration", () => {
     expect(parseConfig({ ...base, METRICS_PORT: "9464", DATABASE_PREPARED_STATEMENTS: "0" })).toMatchObject({ METRICS_PORT: 9464, DATABASE_PREPARED_STATEMENTS: false });
   });
 
+  it("a consensus must hold 30 minutes before a claim resolves, unless RESOLUTION_STABLE_SECONDS says otherwise (0: at once)", () => {
+    expect(parseConfig(base).RESOLUTION_STABLE_SECONDS).toBe(1800);
+    expect(parseConfig({ ...base, RESOLUTION_STABLE_SECONDS: "0" }).RESOLUTION_STABLE_SECONDS).toBe(0);
+    expect(parseConfig({ ...base, RESOLUTION_STABLE_SECONDS: "60" }).RESOLUTION_STABLE_SECONDS).toBe(60);
+  });
+
   it.each([
     [{ METRICS_PORT: "70000" }, "METRICS_PORT"],
     [{ METRICS_PORT: "abc" }, "METRICS_PORT"],
@@ -29,6 +35,9 @@ describe("operations configuration", () => {
     [{ PAGE_CACHE_SECONDS: "61" }, "PAGE_CACHE_SECONDS"],
     [{ PAGE_CACHE_SECONDS: "soon" }, "PAGE_CACHE_SECONDS"],
     [{ PAGE_CACHE_MAX_MB: "0" }, "PAGE_CACHE_MAX_MB"],
+    [{ RESOLUTION_STABLE_SECONDS: "-1" }, "RESOLUTION_STABLE_SECONDS"],
+    [{ RESOLUTION_STABLE_SECONDS: "1.5" }, "RESOLUTION_STABLE_SECONDS"],
+    [{ RESOLUTION_STABLE_SECONDS: "half an hour" }, "RESOLUTION_STABLE_SECONDS"],
   ])("%o is refused, naming %s", (env, name) => {
     expect(() => parseConfig({ ...base, ...env })).toThrow(name);
   });

@@ -43,7 +43,7 @@ export const claimsRouter = router({
         protect: false,
         summary: "Search and list claims",
         description:
-          "Full-text search (`q`, ranked by relevance unless `sort_by` is given), tag filter (any of the tags; comma-separated or repeated), complexity and gradient range. Ties are broken by id.",
+          "Full-text search (`q`, ranked by relevance unless `sort_by` is given), tag filter (any of the tags; comma-separated or repeated), complexity and gradient range, `bridging_status`, and `consensus` (any of the statuses no_votes, too_few_votes, consensus_true, consensus_false, divided, open; comma-separated or repeated). Ties are broken by id.",
         errorResponses: [400],
       },
     })
