@@ -12,7 +12,7 @@ import { config } from "../config.ts";
 import { clientIpOf } from "../http/client-ip.ts";
 import { ClientGoneError, MAX_BODY_BYTES, TOO_LARGE, tooLargeDetail, type BoundedBody } from "../http/body-limit.ts";
 import { dbReady, isStatementTimeout } from "../db/client.ts";
-import { DATABASE_BUSY } from "../errors.ts";
+import { DATABASE_BUSY, ERROR_EXTRA_FIELDS } from "../errors.ts";
 import { mostRestrictive, type RateLimitResult } from "../ratelimit/index.ts";
 import { limitAuthAttempt, limitCaller, peekCaller } from "../ratelimit/limiter.ts";
 import { openApiCaller, type ProcedureCaller } from "./openapi-call.ts";
@@ -177,11 +177,13 @@ function exceedsDepth(value: unknown, max: number): boolean {
 function reshapeError(status: number, raw: string): RestResponse {
   let detail = "Request failed";
   let errors: unknown;
+  const extra: Record<string, string> = {};
   try {
-    const parsed = JSON.parse(raw) as { detail?: unknown; errors?: unknown; message?: unknown };
+    const parsed = JSON.parse(raw) as { detail?: unknown; errors?: unknown; message?: unknown } & Record<string, unknown>;
     if (typeof parsed.detail === "string") detail = parsed.detail;
     else if (typeof parsed.message === "string") detail = parsed.message;
     errors = parsed.errors;
+    for (const field of ERROR_EXTRA_FIELDS) if (typeof parsed[field] === "string") extra[field] = parsed[field];
   } catch {
     /* keep the generic detail */
   }
@@ -189,7 +191,7 @@ function reshapeError(status: number, raw: string): RestResponse {
   // (server/errors.ts); other 5xx never leak detail.
   if (status === 503) return json(503, { detail: DATABASE_BUSY }, { "Retry-After": BUSY_RETRY_AFTER_SECONDS });
   if (status >= 500 && status !== 501) detail = "Internal server error";
-  return json(status, errors ? { detail, errors } : { detail });
+  return json(status, errors ? { detail, errors } : { detail, ...(status < 500 ? extra : {}) });
 }
 
 /** A procedure with successStatus 302 returns {location, set_cookies}: sent as a redirect, no body. */

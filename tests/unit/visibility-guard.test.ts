@@ -26,6 +26,9 @@ const EXEMPT_SNIPPETS = [
   "WHERE c.id = b.claim_id AND c.vote_count = 0", // a fit resets the bridging of every claim without votes, hidden ones included (kept for their restore)
   "SELECT c.id FROM claims c WHERE c.id IN (SELECT claim_id FROM pick)", // rescorePending locks the claims it re-scores: hidden ones keep a score for their restore
   "NOT EXISTS (SELECT 1 FROM claims c WHERE c.id = p.claim_id)", // rescorePending drops the marks of deleted claims
+  "SELECT k.id::text AS id FROM claims k", // a fit locks the claims whose bridging changed: hidden ones keep a score for their restore
+  "FROM claims c WHERE c.id = ANY(${[...bridgingOf.keys()]}::uuid[])", // consensus follows those bridging changes, hidden claims included
+  "WHERE c.statement_key = claim_statement_key(", // a duplicate statement is refused whoever can see the claim that has it
 ];
 
 const TABLE_REF = /\b(FROM|JOIN)\s+(claims|evidence|comments)\b|\bdb\(\)\.(claim|evidence|comment)\.(findMany|findFirst|findUnique|count)\b|\btx\.(claim|evidence|comment)\.(findMany|findFirst|findUnique|count)\b/g;
