@@ -314,5 +314,8 @@ async function handle(req: RestRequest, state: { limit?: RateLimitResult }): Pro
   }
   if (route.successStatus === 204) return finish({ status: 204, headers: {}, body: null });
   if (route.successStatus === 302) return finish(redirectResponse(out.body));
+  if (ctx.http?.plainText !== undefined) {
+    return finish({ status: route.successStatus, headers: { "Content-Type": "text/plain; charset=utf-8" }, body: method === "HEAD" ? null : ctx.http.plainText });
+  }
   return finish({ status: route.successStatus, headers: { "Content-Type": "application/json" }, body: method === "HEAD" ? null : out.body });
 }

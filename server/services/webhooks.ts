@@ -18,6 +18,7 @@ import { claimView } from "./claim-views.ts";
 import type { StoredEvent } from "./outbox.ts";
 import { getEvidence } from "./evidence.ts";
 import { getComment } from "./comments.ts";
+import { getArgument } from "./arguments.ts";
 import { postWebhook, type AttemptResult } from "./webhook-http.ts";
 
 export const WEBHOOK_NOT_FOUND = "Webhook not found";
@@ -269,15 +270,16 @@ export async function redeliver(agentId: string, webhookId: string, deliveryId: 
  * claim already read (a batch of events reads its claims at once); read here when not given.
  */
 export async function eventPayload(event: StoredEvent, claimRead?: Claim | null): Promise<string> {
-  const [claim, evidence, comment] = await Promise.all([
+  const [claim, evidence, comment, argument] = await Promise.all([
     claimRead !== undefined ? claimRead : claimView(event.claim_id, null),
     event.evidence_id ? getEvidence(event.evidence_id, null).catch(() => undefined) : undefined,
     event.comment_id ? getComment(event.comment_id).catch(() => undefined) : undefined,
+    event.argument_id ? getArgument(event.argument_id, null).catch(() => undefined) : undefined,
   ]);
   return JSON.stringify({
     type: event.type,
     timestamp: event.created_at.toISOString(),
-    data: { claim, actor_id: event.actor_id, ...(evidence ? { evidence } : {}), ...(comment ? { comment } : {}) },
+    data: { claim, actor_id: event.actor_id, ...(evidence ? { evidence } : {}), ...(comment ? { comment } : {}), ...(argument ? { argument } : {}) },
   });
 }
 

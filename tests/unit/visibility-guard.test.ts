@@ -28,6 +28,7 @@ const EXEMPT_SNIPPETS = [
   "NOT EXISTS (SELECT 1 FROM claims c WHERE c.id = p.claim_id)", // rescorePending drops the marks of deleted claims
   "SELECT k.id::text AS id FROM claims k", // a fit locks the claims whose bridging changed: hidden ones keep a score for their restore
   "FROM claims c WHERE c.id = ANY(${[...bridgingOf.keys()]}::uuid[])", // consensus follows those bridging changes, hidden claims included
+  "`arguments g JOIN claims c ON c.id = g.child_claim_id LEFT JOIN", // ARGUMENTS_WITH_CHILD: every query using it names visibleClaim("c")
   "WHERE c.statement_key = claim_statement_key(", // a duplicate statement is refused whoever can see the claim that has it
 ];
 
