@@ -86,6 +86,9 @@ export default defineConfig({
         RATE_LIMIT_SCALE: "100",
         // The webhook specs call a receiver on 127.0.0.1.
         WEBHOOK_ALLOW_PRIVATE: "1",
+        // A claim resolves in the vote that brings it to a consensus it may resolve on (the track
+        // record specs watch it happen); docs/features/consensus.md.
+        RESOLUTION_STABLE_SECONDS: "0",
         LOG_LEVEL: "error",
         // The moderation spec registers this account: it becomes an admin (docs/features/moderation.md).
         ADMIN_EMAILS: "e2e-admin@example.test",

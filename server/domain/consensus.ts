@@ -10,7 +10,7 @@ export type ConsensusStatus = (typeof CONSENSUS_STATUSES)[number];
 export const DECIDED_BY = ["viewpoints", "votes"] as const;
 export type DecidedBy = (typeof DECIDED_BY)[number];
 
-/** The bridging statuses (CONTRACT-level vocabulary of the bridged-consensus model). */
+/** The bridging model's statuses (docs/features/bridging.md). */
 export type BridgingStatusName = "insufficient_data" | "bridged_true" | "bridged_false" | "divided" | "undecided";
 
 /** Fewer voters than this is too few to call, whatever they say. */

@@ -32,11 +32,18 @@ async function vote(claimId: string, value: number, who: Voter) {
   return res.body;
 }
 
-/** A claim that ten newcomers (no bridging data) bring to consensus at `value`. */
+/**
+ * A claim that ten newcomers (no bridging data) bring to a true (`value` > 0.5) or false consensus at
+ * the tenth vote exactly: nine at 0.8 (or 0.2), open, as consensus is strictly beyond; the tenth at 1
+ * (or 0) makes 0.82 (0.18). Its consensus begins with the last vote, however slow the votes are.
+ */
 async function claimAt(value: number) {
   const claim = await newClaim(api, author.token);
   const voters = await quickAgents(10);
-  for (const v of voters) await vote(claim.id, value, v);
+  const [edge, last] = value > 0.5 ? [0.8, 1] : [0.2, 0];
+  for (const v of voters.slice(0, 9)) await vote(claim.id, edge, v);
+  const answer = await vote(claim.id, last, voters[9]);
+  expect(answer.consensus.status).toBe(value > 0.5 ? "consensus_true" : "consensus_false");
   return { id: claim.id as string, voters };
 }
 
@@ -68,16 +75,20 @@ describe("resolution after a stable consensus", () => {
   });
 
   it("a flip back before the time restarts the wait; a claim that stays open never resolves", async () => {
-    // (Built in this order so that the flip comes well within the stable time of flipping's consensus,
-    // which began at its fifth vote: a vote on a claim that has held it long enough resolves it.)
-    const staysOpen = await claimAt(0.9);
-    const flipping = await claimAt(0.9);
+    // Nine votes at exactly 0.8 (open: consensus is strictly above), the tenth at 1 brings the
+    // gradient to 0.82: consensus_true at the tenth vote, and that one voter can flip it back.
+    const atTenth = async () => {
+      const claim = await newClaim(api, author.token);
+      const voters = await quickAgents(10);
+      for (const v of voters.slice(0, 9)) await vote(claim.id, 0.8, v);
+      expect((await vote(claim.id, 1, voters[9])).consensus.status).toBe("consensus_true");
+      return { id: claim.id as string, last: voters[9] };
+    };
+    const staysOpen = await atTenth();
+    const flipping = await atTenth();
     const first = Date.parse((await api.get(`/claims/${flipping.id}`)).body.consensus.since);
-    // Two voters change their minds (0.74: open), on both claims; on one they come back.
-    for (const c of [flipping, staysOpen]) for (const v of c.voters.slice(0, 2)) await vote(c.id, 0.1, v);
-    expect((await api.get(`/claims/${flipping.id}`)).body.consensus.status).toBe("open");
-    for (const v of flipping.voters.slice(0, 2)) await vote(flipping.id, 0.9, v);
-    const back = (await api.get(`/claims/${flipping.id}`)).body.consensus;
+    for (const c of [flipping, staysOpen]) expect((await vote(c.id, 0.8, c.last)).consensus.status).toBe("open");
+    const back = (await vote(flipping.id, 1, flipping.last)).consensus;
     expect(back.status).toBe("consensus_true");
     const renewed = Date.parse(back.since);
     expect(renewed).toBeGreaterThan(first);

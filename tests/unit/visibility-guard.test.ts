@@ -26,8 +26,8 @@ const EXEMPT_SNIPPETS = [
   "WHERE c.id = b.claim_id AND c.vote_count = 0", // a fit resets the bridging of every claim without votes, hidden ones included (kept for their restore)
   "SELECT c.id FROM claims c WHERE c.id IN (SELECT claim_id FROM pick)", // rescorePending locks the claims it re-scores: hidden ones keep a score for their restore
   "NOT EXISTS (SELECT 1 FROM claims c WHERE c.id = p.claim_id)", // rescorePending drops the marks of deleted claims
-  "SELECT k.id::text AS id FROM claims k", // a fit locks the claims whose bridging changed: hidden ones keep a score for their restore
-  "FROM claims c WHERE c.id = ANY(${[...bridgingOf.keys()]}::uuid[])", // consensus follows those bridging changes, hidden claims included
+  "SELECT k.id::text AS id FROM claims k", // a bridging write locks the claims it re-scores, hidden ones too (kept for their restore)
+  "FROM claims c WHERE c.id = ANY(${[...bridgingOf.keys()]}::uuid[])", // restateConsensus: the claims a bridging write just changed, hidden ones too
   "`arguments g JOIN claims c ON c.id = g.child_claim_id LEFT JOIN", // ARGUMENTS_WITH_CHILD: every query using it names visibleClaim("c")
   "WHERE c.statement_key = claim_statement_key(", // a duplicate statement is refused whoever can see the claim that has it
 ];

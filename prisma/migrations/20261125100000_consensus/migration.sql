@@ -37,3 +37,9 @@ WHERE b.claim_id = c.id AND c.vote_count > 0;
 
 -- CreateIndex
 CREATE INDEX "claims_consensus_status_created_at_id_idx" ON "claims"("consensus_status", "created_at" DESC, "id" DESC);
+
+-- The resolution job's question, every few seconds on every instance: which unresolved claims at
+-- consensus have held it longest? Only those rows are in this index (Prisma cannot express a partial
+-- index), so the question costs the same however many claims have resolved.
+CREATE INDEX "claims_resolution_due_idx" ON "claims"("consensus_since", "id")
+  WHERE "resolved_at" IS NULL AND "consensus_status" IN ('consensus_true', 'consensus_false');
