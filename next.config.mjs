@@ -34,6 +34,17 @@ const nextConfig = {
     // Everything but /api/v1, whose CORS-open, no-content policy is the adapter's.
     return [{ source: "/((?!api/v1(?:/|$)).*)", headers: pageSecurityHeaders }];
   },
+  // A claim page's Markdown twin: the page's [id] segment cannot hold a second route, so the .md
+  // address is served by its own route handler (app/markdown/claims/[id]).
+  async rewrites() {
+    return {
+      beforeFiles: [
+        { source: "/claims/:id([^/]+)\\.md", destination: "/markdown/claims/:id" },
+        // The app folder cannot hold a dot-folder route: the well-known document is served from /oauth.
+        { source: "/.well-known/oauth-protected-resource", destination: "/oauth/protected-resource" },
+      ],
+    };
+  },
   // PGlite's WASM files and trpc-to-openapi's zod coercion must be loaded from node_modules, not bundled.
   serverExternalPackages: [
     "@electric-sql/pglite",

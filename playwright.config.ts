@@ -82,6 +82,7 @@ export default defineConfig({
         NEXTAUTH_URL: APP_URL,
         NEXTAUTH_SECRET: "e2e-nextauth-secret-e2e-nextauth-secret-0123456789",
         JWT_SECRET: "e2e-jwt-secret-e2e-jwt-secret-e2e-jwt-secret-0123456789",
+        WEBHOOK_SECRET_KEY: "e2e-webhook-key-e2e-webhook-key-0123456789",
         // The tests sign in many times from one address.
         RATE_LIMIT_SCALE: "100",
         // The webhook specs call a receiver on 127.0.0.1.

@@ -7,6 +7,7 @@ import { ClientForm } from "../_components/client-form.tsx";
 
 const MESSAGES: Record<string, string> = {
   RateLimited: "Too many sign-in attempts. Please wait a few minutes and try again.",
+  AccountSuspended: "Account suspended",
 };
 
 export function CredentialsForm({ redirectTo }: { redirectTo: string }) {

@@ -38,6 +38,7 @@ export function SignUpForm({ redirectTo }: { redirectTo: string }) {
         password,
         username: String(form.get("username") ?? ""),
         ...(displayName ? { display_name: displayName } : {}),
+        automated: form.get("automated") === "on",
       });
     } catch (err) {
       setError(withConflictField(toApiError(err)));
@@ -88,6 +89,15 @@ export function SignUpForm({ redirectTo }: { redirectTo: string }) {
         </label>
         <input id={`${id}-display`} name="display_name" className={ui.input} autoComplete="name" {...invalidProps(error, "display_name", `${id}-display`)} />
         <FieldError error={error} field="display_name" id={`${id}-display`} />
+      </div>
+      <div className={ui.field}>
+        <label htmlFor={`${id}-automated`}>
+          <input id={`${id}-automated`} name="automated" type="checkbox" aria-describedby={`${id}-automated-hint`} /> This account is
+          automated (software acting on its own)
+        </label>
+        <span className={ui.hint} id={`${id}-automated-hint`}>
+          Votes of automated accounts are counted apart from people’s.
+        </span>
       </div>
       <div className={ui.field}>
         <label htmlFor={`${id}-password`}>Password</label>

@@ -5,6 +5,7 @@
 // nothing else: the page refetches what it shows. The same guards as every way in: the node-level guard
 // has run (client IP), one unit of the caller's rate limit per connection (the limiter of /api/v1 and
 // /api/trpc), and at most LIVE_STREAMS_PER_IP open streams per client IP in this instance.
+import { clientKey } from "../ratelimit/client-key.ts";
 import { config } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { onClaimEvent, type LiveEvent } from "../jobs/live.ts";
@@ -45,13 +46,15 @@ export async function handleLiveStream(request: Request, claimId: string): Promi
     throw err;
   }
 
-  const { LIVE_STREAMS_PER_IP, LIVE_HEARTBEAT_MS } = config();
+  const { LIVE_STREAMS_PER_IP, LIVE_HEARTBEAT_MS, RATE_LIMIT_IPV6_PREFIX } = config();
   const streams = openStreams();
-  const open = streams.get(ctx.ip) ?? 0;
+  // Counted per client as the rate limits count them (an IPv6 client by its prefix).
+  const client = clientKey(ctx.ip, RATE_LIMIT_IPV6_PREFIX);
+  const open = streams.get(client) ?? 0;
   if (open >= LIVE_STREAMS_PER_IP) {
     return refuse(429, `Too many live streams open from this address (at most ${LIVE_STREAMS_PER_IP})`, { "Retry-After": "30" });
   }
-  streams.set(ctx.ip, open + 1);
+  streams.set(client, open + 1);
 
   const encoder = new TextEncoder();
   let release = () => {};
@@ -74,9 +77,9 @@ export async function handleLiveStream(request: Request, claimId: string): Promi
         closed = true;
         clearInterval(heartbeat);
         stopListening();
-        const left = (streams.get(ctx.ip) ?? 1) - 1;
-        if (left > 0) streams.set(ctx.ip, left);
-        else streams.delete(ctx.ip);
+        const left = (streams.get(client) ?? 1) - 1;
+        if (left > 0) streams.set(client, left);
+        else streams.delete(client);
         request.signal.removeEventListener("abort", release);
         try {
           controller.close();

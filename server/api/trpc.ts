@@ -2,14 +2,14 @@
 // Both the REST adapter (/api/v1) and the web UI's tRPC endpoint build their context here.
 import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import type { Identity, SessionAgent } from "../auth/identity.ts";
+import { grantedScopes, type Identity, type SessionAgent } from "../auth/identity.ts";
 import { isStatementTimeout } from "../db/client.ts";
 import { roleAllows, type Role } from "../domain/roles.ts";
 import { markWrote, replicaConfigured, withReadRoute, wroteRecently } from "../db/read-routing.ts";
 import { requiredScope, scopeAllows, type RequiredScope } from "../domain/scopes.ts";
 import { AppError, badRequest, databaseBusy, forbidden, unauthorized } from "../errors.ts";
 import { errorBody, toTRPCError } from "./errors.ts";
-import { firstUnstorableField } from "./text-guard.ts";
+import { firstUnstorableField } from "../domain/text-guard.ts";
 
 export interface Context {
   identity: Identity;
@@ -99,12 +99,12 @@ export const publicProcedure = t.procedure.use(serviceErrors).use(readRouting).u
     ctx = { ...ctx, identity: { kind: "anonymous" } };
   }
   if (ctx.identity.kind === "invalid") throw unauthorized();
-  // API key scopes: the one check, for every entry point (REST, /api/trpc, server components).
-  if (ctx.identity.kind === "agent" && !scopeAllows(ctx.identity.apiKey?.scopes ?? null, requiredScope(meta?.scope, type))) throw forbidden();
-  // Text PostgreSQL cannot store as sent (NUL, unpaired surrogates) is a 400 naming the field, not a
-  // database error. Path ids are left to the procedure: a malformed one is simply not found (404).
-  const pathParams = new Set([...(meta?.openapi?.path ?? "").matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
-  const field = firstUnstorableField(await getRawInput(), pathParams);
+  // API key and MCP grant scopes: the one check, for every entry point (REST, /api/trpc, server components).
+  if (ctx.identity.kind === "agent" && !scopeAllows(grantedScopes(ctx.identity), requiredScope(meta?.scope, type))) throw forbidden();
+  // Text PostgreSQL cannot store as sent (NUL, unpaired surrogates) is a 400 naming the field, never a
+  // database error: every string of every input, path ids included (an id with a NUL is not an id
+  // that could be found), on every entry point (REST, /api/trpc, server components).
+  const field = firstUnstorableField(await getRawInput());
   if (field) throw badRequest(`${field}: must not contain NUL characters or unpaired surrogates`);
   const agent: SessionAgent | null = ctx.identity.kind === "agent" ? ctx.identity.agent : null;
   // Roles: the one check, like scopes. The role is read with the identity on every request.

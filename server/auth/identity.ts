@@ -28,8 +28,30 @@ export type Identity =
   | { kind: "anonymous" }
   /** A token was sent but is not acceptable: every endpoint answers 401, public GETs included. */
   | { kind: "invalid" }
-  /** `apiKey` is set when the credential is an API key: the call is limited to its scopes. */
-  | { kind: "agent"; agent: SessionAgent; apiKey?: { id: string; scopes: readonly ApiKeyScope[] } };
+  /**
+   * `apiKey` is set when the credential is an API key, `mcpGrant` when it is an MCP OAuth token: the
+   * call is limited to their scopes (grantedScopes).
+   */
+  | {
+      kind: "agent";
+      agent: SessionAgent;
+      apiKey?: { id: string; scopes: readonly ApiKeyScope[] };
+      mcpGrant?: { grantId: string; clientId: string; scopes: readonly ApiKeyScope[] };
+    };
+
+/** The scopes the credential carries; null for an access token or a web session (unrestricted). */
+export function grantedScopes(identity: Identity): readonly ApiKeyScope[] | null {
+  if (identity.kind !== "agent") return null;
+  return identity.apiKey?.scopes ?? identity.mcpGrant?.scopes ?? null;
+}
+
+/**
+ * The identity at /mcp: what /api/v1 accepts (access tokens, API keys) and, only there, the tokens
+ * the authorization server issued to MCP clients for that resource.
+ */
+export async function identityForMcp(header: string | undefined | null): Promise<Identity> {
+  return identityFromAuthorization(header);
+}
 
 export const ANONYMOUS: Identity = { kind: "anonymous" };
 const INVALID: Identity = { kind: "invalid" };
@@ -49,6 +71,7 @@ export async function identityFromAuthorization(header: string | undefined | nul
     SELECT a.id, a.username, a.tier, a.reputation, a.role::text AS role
     FROM agents a JOIN refresh_token_families f ON f.agent_id = a.id
     WHERE a.id = ${claims.agentId}::uuid AND f.id = ${claims.familyId}::uuid AND f.revoked_at IS NULL
+      AND (a.sessions_valid_after IS NULL OR f.created_at >= a.sessions_valid_after)
       AND ${Prisma.raw(NOT_SUSPENDED)}`;
   return row ? agentIdentity(row) : INVALID;
 }

@@ -1,5 +1,7 @@
 // Request and response shapes of the account endpoints (docs/api.md#sign-in).
 import { z } from "zod";
+import { hasInvisibleCharacters } from "../domain/display-name.ts";
+import { strictBodyField } from "./claims.ts";
 
 export const emailSchema = z
   .string({ message: "email: is required" })
@@ -26,13 +28,23 @@ export const displayNameSchema = z
   .string({ message: "display_name: must be a string" })
   .trim()
   .min(1, { message: "display_name: must be 1-100 characters" })
-  .max(100, { message: "display_name: must be 1-100 characters" });
+  .max(100, { message: "display_name: must be 1-100 characters" })
+  .refine((name) => !hasInvisibleCharacters(name), {
+    message: "display_name: must not contain invisible formatting characters (bidi overrides, zero-width characters) or control characters",
+  });
 
 export const registerInput = z.object({
   email: emailSchema,
   password: passwordSchema,
   username: usernameSchema,
   display_name: displayNameSchema.optional(),
+  /** The account is software acting on its own (its votes are left out of gradient_people). */
+  automated: strictBodyField(z.boolean({ message: "automated: must be true or false" })).default(false),
+});
+
+/** PATCH /auth/me: what the account says about itself. */
+export const updateMeInput = z.object({
+  automated: strictBodyField(z.boolean({ message: "automated: must be true or false" })).optional(),
 });
 
 export const loginInput = z.object({

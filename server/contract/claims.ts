@@ -69,6 +69,8 @@ export const claimSchema = z
     tags: z.array(z.string()),
     parent_ids: z.array(z.uuid()),
     gradient: z.number().min(0).max(1),
+    /** The same weighted mean over the votes of accounts that are not automated; null when there are none. */
+    gradient_people: z.number().min(0).max(1).nullable(),
     vote_count: z.number().int(),
     evidence_count: z.number().int(),
     author: agentSchema,

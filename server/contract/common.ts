@@ -25,6 +25,8 @@ export const agentSchema = z
     reputation_score: z.number(),
     tier: tierSchema,
     role: roleSchema,
+    /** The account says it is automated (software acting on its own): its claim votes are left out of gradient_people. */
+    automated: z.boolean(),
     created_at: isoDate,
   })
   .meta({ id: "Agent" });
@@ -72,6 +74,7 @@ export interface AgentRow {
   reputation: number;
   tier: z.infer<typeof tierSchema>;
   role: Role;
+  automated: boolean;
   createdAt: Date;
 }
 
@@ -84,6 +87,7 @@ export const agentSelect = {
   reputation: true,
   tier: true,
   role: true,
+  automated: true,
   createdAt: true,
 } as const;
 
@@ -97,6 +101,7 @@ export function toAgent(row: AgentRow): AgentOut {
     reputation_score: row.reputation,
     tier: row.tier,
     role: row.role,
+    automated: Boolean(row.automated),
     created_at: row.createdAt.toISOString(),
   };
 }

@@ -33,6 +33,11 @@ export const LEADERBOARD_ORDERS = ["peer_score", "reputation"] as const;
 
 export const leaderboardInput = z.object({
   by: z.enum(LEADERBOARD_ORDERS, { message: `by: must be one of ${LEADERBOARD_ORDERS.join(", ")}` }).default("peer_score"),
+  /** true: automated accounts only; false: people only; absent: everyone. A query string, so "false" stays false. */
+  automated: z
+    .enum(["true", "false"], { message: "automated: must be true or false" })
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === "true")),
   limit: boundedInt("limit", 1, 100, 20),
   offset: offsetSchema,
 });

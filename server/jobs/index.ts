@@ -4,9 +4,10 @@
 // process (kept on globalThis: Next's bundles and the custom server share it), stopped on shutdown.
 import type PgBoss from "pg-boss";
 import { config } from "../config.ts";
+import { log } from "../log/logger.ts";
 import { dbReady, onBackgroundPool, onRequestPool, type SqlTx } from "../db/client.ts";
 import { fanOutEvents } from "../services/notifications.ts";
-import { attemptDeliveries, type EnqueueDeliveries } from "../services/webhooks.ts";
+import { attemptDeliveries, encryptClearWebhookSecrets, type EnqueueDeliveries } from "../services/webhooks.ts";
 import { createBoss, createQueues, queueDepths, QUEUES, txDb } from "./queue.ts";
 import { setQueueDepthSource } from "../metrics/index.ts";
 import { startRelay, type Relay } from "./relay.ts";
@@ -88,11 +89,21 @@ function wake(queue: string): void {
  */
 export async function startBackground(): Promise<void> {
   await startLiveSubscriber();
+  // Signing secrets stored before they were encrypted at rest are encrypted now (docs/security.md).
+  await encryptClearWebhookSecretsOnce();
   if (!config().JOBS_ENABLED) return;
   const b = background();
   if (b.relay) return;
   // Claimed before the first await: a second call returns here instead of starting a second set.
   b.relay = { stop: async () => {}, kick: () => {} };
+  const cfg = config();
+  if (cfg.NODE_ENV === "production" && cfg.WEBHOOK_ALLOW_PRIVATE) {
+    // A development switch: in production it lets any agent make this server call internal addresses.
+    log().warn(
+      { webhook_allow_private: true },
+      "WEBHOOK_ALLOW_PRIVATE is on in production: webhooks may be delivered to loopback, private and link-local addresses (cloud metadata included). Unset it unless every agent is trusted.",
+    );
+  }
   await onBackgroundPool(() => startWorkers(b));
 }
 
@@ -154,4 +165,13 @@ export async function stopBackground(): Promise<void> {
     b.boss.once("stopped", () => resolve());
     b.boss.stop({ graceful: true, close: false, timeout: 10_000 }).catch(() => resolve());
   });
+}
+
+const globalForSweep = globalThis as unknown as { __claimsSecretSweep?: Promise<void> };
+function encryptClearWebhookSecretsOnce(): Promise<void> {
+  return (globalForSweep.__claimsSecretSweep ??= (async () => {
+    await dbReady();
+    const n = await encryptClearWebhookSecrets();
+    if (n > 0) log().info({ webhooks: n }, `encrypted ${n} webhook signing secret(s) stored in clear`);
+  })().catch((err) => log().error({ err }, "could not encrypt the webhook secrets stored in clear")));
 }

@@ -4,7 +4,7 @@
 import type { AuthOptions } from "next-auth";
 import { config, type Config } from "../config.ts";
 import { dbReady } from "../db/client.ts";
-import { admitSignIn } from "../services/moderation.ts";
+import { agentSuspended, applyAdminEmails } from "../services/moderation.ts";
 import { agentIdForProviderAccount, signInWithProvider } from "../services/oauth-accounts.ts";
 import type { OAuthProviderId } from "../auth/oauth-providers.ts";
 import { SIGN_IN_PAGE } from "../auth/pages.ts";
@@ -50,6 +50,7 @@ function buildAuthOptions(cfg: Config): AuthOptions {
           scope: account.scope ?? null,
         });
         if (outcome.kind === "email-needs-password-sign-in") return `${SIGN_IN_PAGE}?error=OAuthAccountNotLinked`;
+        if (outcome.kind === "agent" && (await agentSuspended(outcome.agentId))) return `${SIGN_IN_PAGE}?error=AccountSuspended`;
         return true;
       },
       // Only at sign-in (`account` set): the session token becomes {sub: agent id, authTime}.
@@ -58,8 +59,9 @@ function buildAuthOptions(cfg: Config): AuthOptions {
         const agentId =
           account.type === "credentials" ? user.id : await agentIdForProviderAccount(account.provider, account.providerAccountId);
         if (!agentId) throw new Error("Signed-in account has no agent");
-        // ADMIN_EMAILS applies, and a suspended agent gets no session (docs/features/moderation.md).
-        await admitSignIn(agentId);
+        // ADMIN_EMAILS applies. A suspended agent never gets here: authorize and signIn above turn it
+        // away with "Account suspended" (an error thrown here would be a 500).
+        await applyAdminEmails(agentId);
         return { sub: agentId, authTime: Math.floor(Date.now() / 1000) };
       },
       async session({ session, token }) {

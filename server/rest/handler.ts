@@ -240,10 +240,10 @@ async function handle(req: RestRequest, state: { limit?: RateLimitResult }): Pro
   const { path, search } = splitUrl(req.url);
 
   if (method === "OPTIONS") {
-    // A preflight does no work and is not charged; it still tells the caller where its limit stands.
-    await dbReady();
-    const identity = await identityFromAuthorization(header(req, "authorization"));
-    const limit = await peekCaller(identity, clientIp(req));
+    // A preflight does no work and is not charged; it still tells the caller where its address's limit
+    // stands. It carries no credentials (browsers never send them on one), so none is read: resolving
+    // one (a token verified, an API key looked up and its last use written) would be uncharged work.
+    const limit = await peekCaller(ANONYMOUS, clientIp(req));
     return {
       status: 204,
       headers: {
@@ -297,7 +297,7 @@ async function handle(req: RestRequest, state: { limit?: RateLimitResult }): Pro
     if (!parsed.ok) return finish(parsed.response);
     body = parsed.value;
     if (AUTH_ATTEMPT_PATHS.has(route.path)) {
-      const attempt = await limitAuthAttempt(ip, body);
+      const attempt = await limitAuthAttempt(ip);
       limit = mostRestrictive([limit, attempt]);
       state.limit = limit;
       if (!attempt.success) return finish(json(429, { detail: "Rate limit exceeded" }));

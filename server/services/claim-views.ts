@@ -4,6 +4,7 @@
 import { readQuery } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { isUuid } from "../contract/common.ts";
+import { gradientFromSums } from "../domain/gradient.ts";
 import type { Claim } from "../contract/claims.ts";
 import { decidedBy, type ConsensusStatus } from "../domain/consensus.ts";
 import { AUTHOR_COLUMNS, authorOf, type AuthorColumns } from "./author-columns.ts";
@@ -18,6 +19,9 @@ interface ClaimViewRow extends AuthorColumns {
   tags: string[];
   parent_ids: string[];
   gradient: number;
+  people_weighted_sum: number;
+  people_weight_total: number;
+  people_vote_count: number;
   vote_count: number;
   evidence_count: number;
   created_at: Date;
@@ -36,6 +40,13 @@ interface ClaimViewRow extends AuthorColumns {
   vote_histogram: number[];
 }
 
+/** gradient_people: the gradient of the people sums, null when no person has voted. */
+function peopleGradient(row: ClaimViewRow): number | null {
+  const voteCount = Number(row.people_vote_count);
+  if (voteCount === 0) return null;
+  return gradientFromSums({ weightedSum: Number(row.people_weighted_sum), weightTotal: Number(row.people_weight_total), voteCount });
+}
+
 function toClaim(row: ClaimViewRow, hasViewer: boolean): Claim {
   const moderation = moderationInfo(row);
   return {
@@ -46,6 +57,7 @@ function toClaim(row: ClaimViewRow, hasViewer: boolean): Claim {
     tags: row.tags,
     parent_ids: row.parent_ids,
     gradient: Number(row.gradient),
+    gradient_people: peopleGradient(row),
     vote_count: Number(row.vote_count),
     evidence_count: Number(row.evidence_count),
     author: authorOf(row),
@@ -86,8 +98,10 @@ export async function claimViews(
   // A NULL viewer joins nothing, so the caller fields come back empty and are reported as null.
   const query = Prisma.sql`
     SELECT c.id::text AS id, c.statement, c.complexity_tier::text AS complexity_tier, c.tags,
-           ARRAY(SELECT p.parent_id::text FROM claim_parents p WHERE p.claim_id = c.id ORDER BY p.position, p.parent_id) AS parent_ids,
-           c.gradient, c.vote_count, c.evidence_count, c.created_at, c.updated_at,
+           ARRAY(SELECT p.parent_id::text FROM claim_parents p JOIN claims pc ON pc.id = p.parent_id
+                 WHERE p.claim_id = c.id AND ${visibleClaim("pc")} ORDER BY p.position, p.parent_id) AS parent_ids,
+           c.gradient, c.people_weighted_sum, c.people_weight_total, c.people_vote_count,
+           c.vote_count, c.evidence_count, c.created_at, c.updated_at,
            cb.score AS bridging_score, cb.polarity AS bridging_polarity,
            coalesce(cb.status::text, 'insufficient_data') AS bridging_status, cb.computed_at AS bridging_computed_at,
            c.consensus_status::text AS consensus_status, c.consensus_since, c.vote_histogram,

@@ -67,6 +67,29 @@ const CHECKS: Check[] = [
       `from its votes: ${r.n} votes, Σw·v=${r.swv}, Σw=${r.sw}, gradient=${r.expected_gradient}`,
   },
   {
+    // gradient_people's sums against the votes of people (accounts not automated when they voted).
+    sql: `
+      WITH v AS (
+        SELECT claim_id, count(*) AS n, sum(weight * value) AS swv, sum(weight) AS sw
+        FROM claim_votes WHERE NOT automated GROUP BY claim_id
+      )
+      SELECT c.id::text AS id, c.people_vote_count, c.people_weighted_sum, c.people_weight_total,
+             coalesce(v.n, 0) AS n, coalesce(v.swv, 0) AS swv, coalesce(v.sw, 0) AS sw
+      FROM claims c LEFT JOIN v ON v.claim_id = c.id
+      WHERE c.people_vote_count <> coalesce(v.n, 0) OR ${differs("c.people_weighted_sum", "coalesce(v.swv, 0)")}
+         OR ${differs("c.people_weight_total", "coalesce(v.sw, 0)")}`,
+    describe: (r) =>
+      `claim ${r.id}: stored people_vote_count=${r.people_vote_count} people_weighted_sum=${r.people_weighted_sum} ` +
+      `people_weight_total=${r.people_weight_total}; from the votes of people: ${r.n} votes, Σw·v=${r.swv}, Σw=${r.sw}`,
+  },
+  {
+    // Every vote is sorted as its account says it is (people or automated).
+    sql: `
+      SELECT v.claim_id::text AS claim_id, v.agent_id::text AS agent_id, v.automated, a.automated AS agent_automated
+      FROM claim_votes v JOIN agents a ON a.id = v.agent_id WHERE v.automated <> a.automated`,
+    describe: (r) => `vote of agent ${r.agent_id} on claim ${r.claim_id}: automated=${r.automated} but the account says ${r.agent_automated}`,
+  },
+  {
     // The histogram against the claim's vote rows: the current votes per value bin.
     sql: `
       WITH v AS (

@@ -17,6 +17,7 @@ import {
   type ReportOut,
   type ReportTargetType,
 } from "../contract/moderation.ts";
+import { adminGrantAllowed } from "../auth/admin-emails.ts";
 import { config } from "../config.ts";
 import { mayChangeRole, maySuspend, type AssignableRole, type Role } from "../domain/roles.ts";
 import { claimView } from "./claim-views.ts";
@@ -53,10 +54,9 @@ export async function applyAdminEmails(agentId: string): Promise<void> {
   const admins = config().ADMIN_EMAILS;
   if (admins.length === 0) return;
   await db().$transaction(async (tx) => {
-    const changed = await tx.agent.updateMany({
-      where: { id: agentId, email: { in: admins }, role: { not: "admin" } },
-      data: { role: "admin" },
-    });
+    const agent = await tx.agent.findUnique({ where: { id: agentId }, select: { email: true, emailVerified: true, role: true } });
+    if (!agent || agent.role === "admin" || !adminGrantAllowed(agent.email, agent.emailVerified !== null, admins)) return;
+    const changed = await tx.agent.updateMany({ where: { id: agentId, role: { not: "admin" } }, data: { role: "admin" } });
     if (changed.count === 1) await audit(tx, agentId, "role_change", "agent", agentId, "admin (ADMIN_EMAILS)");
   });
 }
@@ -71,9 +71,14 @@ export function isSuspended(agent: { suspendedAt: Date | null; suspendedUntil: D
  * suspended agent is refused with 403 `Account suspended`.
  */
 export async function admitSignIn(agentId: string): Promise<void> {
-  const agent = await db().agent.findUnique({ where: { id: agentId }, select: { suspendedAt: true, suspendedUntil: true } });
-  if (agent && isSuspended(agent)) throw new TRPCError({ code: "FORBIDDEN", message: ACCOUNT_SUSPENDED });
+  if (await agentSuspended(agentId)) throw new TRPCError({ code: "FORBIDDEN", message: ACCOUNT_SUSPENDED });
   await applyAdminEmails(agentId);
+}
+
+/** Whether the agent is suspended now (the web sign-in asks before it makes a session). */
+export async function agentSuspended(agentId: string): Promise<boolean> {
+  const agent = await db().agent.findUnique({ where: { id: agentId }, select: { suspendedAt: true, suspendedUntil: true } });
+  return agent !== null && isSuspended(agent);
 }
 
 // ---- roles ----
@@ -92,14 +97,24 @@ export async function grantAdmin(emailOrUsername: string): Promise<AgentOut | nu
 
 /** PUT /admin/agents/{agent_id}/role: takes effect at once, on tokens already issued (roles are read per request). */
 export async function setRole(actor: Actor, agentId: string, role: AssignableRole): Promise<AgentOut> {
-  const target = isUuid(agentId) ? await db().agent.findUnique({ where: { id: agentId }, select: { id: true, role: true } }) : null;
-  if (!target) throw notFound(NOT_FOUND.agent);
-  if (!mayChangeRole(actor, target)) throw forbidden();
+  if (!isUuid(agentId)) throw notFound(NOT_FOUND.agent);
   return db().$transaction(async (tx) => {
+    // Read and locked inside the transaction: the permission is decided on the role that is changed
+    // (a concurrent role change or suspension waits), not on one read before it (docs/security.md).
+    const target = await lockedTarget(tx, agentId);
+    if (!mayChangeRole(actor, target)) throw forbidden();
     const updated = await tx.agent.update({ where: { id: target.id }, data: { role }, select: agentSelect });
     if (target.role !== role) await audit(tx, actor.id, "role_change", "agent", target.id, `${target.role} → ${role}`);
     return toAgent(updated);
   });
+}
+
+/** The agent a role change or suspension acts on, its row locked until the transaction ends. */
+async function lockedTarget(tx: Prisma.TransactionClient, agentId: string): Promise<{ id: string; role: Role }> {
+  const [target] = await tx.$queryRaw<{ id: string; role: Role }[]>`
+    SELECT id::text AS id, role::text AS role FROM agents WHERE id = ${agentId}::uuid FOR UPDATE`;
+  if (!target) throw notFound(NOT_FOUND.agent);
+  return target;
 }
 
 // ---- reports ----
@@ -297,9 +312,9 @@ export async function restore(actor: Actor, type: HideableType, id: string, reas
 
 // ---- suspension ----
 
-async function suspensionTarget(actor: Actor, agentId: string) {
-  const target = isUuid(agentId) ? await db().agent.findUnique({ where: { id: agentId }, select: { id: true, role: true } }) : null;
-  if (!target) throw notFound(NOT_FOUND.agent);
+async function suspensionTarget(tx: Prisma.TransactionClient, actor: Actor, agentId: string) {
+  if (!isUuid(agentId)) throw notFound(NOT_FOUND.agent);
+  const target = await lockedTarget(tx, agentId);
   if (!maySuspend(actor, target)) throw forbidden();
   return target;
 }
@@ -310,11 +325,11 @@ async function suspensionTarget(actor: Actor, agentId: string) {
  * revoked (they stay dead afterwards), and its web sessions signed in before now are refused.
  */
 export async function suspend(actor: Actor, agentId: string, reason: string, until: string | null | undefined): Promise<void> {
-  const target = await suspensionTarget(actor, agentId);
   const now = new Date();
   const untilDate = until ? new Date(until) : null;
   if (untilDate && untilDate <= now) throw badRequest("until: must be in the future");
   await db().$transaction(async (tx) => {
+    const target = await suspensionTarget(tx, actor, agentId);
     await tx.agent.update({
       where: { id: target.id },
       data: { suspendedAt: now, suspendedUntil: untilDate, suspensionReason: reason, sessionsValidAfter: now },
@@ -327,8 +342,8 @@ export async function suspend(actor: Actor, agentId: string, reason: string, unt
 
 /** POST /moderation/agents/{agent_id}/unsuspend: the agent can sign in again (old credentials stay revoked). */
 export async function unsuspend(actor: Actor, agentId: string, reason: string | null): Promise<void> {
-  const target = await suspensionTarget(actor, agentId);
   await db().$transaction(async (tx) => {
+    const target = await suspensionTarget(tx, actor, agentId);
     const changed = await tx.agent.updateMany({
       where: { id: target.id, suspendedAt: { not: null } },
       data: { suspendedAt: null, suspendedUntil: null, suspensionReason: null },

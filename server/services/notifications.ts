@@ -14,7 +14,7 @@ import { followerHears, reasonOf } from "../domain/webhook-events.ts";
 import { claimViews } from "./claim-views.ts";
 import { eventPayload, queueDeliveries } from "./webhooks.ts";
 import type { StoredEvent } from "./outbox.ts";
-import { visibleClaim, visibleComment, visibleEvidence } from "./visibility.ts";
+import { activeAgent, visibleClaim, visibleComment, visibleEvidence } from "./visibility.ts";
 
 export const NOTIFICATION_NOT_FOUND = "Notification not found";
 /** Followers per fan-out transaction. */
@@ -121,8 +121,8 @@ export async function fanOutTogether(
   const followers = visible.length === 0 ? [] : await tx.query<FollowerRow & { event_id: string; hooked: boolean }>(Prisma.sql`
     SELECT e.id::text AS event_id, f.agent_id::text AS agent_id, f.notify_on_vote, f.notify_on_evidence, f.notify_on_comment,
       EXISTS (SELECT 1 FROM webhooks w WHERE w.agent_id = f.agent_id AND w.status = 'active' AND e.type = ANY(w.events)) AS hooked
-    FROM outbox_events e JOIN follows f ON f.claim_id = e.claim_id
-    WHERE e.id = ANY(${visible.map((e) => e.id)}::bigint[])`);
+    FROM outbox_events e JOIN follows f ON f.claim_id = e.claim_id JOIN agents fa ON fa.id = f.agent_id
+    WHERE e.id = ANY(${visible.map((e) => e.id)}::bigint[]) AND ${activeAgent("fa")}`);
   const byId = new Map(visible.map((e) => [e.id, e]));
   const heard = followers.filter((f) => {
     const event = byId.get(f.event_id)!;
@@ -247,14 +247,16 @@ async function fanOutClaimEvents(
           ORDER BY id FOR UPDATE`)
       ).map((r) => r.id);
       if (locked.length === 0) return null;
-      const followers = await tx.query<FollowerRow>(Prisma.sql`
-        SELECT agent_id::text AS agent_id, notify_on_vote, notify_on_evidence, notify_on_comment
-        FROM follows WHERE claim_id = ${claimId}::uuid AND (${cursor}::uuid IS NULL OR agent_id > ${cursor}::uuid)
-        ORDER BY agent_id LIMIT ${FANOUT_BATCH}`);
+      const followers = await tx.query<FollowerRow & { active: boolean }>(Prisma.sql`
+        SELECT f.agent_id::text AS agent_id, f.notify_on_vote, f.notify_on_evidence, f.notify_on_comment, ${activeAgent("fa")} AS active
+        FROM follows f JOIN agents fa ON fa.id = f.agent_id
+        WHERE f.claim_id = ${claimId}::uuid AND (${cursor}::uuid IS NULL OR f.agent_id > ${cursor}::uuid)
+        ORDER BY f.agent_id LIMIT ${FANOUT_BATCH}`);
       const inbox: InboxEntry[] = [];
       const messages: Parameters<typeof queueDeliveries>[1] = [];
       for (const event of visible.filter((e) => locked.includes(e.id))) {
-        const recipients = followers.filter((f) => followerHears(event.type, f, event.actor_id)).map((f) => f.agent_id);
+        // A suspended follower still moves the cursor (it is in the batch) but hears nothing.
+        const recipients = followers.filter((f) => f.active && followerHears(event.type, f, event.actor_id)).map((f) => f.agent_id);
         const reason = reasonOf(event.type);
         for (const agentId of recipients) inbox.push({ agentId, claimId, reason, eventId: event.id });
         if (recipients.length) messages.push({ type: event.type, payload: payloads.get(event.id)!, recipients });

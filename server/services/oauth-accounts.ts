@@ -9,6 +9,7 @@
 //   someone else's address first take over that person's OAuth sign-in (account pre-hijacking), so the
 //   sign-in is refused instead and the person is told to use their password.
 // - Provider tokens are not stored: nothing here calls the providers after sign-in.
+import { withoutInvisibleCharacters } from "../domain/display-name.ts";
 import { db } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import type { OAuthProviderId } from "../auth/oauth-providers.ts";
@@ -106,7 +107,8 @@ function normalizedEmail(value: string | null): string | null {
 }
 
 function displayName(name: string | null): string | null {
-  const trimmed = name?.trim();
+  // A provider's name is not refused, but it loses what would make it display as something else.
+  const trimmed = name === null ? undefined : withoutInvisibleCharacters(name).trim();
   return trimmed ? Array.from(trimmed).slice(0, MAX_DISPLAY_NAME).join("") : null;
 }
 

@@ -18,7 +18,7 @@ export async function findAgent(idOrUsername: string): Promise<AgentRow> {
     : Prisma.sql`username_key = ${idOrUsername.toLowerCase()}`;
   const [agent] = await preparedSql<AgentRow>`
     SELECT id::text AS id, username, display_name AS "displayName", avatar_url AS "avatarUrl", bio, reputation,
-           tier::text AS tier, role::text AS role, created_at AS "createdAt"
+           tier::text AS tier, role::text AS role, automated, created_at AS "createdAt"
     FROM agents WHERE ${where}`;
   if (!agent) throw notFound("Agent not found");
   return agent;

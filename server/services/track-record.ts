@@ -27,8 +27,10 @@ type LeaderRow = AgentRow & { scored_votes: number | null; peer_score: number | 
 
 export async function getLeaderboard(input: LeaderboardInput): Promise<Leaderboard> {
   const columns = Prisma.sql`a.id::text AS id, a.username, a.display_name AS "displayName", a.avatar_url AS "avatarUrl",
-    a.bio, a.reputation, a.tier::text AS tier, a.role::text AS role, a.created_at AS "createdAt",
+    a.bio, a.reputation, a.tier::text AS tier, a.role::text AS role, a.automated, a.created_at AS "createdAt",
     t.scored_votes, t.peer_score, t.brier_score`;
+  // automated=true|false: only automated accounts, or only people; absent: everyone.
+  const automatedFilter = input.automated === undefined ? Prisma.sql`true` : Prisma.sql`a.automated = ${input.automated}::boolean`;
   let rows: LeaderRow[];
   let total: number;
   if (input.by === "peer_score") {
@@ -36,9 +38,11 @@ export async function getLeaderboard(input: LeaderboardInput): Promise<Leaderboa
     const [list, count] = await Promise.all([
       readSql<LeaderRow>`
         SELECT ${columns} FROM agent_track_records t JOIN agents a ON a.id = t.agent_id
-        WHERE t.scored_votes >= ${LEADERBOARD_MIN_SCORED_VOTES}
+        WHERE t.scored_votes >= ${LEADERBOARD_MIN_SCORED_VOTES} AND ${automatedFilter}
         ORDER BY t.peer_score DESC, t.agent_id LIMIT ${input.limit} OFFSET ${input.offset}`,
-      readSql<{ n: number }>`SELECT count(*)::int AS n FROM agent_track_records WHERE scored_votes >= ${LEADERBOARD_MIN_SCORED_VOTES}`,
+      readSql<{ n: number }>`
+        SELECT count(*)::int AS n FROM agent_track_records t JOIN agents a ON a.id = t.agent_id
+        WHERE t.scored_votes >= ${LEADERBOARD_MIN_SCORED_VOTES} AND ${automatedFilter}`,
     ]);
     rows = list;
     total = count[0].n;
@@ -46,8 +50,9 @@ export async function getLeaderboard(input: LeaderboardInput): Promise<Leaderboa
     const [list, count] = await Promise.all([
       readSql<LeaderRow>`
         SELECT ${columns} FROM agents a LEFT JOIN agent_track_records t ON t.agent_id = a.id
+        WHERE ${automatedFilter}
         ORDER BY a.reputation DESC, a.id LIMIT ${input.limit} OFFSET ${input.offset}`,
-      readSql<{ n: number }>`SELECT count(*)::int AS n FROM agents`,
+      readSql<{ n: number }>`SELECT count(*)::int AS n FROM agents a WHERE ${automatedFilter}`,
     ]);
     rows = list;
     total = count[0].n;

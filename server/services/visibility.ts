@@ -27,6 +27,13 @@ export const visibleClaimText = (c: string) => `${alias(c)}.hidden_at IS NULL`;
 export const visibleOnClaimText = (x: string) =>
   `(${alias(x)}.hidden_at IS NULL AND NOT EXISTS (SELECT 1 FROM claims hidden_claim WHERE hidden_claim.id = ${x}.claim_id AND hidden_claim.hidden_at IS NOT NULL))`;
 
+/**
+ * The agents row aliased `a` is not suspended now (a suspension with an end passes by itself). A
+ * suspended agent is sent nothing: no inbox entry, no webhook delivery (docs/security.md).
+ */
+export const activeAgent = (a = "a"): Prisma.Sql =>
+  Prisma.raw(`NOT (${alias(a)}.suspended_at IS NOT NULL AND (${a}.suspended_until IS NULL OR ${a}.suspended_until > now()))`);
+
 /** `c.hidden_at IS NULL` for the claims row aliased `c`. */
 export const visibleClaim = (c = "c"): Prisma.Sql => Prisma.raw(visibleClaimText(c));
 /** Evidence row aliased `e` is visible (and so is its claim). */

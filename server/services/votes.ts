@@ -42,6 +42,9 @@ interface LockedClaim {
   weighted_sum: number;
   weight_total: number;
   vote_count: number;
+  people_weighted_sum: number;
+  people_weight_total: number;
+  people_vote_count: number;
   vote_histogram: number[];
   consensus_status: ConsensusStatus;
   consensus_since: Date | null;
@@ -53,35 +56,56 @@ interface LockedClaim {
 /**
  * Locks the claim row for this transaction; null when there is no such claim or it is hidden (a vote
  * on hidden content is a 404). A hide waiting on this lock then counts this vote off the totals.
+ * `db_now` is never before the stored `consensus_since`: now() is this transaction's start, which can
+ * precede the commit of a vote it waited for on the lock, and time must not run backwards for `since`
+ * and the resolution's stable time.
  */
 async function lockClaim(tx: SqlTx, claimId: string): Promise<LockedClaim | null> {
   if (!isUuid(claimId)) return null;
   const [claim] = await tx.query<LockedClaim>(Prisma.sql`
     SELECT id::text AS id, author_id::text AS author_id, weighted_sum, weight_total, vote_count,
+           people_weighted_sum, people_weight_total, people_vote_count,
            vote_histogram, consensus_status::text AS consensus_status, consensus_since,
-           (resolved_at IS NOT NULL) AS resolved, now() AS db_now
+           (resolved_at IS NOT NULL) AS resolved, GREATEST(now(), consensus_since) AS db_now
     FROM claims c WHERE c.id = ${claimId}::uuid AND ${visibleClaim("c")}
     FOR NO KEY UPDATE`, { prepared: true });
   return claim ?? null;
 }
 
+/** A stored vote and whether it was cast as an automated account's (left out of the people sums). */
+type SortedVote = WeightedVote & { automated: boolean };
+
 /**
- * The voter's reputation and current vote, and the claim's bridging status, read after the lock (a
- * statement of its own, so that its snapshot is newer than the lock: a bridging write that held the
- * claim row before us has committed its status by then).
+ * The voter's reputation, whether the account is automated, and its current vote, and the claim's
+ * bridging status, read after the lock (a statement of its own, so that its snapshot is newer than
+ * the lock: a bridging write that held the claim row before us has committed its status by then).
  */
 async function voterState(tx: SqlTx, claimId: string, agentId: string) {
-  const [row] = await tx.query<{ reputation: number; value: number | null; weight: number | null; bridging_status: BridgingStatusName | null }>(
+  const [row] = await tx.query<{
+    reputation: number;
+    automated: boolean;
+    value: number | null;
+    weight: number | null;
+    vote_automated: boolean | null;
+    bridging_status: BridgingStatusName | null;
+  }>(
     Prisma.sql`
-    SELECT a.reputation, v.value, v.weight,
+    SELECT a.reputation, a.automated, v.value, v.weight, v.automated AS vote_automated,
            (SELECT b.status::text FROM claim_bridging b WHERE b.claim_id = ${claimId}::uuid) AS bridging_status
     FROM agents a LEFT JOIN claim_votes v ON v.claim_id = ${claimId}::uuid AND v.agent_id = a.id
     WHERE a.id = ${agentId}::uuid`,
     { prepared: true },
   );
-  const previous: WeightedVote | null =
-    row && row.value !== null && row.weight !== null ? { value: Number(row.value), weight: Number(row.weight) } : null;
-  return { reputation: Number(row?.reputation ?? 0), previous, bridgingStatus: row?.bridging_status ?? "insufficient_data" };
+  const previous: SortedVote | null =
+    row && row.value !== null && row.weight !== null
+      ? { value: Number(row.value), weight: Number(row.weight), automated: Boolean(row.vote_automated) }
+      : null;
+  return {
+    reputation: Number(row?.reputation ?? 0),
+    automated: Boolean(row?.automated),
+    previous,
+    bridgingStatus: row?.bridging_status ?? "insufficient_data",
+  };
 }
 
 /**
@@ -93,20 +117,22 @@ export async function castVote(agentId: string, claimId: string, value: number):
     const claim = await lockClaim(tx, claimId);
     if (!claim) throw notFound(CLAIM_NOT_FOUND);
     if (claim.author_id === agentId) throw forbidden();
-    const { reputation, previous, bridgingStatus } = await voterState(tx, claim.id, agentId);
-    const next: WeightedVote = { value, weight: voteWeight(reputation) };
+    const { reputation, automated, previous, bridgingStatus } = await voterState(tx, claim.id, agentId);
+    const next: SortedVote = { value, weight: voteWeight(reputation), automated };
     // The same value with the same weight moves nothing: no write, no history point, updated_at stays.
     // (The same value with a new weight does move the gradient, and is a change.)
-    if (previous && previous.value === next.value && previous.weight === next.weight) return;
+    if (previous && previous.value === next.value && previous.weight === next.weight && previous.automated === next.automated) return;
     // The crowd this value is cast against: the other votes, as they stand. Kept while the value
     // stands (a re-weighted, same value keeps it) and copied into the outcome record at resolution.
     const crowd = crowdGradient(sumsOf(claim), previous);
     const setCrowd = previous?.value === next.value ? Prisma.empty : Prisma.sql`, crowd_gradient = ${crowd}::float8`;
     const writeVote = previous
-      ? Prisma.sql`UPDATE claim_votes SET value = ${next.value}::float8, weight = ${next.weight}::float8, updated_at = now() ${setCrowd}
+      ? Prisma.sql`UPDATE claim_votes SET value = ${next.value}::float8, weight = ${next.weight}::float8, automated = ${next.automated}::boolean,
+          updated_at = now() ${setCrowd}
           WHERE claim_id = ${claim.id}::uuid AND agent_id = ${agentId}::uuid`
-      : Prisma.sql`INSERT INTO claim_votes (id, claim_id, agent_id, value, weight, crowd_gradient, updated_at)
-          VALUES (gen_random_uuid(), ${claim.id}::uuid, ${agentId}::uuid, ${next.value}::float8, ${next.weight}::float8, ${crowd}::float8, now())`;
+      : Prisma.sql`INSERT INTO claim_votes (id, claim_id, agent_id, value, weight, crowd_gradient, automated, updated_at)
+          VALUES (gen_random_uuid(), ${claim.id}::uuid, ${agentId}::uuid, ${next.value}::float8, ${next.weight}::float8, ${crowd}::float8,
+                  ${next.automated}::boolean, now())`;
     await applyVoteChange(tx, claim, bridgingStatus, writeVote, previous, next);
     await recordEvent(tx, { type: "claim.voted", claimId: claim.id, actorId: agentId });
   });
@@ -136,6 +162,18 @@ function sumsOf(claim: LockedClaim): GradientSums {
   };
 }
 
+/** The sums over the votes of people (accounts that are not automated): gradient_people. */
+function peopleSumsOf(claim: LockedClaim): GradientSums {
+  return {
+    weightedSum: Number(claim.people_weighted_sum),
+    weightTotal: Number(claim.people_weight_total),
+    voteCount: Number(claim.people_vote_count),
+  };
+}
+
+/** A vote as the people sums see it: an automated account's vote is no vote there. */
+const asPeople = (vote: SortedVote | null): WeightedVote | null => (vote && !vote.automated ? vote : null);
+
 /**
  * Writes the vote (`writeVote`), moves the claim's sums and histogram from `previous` to `next`, stores
  * the consensus status that follows, records the new gradient in the history — all in one statement,
@@ -146,10 +184,11 @@ async function applyVoteChange(
   claim: LockedClaim,
   bridgingStatus: BridgingStatusName,
   writeVote: Prisma.Sql,
-  previous: WeightedVote | null,
-  next: WeightedVote | null,
+  previous: SortedVote | null,
+  next: SortedVote | null,
 ) {
   const sums = applyVote(sumsOf(claim), previous, next);
+  const people = applyVote(peopleSumsOf(claim), asPeople(previous), asPeople(next));
   const gradient = gradientFromSums(sums);
   const histogram = applyToHistogram(claim.vote_histogram.map(Number), previous?.value ?? null, next?.value ?? null);
   const { status } = consensusVerdict({ voters: sums.voteCount, bridgingStatus, gradient });
@@ -160,6 +199,8 @@ async function applyVoteChange(
     claim AS (
       UPDATE claims SET weighted_sum = ${sums.weightedSum}::float8, weight_total = ${sums.weightTotal}::float8,
         vote_count = ${sums.voteCount}::int, gradient = ${gradient}::float8, updated_at = now(),
+        people_weighted_sum = ${people.weightedSum}::float8, people_weight_total = ${people.weightTotal}::float8,
+        people_vote_count = ${people.voteCount}::int,
         vote_histogram = ${histogram}::int[], consensus_status = ${status}::"ConsensusStatus",
         consensus_since = ${since}::timestamptz
       WHERE id = ${claim.id}::uuid

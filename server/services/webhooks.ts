@@ -11,7 +11,7 @@ import { badRequest, notFound } from "../errors.ts";
 import { isUuid } from "../contract/common.ts";
 import type { ClaimEventType, WebhookEventType } from "../domain/webhook-events.ts";
 import { disableReason, outcomeOf, retryDelayMs, type AttemptOutcome } from "../domain/webhook-retry.ts";
-import { ipLiteralHost, refusedAddress, refusedUrlShape } from "../domain/webhook-url.ts";
+import { ipLiteralHost, isPublicAddress, refusedUrlShape } from "../domain/webhook-url.ts";
 import type { Claim } from "../contract/claims.ts";
 import { recordWebhookOutcome, type WebhookOutcome } from "../metrics/index.ts";
 import { claimView } from "./claim-views.ts";
@@ -20,6 +20,8 @@ import { getEvidence } from "./evidence.ts";
 import { getComment } from "./comments.ts";
 import { getArgument } from "./arguments.ts";
 import { postWebhook, type AttemptResult } from "./webhook-http.ts";
+import { activeAgent } from "./visibility.ts";
+import { isSealed, openSecret, sealSecret } from "../auth/secret-box.ts";
 
 export const WEBHOOK_NOT_FOUND = "Webhook not found";
 export const DELIVERY_NOT_FOUND = "Delivery not found";
@@ -76,6 +78,27 @@ function toWebhook(row: WebhookRow): WebhookOut {
   };
 }
 
+/** A signing secret as stored: encrypted under WEBHOOK_SECRET_KEY (server/auth/secret-box.ts). */
+const sealed = (secret: string) => sealSecret(secret, config().WEBHOOK_SECRET_KEY);
+
+/**
+ * Encrypts the signing secrets stored in clear before they were encrypted at rest (a SQL migration
+ * cannot: it does not hold the key). Runs at start-up on every instance; each row is rewritten only
+ * if it is still the clear value it read, so instances racing each other do no harm. Returns the count.
+ */
+export async function encryptClearWebhookSecrets(): Promise<number> {
+  const clear = await readSql<{ id: string; secret: string }>`
+    SELECT id::text AS id, secret FROM webhooks WHERE secret NOT LIKE 'enc1:%'`;
+  let done = 0;
+  for (const row of clear) {
+    if (isSealed(row.secret)) continue;
+    done += await sqlTransaction((tx) =>
+      tx.execute(Prisma.sql`UPDATE webhooks SET secret = ${sealed(row.secret)} WHERE id = ${row.id}::uuid AND secret = ${row.secret}`),
+    );
+  }
+  return done;
+}
+
 /** `whsec_` + base64 of 32 random bytes (the Standard Webhooks secret format). */
 export function newSecret(): string {
   return `whsec_${randomBytes(32).toString("base64")}`;
@@ -101,10 +124,8 @@ export async function assertDeliverableUrl(raw: string): Promise<void> {
       throw badRequest(`url: the host ${url.hostname} does not resolve`);
     }
   }
-  for (const address of addresses) {
-    const refused = refusedAddress(address);
-    if (refused) throw badRequest(`url: must resolve only to public addresses (${url.hostname} → ${refused})`);
-  }
+  // The answer never names what a name resolved to: it would tell anyone what internal names resolve to.
+  if (!addresses.every(isPublicAddress)) throw badRequest("url: must resolve only to public addresses");
 }
 
 async function ownWebhook(agentId: string, webhookId: string): Promise<WebhookRow> {
@@ -128,7 +149,7 @@ export async function createWebhook(
     if (n >= MAX_WEBHOOKS) throw badRequest(`webhooks: at most ${MAX_WEBHOOKS} endpoints per agent`);
     const [created] = await tx.query<WebhookRow>(Prisma.sql`
       INSERT INTO webhooks (id, agent_id, url, events, description, secret)
-      VALUES (gen_random_uuid(), ${agentId}::uuid, ${input.url}, ${input.events}::text[], ${input.description ?? null}, ${secret})
+      VALUES (gen_random_uuid(), ${agentId}::uuid, ${input.url}, ${input.events}::text[], ${input.description ?? null}, ${sealed(secret)})
       RETURNING ${WEBHOOK_COLUMNS}`);
     return created;
   });
@@ -177,7 +198,7 @@ export async function rotateSecret(agentId: string, webhookId: string): Promise<
   const current = await ownWebhook(agentId, webhookId);
   const secret = newSecret();
   await sqlTransaction((tx) =>
-    tx.execute(Prisma.sql`UPDATE webhooks SET secret = ${secret}, updated_at = now() WHERE id = ${current.id}::uuid`),
+    tx.execute(Prisma.sql`UPDATE webhooks SET secret = ${sealed(secret)}, updated_at = now() WHERE id = ${current.id}::uuid`),
   );
   return { ...toWebhook(current), secret };
 }
@@ -304,6 +325,7 @@ export async function queueDeliveries(tx: SqlTx, messages: EventMessage[]): Prom
     JOIN unnest(${messages.map((m) => m.type)}::text[], ${messages.map((m) => m.payload)}::text[]) WITH ORDINALITY AS m(type, payload, n)
       ON m.n = r.message
     JOIN webhooks w ON w.agent_id = r.agent_id AND w.status = 'active' AND m.type = ANY(w.events)
+    JOIN agents a ON a.id = w.agent_id AND ${activeAgent("a")}
     RETURNING id::text AS id`);
   return rows.map((r) => r.id);
 }
@@ -319,6 +341,8 @@ interface PendingDelivery {
   url: string;
   secret: string;
   webhook_status: string;
+  /** The endpoint's owner is not suspended (a delivery queued before a suspension is not sent). */
+  agent_active: boolean;
 }
 
 /** Signs and sends one attempt; exported for tests that check the headers. */
@@ -340,17 +364,18 @@ export function signedHeaders(secret: string, msgId: string, body: string, at: D
 export async function attemptDeliveries(deliveryIds: string[], enqueue: EnqueueDeliveries): Promise<Map<string, AttemptResult>> {
   const pending = await readSql<PendingDelivery>`
     SELECT d.id::text AS id, d.webhook_id::text AS webhook_id, d.message_id, d.event_type, d.payload, d.attempt, d.status,
-           w.url, w.secret, w.status AS webhook_status
-    FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+           w.url, w.secret, w.status AS webhook_status, ${activeAgent("a")} AS agent_active
+    FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id JOIN agents a ON a.id = w.agent_id
     WHERE d.id = ANY(${deliveryIds}::uuid[]) AND d.status = 'pending'`;
   const cfg = config();
   const results = new Map<string, AttemptResult>();
   await Promise.all(
     pending.map(async (d) => {
-      const result: AttemptResult =
-        d.webhook_status !== "active" && d.event_type !== "ping"
+      const result: AttemptResult = !d.agent_active
+        ? { status: null, durationMs: 0, error: "account suspended" }
+        : d.webhook_status !== "active" && d.event_type !== "ping"
           ? { status: null, durationMs: 0, error: "endpoint disabled" }
-          : await postWebhook(d.url, d.payload, signedHeaders(d.secret, d.message_id, d.payload, new Date()), cfg.WEBHOOK_ALLOW_PRIVATE);
+          : await postWebhook(d.url, d.payload, signedHeaders(openSecret(d.secret, cfg.WEBHOOK_SECRET_KEY), d.message_id, d.payload, new Date()), cfg.WEBHOOK_ALLOW_PRIVATE);
       results.set(d.id, result);
     }),
   );

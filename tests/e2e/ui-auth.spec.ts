@@ -32,6 +32,20 @@ test("sign up: the server's rules show next to the fields, then the new account 
   const profile = await request.get(`/api/v1/profiles/${username}`);
   expect(profile.status()).toBe(200);
   expect((await profile.json()).display_name).toBe("Newbie Person");
+  expect((await profile.json()).automated).toBe(false);
+});
+
+test("sign up as an automated account: the account says so", async ({ page, request }) => {
+  const username = unique("robot_");
+  await page.goto("/signup");
+  await page.getByLabel("Email", { exact: true }).fill(`${username}@example.test`);
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("This account is automated").check();
+  await page.getByRole("button", { name: "Create account" }).click();
+  await page.waitForURL("/");
+  const profile = await request.get(`/api/v1/profiles/${username}`);
+  expect((await profile.json()).automated).toBe(true);
 });
 
 test("sign up: a taken username is reported at the username field", async ({ page, request }) => {

@@ -9,6 +9,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync, chmodSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readSql } from "../../server/db/client.ts";
 import { freePort, startBuiltServer, type BuiltServer } from "../helpers/built-server.ts";
@@ -165,6 +168,38 @@ describe.skipIf(!runnable)("two instances behind nginx", () => {
     expect(new Set(ok.map((s) => s.upstream)).size).toBe(2);
     // One counter: Remaining falls by one per request whichever instance answers.
     expect(ok.map((s) => s.remaining)).toEqual([11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+  });
+
+  it("serves /mcp round-robin without sessions: the official client's calls land on both instances", async () => {
+    const author = await quickAgent();
+    const voter = await quickAgent();
+    const claimId = await newClaim(base, author, "MCP through the balancer");
+    const upstreams: (string | null)[] = [];
+    const recording: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      upstreams.push(res.headers.get("x-upstream"));
+      return res;
+    };
+    const client = new Client({ name: "balanced-agent", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${voter.token}` } }, fetch: recording }),
+    );
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain("cast_vote");
+      for (let i = 0; i < 3; i++) {
+        const got = (await client.callTool({ name: "get_claim", arguments: { claim_id: claimId } })) as CallToolResult;
+        expect((got.structuredContent as { id: string }).id).toBe(claimId);
+      }
+      const voted = (await client.callTool({ name: "cast_vote", arguments: { claim_id: claimId, value: 0.75 } })) as CallToolResult;
+      expect(voted.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    // No session id ties the client to one instance: its requests were spread over both.
+    expect(new Set(upstreams.filter(Boolean)).size).toBe(2);
+    const seen = await call(base, "GET", `/claims/${claimId}`, voter.token);
+    expect(seen.body.user_vote).toBe(0.75);
+    expect(seen.body.vote_count).toBe(1);
   });
 
   it("shares the statistics cache: both instances answer the same computation", async () => {

@@ -135,6 +135,7 @@ describe.each(["npm start", "next start"] as const)("%s", (kind) => {
     ["/api/trpc/auth.login?batch=1", {}],
     ["/api/auth/callback/credentials", { "content-type": "application/x-www-form-urlencoded" }],
     ["/", { "next-action": "0".repeat(42) }],
+    ["/mcp", { accept: "application/json, text/event-stream" }],
   ];
 
   it.each(entryPoints.flatMap(([p, h]) => [[p, "Content-Length", h], [p, "chunked", h]] as const))(
@@ -198,7 +199,7 @@ describe.each(["npm start", "next start"] as const)("%s", (kind) => {
     });
   }, 60_000);
 
-  it("pages under attack: hostile paths, queries and methods are never a 5xx", async () => {
+  it("pages under attack: hostile paths, queries and every method, from IPv4 and IPv6 clients, are never a 5xx", async () => {
     const hostile = [
       "/?q=" + encodeURIComponent("'; DROP TABLE claims; --"),
       "/?q=" + "x".repeat(5000),
@@ -215,12 +216,16 @@ describe.each(["npm start", "next start"] as const)("%s", (kind) => {
       "/..%2f..%2fpackage.json",
       "/_next/static/../../server/config.ts",
     ];
+    let n = 0;
     for (const target of hostile) {
-      for (const method of ["GET", "HEAD", "POST"]) {
+      // Every method renders a page (server/http/page-routes.ts); clients over IPv4 and IPv6.
+      for (const method of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) {
+        const client = ++n % 2 ? freshIp() : `2001:db8:${(process.pid % 0xffff).toString(16)}:${n.toString(16)}::${n.toString(16)}`;
+        const withBody = method !== "GET" && method !== "HEAD" && method !== "OPTIONS";
         const res = await fetch(`${app.base}${target}`, {
           method,
-          headers: { ...via(freshIp()), ...(method === "POST" ? { "content-type": "text/plain", "next-action": "x" } : {}) },
-          body: method === "POST" ? "garbage" : undefined,
+          headers: { ...via(client), ...(withBody ? { "content-type": "text/plain", "next-action": "x" } : {}) },
+          body: withBody ? "garbage" : undefined,
         });
         const text = await res.text();
         expect(res.status, `${method} ${target}: ${text.slice(0, 200)}`).toBeLessThan(500);
@@ -228,6 +233,36 @@ describe.each(["npm start", "next start"] as const)("%s", (kind) => {
       }
     }
   }, 120_000);
+
+  it("MCP: 401 pointing at the resource metadata; tool calls charge the caller's API budget, never the page budget", async () => {
+    const ip = freshIp();
+    const mcpHeaders = { "content-type": "application/json", accept: "application/json, text/event-stream", ...via(ip) };
+    const call = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "trending_claims", arguments: {} } });
+    const anonymous = await fetch(`${app.base}/mcp`, { method: "POST", headers: mcpHeaders, body: call(1) });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${app.base}/.well-known/oauth-protected-resource"`);
+    expect((await fetch(`${app.base}/mcp`, { headers: via(ip) })).status).toBe(405);
+
+    const username = `guard_mcp_${process.pid % 10000}_${kind === "npm start" ? "a" : "b"}`;
+    const credentials = { email: `${username}@example.test`, password: "Password123" };
+    expect((await fetch(`${app.base}/api/v1/auth/register`, { method: "POST", headers: { "content-type": "application/json", ...via(ip) }, body: JSON.stringify({ ...credentials, username }) })).status).toBe(201);
+    const { access_token } = await (await fetch(`${app.base}/api/v1/auth/login`, { method: "POST", headers: { "content-type": "application/json", ...via(ip) }, body: JSON.stringify(credentials) })).json();
+    await inOneBucket(60_000, async () => {
+    const remaining: number[] = [];
+    for (let i = 0; i < PAGE_LIMIT + 2; i++) {
+      const res = await fetch(`${app.base}/mcp`, { method: "POST", headers: { ...mcpHeaders, authorization: `Bearer ${access_token}` }, body: call(i) });
+      expect(res.status).toBe(200);
+      expect((await res.json()).result.isError).toBeFalsy();
+      remaining.push(Number(res.headers.get("x-ratelimit-remaining")));
+    }
+    // One unit per tool call, from the same budget as REST.
+    expect(remaining[0] - remaining[remaining.length - 1]).toBe(remaining.length - 1);
+    const me = await fetch(`${app.base}/api/v1/auth/me`, { headers: { authorization: `Bearer ${access_token}`, ...via(ip) } });
+    expect(Number(me.headers.get("x-ratelimit-remaining"))).toBeLessThan(remaining[remaining.length - 1]);
+    });
+    // More MCP calls than the page budget, and that IP still renders pages.
+    expect((await fetch(`${app.base}/`, { headers: via(ip) })).status).toBe(200);
+  }, 60_000);
 
   it("pages: their own per-IP budget, a plain 429 page with Retry-After; spoofing changes nothing", async () => {
     await inOneBucket(60_000, async () => {
@@ -247,8 +282,11 @@ describe.each(["npm start", "next start"] as const)("%s", (kind) => {
       expect(await refused.text()).toContain("Too many requests");
       // The API budget of that IP is its own.
       expect((await fetch(`${app.base}/api/v1/health`, { headers: via(ip) })).status).toBe(200);
-      // Assets are not renders.
-      expect((await fetch(`${app.base}/favicon.ico`, { headers: via(ip) })).status).not.toBe(429);
+      // Next's files and the app's route handlers are not renders (an unknown "/favicon.ico" is: it
+      // renders the not-found page).
+      expect((await fetch(`${app.base}/icon.svg`, { headers: via(ip) })).status).toBe(200);
+      expect((await fetch(`${app.base}/_next/static/missing.js`, { headers: via(ip) })).status).toBe(404);
+      expect((await fetch(`${app.base}/favicon.ico`, { headers: via(ip) })).status).toBe(429);
     });
   }, 60_000);
 });

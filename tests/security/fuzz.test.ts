@@ -40,6 +40,8 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
 const SCALE = Math.max(0.1, Number(process.env.FUZZ_RUNS ?? 1));
 const runs = (n: number) => Math.max(1, Math.round(n * SCALE));
 
+// Behind one trusted proxy: each request's client address is the one it appended (IPv4 and IPv6).
+process.env.TRUST_PROXY = "1";
 // One provider configured so that the redirect can succeed (302); the others answer 501.
 process.env.GITHUB_CLIENT_ID ??= "fuzz-client";
 process.env.GITHUB_CLIENT_SECRET ??= "fuzz-secret";
@@ -230,8 +232,16 @@ function describeRequest(op: Operation, req: FuzzRequest): string {
   return `[${req.kind}] ${op.method} ${urlOf(op, req).slice(0, 300)} ${body} auth=${req.authorization ? req.authorization.slice(0, 40) : "none"}`;
 }
 
+let sent = 0;
+/** Clients over IPv4, IPv6 (limited by /64) and IPv4-mapped IPv6, as our proxy reports them. */
+function clientAddress(): string {
+  const n = ++sent;
+  const hex = n.toString(16);
+  return [`198.51.100.${n % 250}`, `2001:db8:${hex}:${hex}::${hex}`, `::ffff:203.0.113.${n % 250}`, `fe80::${hex}%eth0`][n % 4];
+}
+
 async function send(op: Operation, req: FuzzRequest): Promise<ApiResponse> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { "x-forwarded-for": `192.0.2.1, ${clientAddress()}` };
   if (req.authorization !== undefined) headers.authorization = req.authorization;
   if (req.oversize !== undefined) {
     const rawBody = JSON.stringify({ ...(req.body as object), padding: "p".repeat(req.oversize) });
@@ -375,7 +385,8 @@ function invalidRequestArb(op: Operation): fc.Arbitrary<FuzzRequest> {
     }
   }
 
-  // -- path ids: malformed or unknown is "not found" --
+  // -- path ids: malformed or unknown is "not found" (the adapter hands a path segment over as sent,
+  // "%00" included; a NUL in an id sent as input is the text guard's 400: trpc-fuzz.test.ts) --
   for (const p of op.pathParams.filter((p) => p.name in NOT_FOUND_DETAIL)) {
     const badId = fc.oneof(malformedIdArb, fc.uuid({ version: 4 }));
     const path = fc.tuple(validPathArb(op), badId).map(([valid, id]) => ({ ...valid, [p.name]: id }));

@@ -13,6 +13,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
  * - main.ts, cli: the processes (the production server, the command-line tools) compose everything.
  * - seed: demo data, written through the services.
  * - rest: the /api/v1 adapter over the tRPC routers; uses http's shared guards (bodies, client IP).
+ *   mcp: the MCP endpoint beside it (tools generated from the routers) and the site as agents read it.
  * - api: tRPC (context, procedures, middlewares, routers) and the web UI's context.
  * - nextauth: NextAuth's options and its calls; above services (sign-in creates or checks agents).
  * - http: what every entry point shares (node-level guard, bounded bodies, client IP, the request log).
@@ -28,7 +29,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 const LAYERS: ReadonlyArray<readonly string[]> = [
   ["main.ts", "cli"],
   ["seed"],
-  ["rest"],
+  ["rest", "mcp"],
   ["api"],
   ["nextauth"],
   ["http"],

@@ -18,6 +18,7 @@ const EXEMPT_FILES: Record<string, string> = {
 const EXEMPT_SNIPPETS = [
   "UPDATE claims SET comment_count", // after requireClaim (visible)
   "UPDATE claims SET weighted_sum", // the row locked by lockClaim (visible)
+  "SELECT people_weighted_sum, people_weight_total, people_vote_count FROM claims WHERE id", // re-sorting an account's votes keeps hidden claims' people sums exact too (kept for their restore)
   "FROM claims c,\n", // resolution of the locked (visible) claim
   "UPDATE evidence SET upvotes", // the row locked visible in setEvidenceVote
   "FROM comments c JOIN agents a ON a.id = c.author_id WHERE ${where}", // commentRows: every caller passes a visible predicate or checks `visible`

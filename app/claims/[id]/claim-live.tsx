@@ -74,6 +74,7 @@ export function ClaimLive({ initial }: { initial: ClaimDetail }) {
       <div className={claimStyles["claim-live"]}>
         <div className="claim-live__gauge">
           <GradientGauge gradient={claim.gradient} voteCount={claim.vote_count} />
+          <PeopleOnly gradient={claim.gradient} people={claim.gradient_people} voteCount={claim.vote_count} />
           <div style={{ marginTop: "0.75rem" }}>
             <BridgingBadge bridging={claim.bridging} withMeaning />
           </div>
@@ -147,5 +148,21 @@ export function ClaimLive({ initial }: { initial: ClaimDetail }) {
       <h3 style={{ marginTop: "1.25rem" }}>Gradient history</h3>
       <GradientHistoryChart history={thinStepPoints(claim.gradient_history, CHART_POINTS)} />
     </section>
+  );
+}
+
+/**
+ * Votes of automated accounts are counted apart: when the people's own gradient differs from
+ * everyone's (as a shown percentage), both are given side by side.
+ */
+function PeopleOnly({ gradient, people, voteCount }: { gradient: number; people: number | null; voteCount: number }) {
+  if (voteCount === 0) return null;
+  if (people !== null && percent(people) === percent(gradient)) return null;
+  return (
+    <p className={ui.small} data-testid="gradient-people" style={{ marginTop: "0.5rem", marginBottom: 0 }}>
+      Everyone: <strong>{percent(gradient)}</strong> · People only:{" "}
+      <strong>{people === null ? "no votes by people yet" : percent(people)}</strong>
+      <span className={ui.muted}> (automated accounts left out)</span>
+    </p>
   );
 }

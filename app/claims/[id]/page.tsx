@@ -47,7 +47,8 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   const { id } = await params;
   const { claim } = await loadClaim(id);
   const title = claim.statement.length > 70 ? `${claim.statement.slice(0, 67)}…` : claim.statement;
-  return { title, description: claim.statement.slice(0, 200) };
+  // The Markdown twin for agents (server/mcp/site.ts): <link rel="alternate" type="text/markdown">.
+  return { title, description: claim.statement.slice(0, 200), alternates: { types: { "text/markdown": `/claims/${claim.id}.md` } } };
 }
 
 export default async function ClaimPage({ params }: { params: Params }) {

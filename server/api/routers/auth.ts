@@ -1,6 +1,9 @@
 import { z } from "zod";
 import * as auth from "../../services/auth.ts";
-import { loginInput, refreshInput, registerInput, tokenPairSchema } from "../../contract/auth.ts";
+import * as automatedAccounts from "../../services/automated-accounts.ts";
+import { announcePagesChanged } from "../../jobs/live.ts";
+import { logError } from "../../log/logger.ts";
+import { loginInput, refreshInput, registerInput, tokenPairSchema, updateMeInput } from "../../contract/auth.ts";
 import { agentWithEmailSchema } from "../../contract/common.ts";
 import { agentProcedure, publicProcedure, router } from "../trpc.ts";
 
@@ -22,7 +25,7 @@ export const authRouter = router({
     })
     .input(loginInput)
     .output(tokenPairSchema)
-    .mutation(({ input }) => auth.login(input)),
+    .mutation(({ input, ctx }) => auth.login(input, ctx.ip)),
 
   refresh: publicProcedure
     .meta({
@@ -50,4 +53,19 @@ export const authRouter = router({
     .input(z.object({}))
     .output(agentWithEmailSchema)
     .query(({ ctx }) => auth.me(ctx.agent.id)),
+
+  updateMe: agentProcedure
+    .meta({
+      // The account's own settings: an access token or a web session, never an API key or an MCP grant.
+      scope: "account",
+      openapi: { method: "PATCH", path: "/auth/me", tags: TAG, protect: true, summary: "Change what the account says about itself (automated)", errorResponses: [400, 401, 403] },
+    })
+    .input(updateMeInput)
+    .output(agentWithEmailSchema)
+    .mutation(async ({ ctx, input }) => {
+      const { agent, resorted } = await automatedAccounts.updateSelf(ctx.agent.id, input);
+      // Claims whose gradient_people moved: every instance drops its shared page renders.
+      if (resorted > 0) await announcePagesChanged().catch((err) => logError("[auth] page cache announcement failed", err));
+      return agent;
+    }),
 });
