@@ -201,7 +201,7 @@ function AddArgumentForm({ claimId }: { claimId: string }) {
   const typed = useDebounced(statement.trim(), 300);
   const similar = useQuery({ ...trpc.claims.similar.queryOptions({ q: typed, limit: 5 }), enabled: typed.length >= 10 });
   const add = useMutation(
-    trpc.arguments.add.mutationOptions({
+    trpc.arguments.create.mutationOptions({
       onMutate: () => {
         setError(null);
         setDone(null);

@@ -16,7 +16,7 @@ import { agentProcedure, publicProcedure, router } from "../trpc.ts";
 const TAG = ["arguments"];
 
 export const argumentsRouter = router({
-  add: agentProcedure
+  create: agentProcedure
     .meta({
       scope: "write",
       successStatus: 201,
