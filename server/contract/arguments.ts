@@ -43,11 +43,10 @@ export const addArgumentInput = z
     statement: createClaimInput.shape.statement.optional(),
     complexity_tier: complexityTierSchema.optional(),
     tags: createClaimInput.shape.tags.optional(),
-  })
-  .refine((i) => (i.child_claim_id === undefined) !== (i.statement === undefined), {
-    message: "body: give exactly one of child_claim_id and statement",
-    path: ["body"],
   });
+
+/** Exactly one of child_claim_id and statement: checked by the service once the parent is known to exist (404 first). */
+export const ONE_CHILD = "body: give exactly one of child_claim_id and statement";
 
 export type AddArgumentInput = z.infer<typeof addArgumentInput>;
 

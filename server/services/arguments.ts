@@ -10,6 +10,7 @@ import { readSql, sqlTransaction, type SqlTx } from "../db/client.ts";
 import { badRequest, conflict, notFound } from "../errors.ts";
 import { isUuid } from "../contract/common.ts";
 import {
+  ONE_CHILD,
   TREE_CHILDREN_PER_NODE,
   type AddArgumentInput,
   type ArgumentList,
@@ -125,6 +126,7 @@ export async function addArgument(authorId: string, input: AddArgumentInput): Pr
       const [parent] = await tx.query<{ id: string }>(Prisma.sql`
         SELECT c.id::text AS id FROM claims c WHERE c.id = ${parentId}::uuid AND ${visibleClaim("c")} FOR KEY SHARE`);
       if (!parent) throw notFound(CLAIM_NOT_FOUND);
+      if ((linked === undefined) === (input.statement === undefined)) throw badRequest(ONE_CHILD);
       const childId = linked === undefined ? await insertChild(tx, authorId, input) : await lockChild(tx, linked);
       await assertLinkAllowed(tx, parentId, childId);
       const [created] = await tx.query<{ id: string }>(Prisma.sql`

@@ -93,7 +93,7 @@ describe("POST /claims/{claim_id}/arguments", () => {
     for (const [body, detail] of cases) {
       const res = await link(parent.id, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body.detail).toBe(detail);
+      expect(res.body.detail, JSON.stringify(body)).toBe(detail);
     }
     expect((await link(UNKNOWN_ID, { stance: "supports", child_claim_id: child.id })).status).toBe(404);
     expect((await api.post(`/claims/${parent.id}/arguments`, { stance: "supports", child_claim_id: child.id })).status).toBe(401);
