@@ -6,6 +6,9 @@
 //   E2E_SKIP_BUILD=1 npm run test:e2e     reuses the existing .next build
 //   DATABASE_URL=postgresql://… …         runs the app on PostgreSQL instead of a fresh PGlite
 //
+// Mail goes to a real SMTP server started beside them (tests/e2e/smtp-sink-server.ts); specs read it
+// with readMail (tests/e2e/ui-helpers.ts).
+//
 // Screenshots of every test are kept under test-results/ (traces too, for failures).
 import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
@@ -22,10 +25,14 @@ function freePort(): string {
 
 process.env.E2E_APP_PORT ??= freePort();
 process.env.E2E_OAUTH_PORT ??= freePort();
+process.env.E2E_SMTP_PORT ??= freePort();
+process.env.E2E_SMTP_HTTP_PORT ??= freePort();
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), "claims-e2e-"));
 
 const APP_URL = `http://127.0.0.1:${process.env.E2E_APP_PORT}`;
 const OAUTH_URL = `http://127.0.0.1:${process.env.E2E_OAUTH_PORT}`;
+/** The specs read the mail the app sent here (tests/e2e/smtp-sink-server.ts). */
+const MAILBOX_URL = `http://127.0.0.1:${process.env.E2E_SMTP_HTTP_PORT}`;
 const START_APP = "node --import tsx server/main.ts";
 
 export default defineConfig({
@@ -59,6 +66,15 @@ export default defineConfig({
   projects: [{ name: "chromium" }],
   webServer: [
     {
+      // A real SMTP server: the app sends password-reset and verification mails to it (SMTP_URL).
+      command: "node --import tsx tests/e2e/smtp-sink-server.ts",
+      url: `${MAILBOX_URL}/mails`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+    {
       command: "node --import tsx tests/e2e/oauth-server.ts",
       url: `${OAUTH_URL}/.well-known/openid-configuration`,
       reuseExistingServer: false,
@@ -82,6 +98,7 @@ export default defineConfig({
         NEXTAUTH_URL: APP_URL,
         NEXTAUTH_SECRET: "e2e-nextauth-secret-e2e-nextauth-secret-0123456789",
         JWT_SECRET: "e2e-jwt-secret-e2e-jwt-secret-e2e-jwt-secret-0123456789",
+        WEBHOOK_SECRET_KEY: "e2e-webhook-key-e2e-webhook-key-0123456789",
         // The tests sign in many times from one address.
         RATE_LIMIT_SCALE: "100",
         // The webhook specs call a receiver on 127.0.0.1.
@@ -90,7 +107,11 @@ export default defineConfig({
         // record specs watch it happen); docs/features/consensus.md.
         RESOLUTION_STABLE_SECONDS: "0",
         LOG_LEVEL: "error",
-        // The moderation spec registers this account: it becomes an admin (docs/features/moderation.md).
+        // The viewpoint model refits every 10 s (not every 5 minutes), so the consensus spec sees its
+        // claims scored by real fits (docs/features/consensus-ui.md).
+        BRIDGING_INTERVAL_SECONDS: "10",
+        SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT}`,
+        // The moderation spec registers this account and verifies its address: it becomes an admin.
         ADMIN_EMAILS: "e2e-admin@example.test",
         ...mockProviderEnv(OAUTH_URL),
       },

@@ -201,6 +201,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     DATABASE_URL: url,
     JWT_SECRET: randomBytes(48).toString("base64url"),
     NEXTAUTH_SECRET: randomBytes(48).toString("base64url"),
+    WEBHOOK_SECRET_KEY: randomBytes(48).toString("base64url"),
     DATABASE_STATEMENT_TIMEOUT_MS: "0",
     RATE_LIMIT_SCALE: "100000",
     NODE_ENV: "production",

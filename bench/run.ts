@@ -33,7 +33,11 @@ async function main() {
   const stamp = startedAt.toISOString().replace(/[:.]/g, "-");
   const database = opts.reuse ?? `bench_${stamp.toLowerCase().replace(/[^a-z0-9]/g, "_")}`;
   const url = databaseUrl(opts.pgUrl, database);
-  const secrets = { JWT_SECRET: randomBytes(48).toString("base64url"), NEXTAUTH_SECRET: randomBytes(48).toString("base64url") };
+  const secrets = {
+    JWT_SECRET: randomBytes(48).toString("base64url"),
+    NEXTAUTH_SECRET: randomBytes(48).toString("base64url"),
+    WEBHOOK_SECRET_KEY: randomBytes(48).toString("base64url"),
+  };
   // This process uses the service's modules (migrations, tokens, invariants) on the same database.
   // Not the API: the invariant check over ≈1M votes may outlast the API's statement timeout. The
   // bridging bench serves GET /claims from this process under load: limits lifted as on the servers.

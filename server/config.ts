@@ -31,6 +31,8 @@ const envSchema = z.object({
   DATA_DIR: z.string().default(".data"),
   JWT_SECRET: secret("JWT_SECRET"),
   NEXTAUTH_SECRET: secret("NEXTAUTH_SECRET"),
+  /** Encrypts webhook signing secrets at rest (server/auth/secret-box.ts). Required in production. */
+  WEBHOOK_SECRET_KEY: secret("WEBHOOK_SECRET_KEY"),
   NEXTAUTH_URL: optionalString.pipe(z.url({ message: "NEXTAUTH_URL must be an absolute URL" }).optional()),
   GOOGLE_CLIENT_ID: optionalString,
   GOOGLE_CLIENT_SECRET: optionalString,
@@ -74,11 +76,28 @@ const envSchema = z.object({
     .int({ message: "PAGE_RATE_LIMIT must be a positive whole number (page renders per minute per IP)" })
     .positive({ message: "PAGE_RATE_LIMIT must be a positive whole number (page renders per minute per IP)" })
     .default(600),
+  /** An IPv6 client is limited by this prefix of its address: one subscriber holds a whole /64 (or more). */
+  RATE_LIMIT_IPV6_PREFIX: z.coerce
+    .number({ message: "RATE_LIMIT_IPV6_PREFIX must be a whole number from 32 to 128" })
+    .int({ message: "RATE_LIMIT_IPV6_PREFIX must be a whole number from 32 to 128" })
+    .min(32, { message: "RATE_LIMIT_IPV6_PREFIX must be a whole number from 32 to 128" })
+    .max(128, { message: "RATE_LIMIT_IPV6_PREFIX must be a whole number from 32 to 128" })
+    .default(64),
   SKIP_MIGRATIONS: z
     .enum(["", "0", "1", "true", "false"], { message: "SKIP_MIGRATIONS must be 1/true or 0/false" })
     .default("")
     .transform((v) => v === "1" || v === "true"),
-  /** docs/features/moderation.md: these accounts become admins when they register or sign in. Stored lower-cased. */
+  /**
+   * Mail (password reset, email verification) goes out through this SMTP server, e.g.
+   * smtp://user:pass@host:587 or smtps://…:465. Unset: `npm run dev` writes mails to DATA_DIR/mail,
+   * production answers the mail endpoints 503 (docs/features/accounts.md).
+   */
+  SMTP_URL: optionalString.refine((v) => v === undefined || /^smtps?:\/\/[^/]/.test(v), {
+    message: "SMTP_URL must be an smtp:// or smtps:// URL",
+  }),
+  /** The From of every mail; default "Claims <no-reply@<NEXTAUTH_URL's host>>". */
+  MAIL_FROM: optionalString,
+  /** docs/features/moderation.md: these accounts become admins once their address is verified (docs/features/accounts.md). Stored lower-cased. */
   ADMIN_EMAILS: optionalString.transform((v, ctx) => {
     const emails = (v ?? "").split(",").map((e) => e.trim().toLowerCase()).filter(Boolean);
     const bad = emails.find((e) => !z.email().safeParse(e).success);
@@ -240,16 +259,45 @@ const envSchema = z.object({
     .transform((v) => v !== "0" && v !== "false"),
 });
 
-export type Config = Omit<z.infer<typeof envSchema>, "PAGE_CACHE_SECONDS"> & { JWT_SECRET: string; NEXTAUTH_SECRET: string; PAGE_CACHE_SECONDS: number };
+/**
+ * Why a secret of the right length is still guessable, or null. Length alone accepts 32 × "a": the
+ * secret must not be one unit repeated, must use at least 8 different characters, and must carry at
+ * least 80 bits by its own character frequencies (a generated hex or base64 secret of 32 characters
+ * carries 110–150). docs/security.md, "Secrets".
+ */
+export function guessableSecret(value: string): string | null {
+  const advice = "is guessable; generate one (openssl rand -base64 48)";
+  if (/^([\s\S]+?)\1+$/.test(value)) return `${advice}: it is one short part repeated`;
+  const counts = new Map<string, number>();
+  for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  if (counts.size < 8) return `${advice}: fewer than 8 different characters`;
+  const length = [...value].length;
+  let bits = 0;
+  for (const n of counts.values()) bits -= n * Math.log2(n / length);
+  if (bits < 80) return `${advice}: about ${Math.floor(bits)} bits, at least 80 needed`;
+  return null;
+}
+
+export type Config = Omit<z.infer<typeof envSchema>, "PAGE_CACHE_SECONDS"> & {
+  JWT_SECRET: string;
+  NEXTAUTH_SECRET: string;
+  WEBHOOK_SECRET_KEY: string;
+  PAGE_CACHE_SECONDS: number;
+};
 
 export class ConfigError extends Error {}
 
-function loadDevSecrets(dataDir: string): { JWT_SECRET: string; NEXTAUTH_SECRET: string } {
+type DevSecrets = { JWT_SECRET: string; NEXTAUTH_SECRET: string; WEBHOOK_SECRET_KEY: string };
+
+function loadDevSecrets(dataDir: string): DevSecrets {
   const file = path.join(/*turbopackIgnore: true*/ dataDir, "secrets.json");
-  if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8"));
-  const secrets = {
-    JWT_SECRET: randomBytes(48).toString("base64url"),
-    NEXTAUTH_SECRET: randomBytes(48).toString("base64url"),
+  const kept: Partial<DevSecrets> = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : {};
+  if (kept.JWT_SECRET && kept.NEXTAUTH_SECRET && kept.WEBHOOK_SECRET_KEY) return kept as DevSecrets;
+  // A file from before WEBHOOK_SECRET_KEY keeps its other secrets (sessions and tokens stay valid).
+  const secrets: DevSecrets = {
+    JWT_SECRET: kept.JWT_SECRET ?? randomBytes(48).toString("base64url"),
+    NEXTAUTH_SECRET: kept.NEXTAUTH_SECRET ?? randomBytes(48).toString("base64url"),
+    WEBHOOK_SECRET_KEY: kept.WEBHOOK_SECRET_KEY ?? randomBytes(48).toString("base64url"),
   };
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
@@ -277,18 +325,33 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     // The providers' redirect_uri is built from it; guessing it from Host headers is unsafe.
     throw new ConfigError("Invalid configuration:\n  NEXTAUTH_URL: required in production when an OAuth provider is configured");
   }
-  let { JWT_SECRET, NEXTAUTH_SECRET } = cfg;
-  if (!JWT_SECRET || !NEXTAUTH_SECRET) {
+  if (cfg.NODE_ENV === "production" && cfg.SMTP_URL && !cfg.NEXTAUTH_URL) {
+    // Mailed links point at the web UI; an origin taken from a Host header could be an attacker's.
+    throw new ConfigError("Invalid configuration:\n  NEXTAUTH_URL: required in production when SMTP_URL is set (mailed links point at it)");
+  }
+  let { JWT_SECRET, NEXTAUTH_SECRET, WEBHOOK_SECRET_KEY } = cfg;
+  if (!JWT_SECRET || !NEXTAUTH_SECRET || !WEBHOOK_SECRET_KEY) {
     if (cfg.NODE_ENV === "production") {
-      const missing = !JWT_SECRET ? "JWT_SECRET" : "NEXTAUTH_SECRET";
+      const missing = !JWT_SECRET ? "JWT_SECRET" : !NEXTAUTH_SECRET ? "NEXTAUTH_SECRET" : "WEBHOOK_SECRET_KEY";
       throw new ConfigError(`Invalid configuration:\n  ${missing}: required in production (at least 32 bytes)`);
     }
     const generated = loadDevSecrets(cfg.DATA_DIR);
     JWT_SECRET ??= generated.JWT_SECRET;
     NEXTAUTH_SECRET ??= generated.NEXTAUTH_SECRET;
+    WEBHOOK_SECRET_KEY ??= generated.WEBHOOK_SECRET_KEY;
+  }
+  if (cfg.NODE_ENV === "production") {
+    const problems = [
+      ["JWT_SECRET", guessableSecret(JWT_SECRET)],
+      ["NEXTAUTH_SECRET", guessableSecret(NEXTAUTH_SECRET)],
+      ["NEXTAUTH_SECRET", JWT_SECRET === NEXTAUTH_SECRET ? "must differ from JWT_SECRET (one leaked secret must not open both)" : null],
+      ["WEBHOOK_SECRET_KEY", guessableSecret(WEBHOOK_SECRET_KEY)],
+      ["WEBHOOK_SECRET_KEY", WEBHOOK_SECRET_KEY === JWT_SECRET || WEBHOOK_SECRET_KEY === NEXTAUTH_SECRET ? "must differ from JWT_SECRET and NEXTAUTH_SECRET" : null],
+    ].filter(([, problem]) => problem !== null);
+    if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.map(([name, p]) => `  ${name}: ${p}`).join("\n")}`);
   }
   const PAGE_CACHE_SECONDS = cfg.PAGE_CACHE_SECONDS ?? (cfg.NODE_ENV === "production" ? 5 : 0);
-  return { ...cfg, JWT_SECRET, NEXTAUTH_SECRET, PAGE_CACHE_SECONDS };
+  return { ...cfg, JWT_SECRET, NEXTAUTH_SECRET, WEBHOOK_SECRET_KEY, PAGE_CACHE_SECONDS };
 }
 
 const globalForConfig = globalThis as unknown as { __claimsConfig?: Config };

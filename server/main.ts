@@ -16,6 +16,7 @@ import { installGracefulShutdown } from "./http/shutdown.ts";
 import { startBridgingInBackground, stopBridgingInBackground } from "./jobs/bridging-schedule.ts";
 import { runStopHooks } from "./http/stop-hooks.ts";
 import { lifecycleLog, logError } from "./log/logger.ts";
+import { INTERNAL_ERROR_BODY } from "./errors.ts";
 import { startMetricsServer } from "./metrics/server.ts";
 import { closeHealthChecks } from "./rest/health.ts";
 
@@ -49,7 +50,7 @@ async function main() {
         handleNodeRest(req, res).catch((err) => {
           logError("[api] unhandled", err);
           if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
-          res.end(JSON.stringify({ detail: "Internal server error" }));
+          res.end(INTERNAL_ERROR_BODY);
         });
         return;
       }

@@ -6,6 +6,7 @@ import { afterAll } from "vitest";
 
 process.env.JWT_SECRET ??= "test-secret-test-secret-test-secret-0123456789";
 process.env.NEXTAUTH_SECRET ??= "test-nextauth-secret-test-nextauth-secret-0123";
+process.env.WEBHOOK_SECRET_KEY ??= "test-webhook-key-test-webhook-key-0123456789";
 process.env.NEXTAUTH_URL ??= "http://localhost:3000";
 // Tests that are about rate limits create their own limiter; everything else must not hit one.
 process.env.RATE_LIMIT_SCALE ??= "1000";
@@ -50,7 +51,7 @@ afterAll(async () => {
     const client = new pg.Client({ connectionString: url.toString() });
     await client.connect();
     await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    // The job queue's schema beside it (server/jobs/queue.ts), when the file started the worker.
+    // The job queue's schema beside it (server/queue/pg-boss.ts), when the file started the worker.
     await client.query(`DROP SCHEMA IF EXISTS "${schema}_jobs" CASCADE`);
     await client.end();
   }

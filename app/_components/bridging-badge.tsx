@@ -1,34 +1,36 @@
-// The bridged-consensus badge (docs/features/bridging.md): next to the plain gradient, whether voters who usually
-// disagree agree on the claim, with a sentence saying what that means.
+// The viewpoint model's reading of a claim (bridged consensus, docs/features/bridging.md): whether voters
+// who usually disagree agree on it, with a sentence saying what that means and the model's score.
 import type { Claim } from "~/server/contract/claims.ts";
 import ui from "./ui.module.css";
 
 type Bridging = Claim["bridging"];
 
+// The badge speaks of viewpoints only, never a verdict of its own: the verdict is the claim's consensus
+// status (consensus.tsx), which follows from this model when it has enough data.
 const LABELS: Record<Bridging["status"], { label: string; tone: string; meaning: string }> = {
   bridged_true: {
-    label: "Agreed across viewpoints: true",
+    label: "Viewpoints agree: true",
     tone: "badge--true",
     meaning: "Voters who usually disagree with each other both rate this claim as true.",
   },
   bridged_false: {
-    label: "Agreed across viewpoints: false",
+    label: "Viewpoints agree: false",
     tone: "badge--false",
     meaning: "Voters who usually disagree with each other both rate this claim as false.",
   },
   divided: {
-    label: "Divided",
+    label: "Viewpoints split",
     tone: "badge--neutral",
     meaning:
-      "Votes split along the usual lines of disagreement: one group rates it high, another low. A high or low gradient here reflects which group voted more, not agreement.",
+      "Votes split along the usual lines of disagreement: one group rates it high, another low. A high or low average here reflects which group voted more, not agreement.",
   },
   undecided: {
-    label: "No cross-viewpoint agreement yet",
+    label: "Viewpoints: no clear agreement",
     tone: "badge--neutral",
     meaning: "Voters from different viewpoints have rated it, but neither clearly true nor clearly false.",
   },
   insufficient_data: {
-    label: "Not enough data",
+    label: "Viewpoints: not enough data",
     tone: "",
     meaning: "Too few votes from people with a voting history to tell whether different viewpoints agree.",
   },
@@ -40,7 +42,7 @@ export function BridgingBadge({ bridging, withMeaning = false }: { bridging: Bri
     <span data-testid="bridging-badge" data-status={bridging.status}>
       <span className={`${ui.badge} ${l.tone ? ui[l.tone] : ""}`} style={{ textTransform: "none" }} title={l.meaning}>
         {l.label}
-        {bridging.score !== null ? ` · ${bridging.score.toFixed(2)}` : ""}
+        {bridging.score !== null ? ` · score ${bridging.score.toFixed(2)}` : ""}
       </span>
       {withMeaning ? (
         <span className={`${ui.muted} ${ui.small}`} style={{ display: "block", marginTop: "0.35rem" }}>

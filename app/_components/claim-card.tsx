@@ -1,9 +1,11 @@
-// One claim in a list: statement, tags, who and when, and where its gradient stands.
+// One claim in a list: statement, tags, who and when, and where consensus stands (the same words as the
+// claim page: docs/features/consensus-ui.md).
 import Link from "next/link";
 import type { ReactNode } from "react";
 import type { Claim } from "~/server/contract/claims.ts";
-import { gradientLabel, plural } from "../_lib/format.ts";
+import { plural } from "../_lib/format.ts";
 import { RelTime, TagList } from "./bits.tsx";
+import { ConsensusLine } from "./consensus.tsx";
 import { GradientBar, GradientValue } from "./gradient.tsx";
 import cardStyles from "./claim-card.module.css";
 import ui from "./ui.module.css";
@@ -29,9 +31,9 @@ export function ClaimCard({ claim, extra }: { claim: Claim; extra?: ReactNode })
         {extra ? <div className={cardStyles["claim-card__extra"]}>{extra}</div> : null}
       </div>
       <div className={cardStyles["claim-card__score"]}>
-        <GradientValue gradient={claim.gradient} />
-        <GradientBar gradient={claim.gradient} label={`${gradientLabel(claim.gradient, claim.vote_count)}, gradient ${Math.round(claim.gradient * 100)}%`} />
-        <span className={`${ui.muted} ${ui.small}`}>{gradientLabel(claim.gradient, claim.vote_count)}</span>
+        <GradientValue className={cardStyles["claim-card__value"]} gradient={claim.gradient} consensus={claim.consensus} />
+        <GradientBar gradient={claim.gradient} consensus={claim.consensus} />
+        <ConsensusLine consensus={claim.consensus} />
       </div>
     </article>
   );

@@ -1,37 +1,57 @@
-// The gradient as a bar (lists) and as a gauge (the claim page). Plain components: usable from server
-// and client components alike.
-import { gradientLabel, gradientTone, percent } from "../_lib/format.ts";
+// The gradient as a bar (lists) and as a gauge (the claim page). The gradient is a number to show only
+// once there are enough voters to call (docs/features/consensus-ui.md): before that, no needle, no
+// marker and no percentage stand for a verdict. Its colour is the claim's consensus status, never the
+// number alone (a divided claim at 85% is not green). Plain components: usable from server and client
+// components alike.
+import type { Consensus } from "~/server/contract/claims.ts";
+import { percent, plural } from "../_lib/format.ts";
+import { consensusHeadline, consensusTone, hasVerdict } from "./consensus.tsx";
 import gradientStyles from "./gradient.module.css";
 import ui from "./ui.module.css";
 
-export function GradientBar({ gradient, label }: { gradient: number; label?: string }) {
+export function GradientBar({ gradient, consensus }: { gradient: number; consensus: Consensus }) {
+  const shown = hasVerdict(consensus);
   return (
     <div
-      className={gradientStyles["gradient-bar"]}
+      className={`${gradientStyles["gradient-bar"]} ${shown ? "" : gradientStyles["gradient-bar--empty"]}`}
       role="img"
-      aria-label={label ?? `Gradient ${percent(gradient)} true`}
+      aria-label={shown ? `${consensusHeadline(consensus)}; weighted average ${percent(gradient)} true` : consensusHeadline(consensus)}
     >
-      <span className={gradientStyles["gradient-bar__marker"]} style={{ left: `${gradient * 100}%` }} />
+      {shown ? <span className={gradientStyles["gradient-bar__marker"]} style={{ left: `${gradient * 100}%` }} /> : null}
     </div>
   );
 }
 
-export function GradientValue({ gradient, className = "" }: { gradient: number; className?: string }) {
-  return <span className={`${gradientStyles["gradient-value"]} ${gradientStyles[`gradient-value--${gradientTone(gradient)}`]} ${className}`}>{percent(gradient)}</span>;
+/** The weighted average as a percentage, coloured by the status; nothing before there is a verdict. */
+export function GradientValue({ gradient, consensus, className = "" }: { gradient: number; consensus: Consensus; className?: string }) {
+  if (!hasVerdict(consensus)) return null;
+  return (
+    <span className={`${gradientStyles["gradient-value"]} ${gradientStyles[`gradient-value--${consensusTone(consensus)}`]} ${className}`}>
+      {percent(gradient)}
+    </span>
+  );
 }
 
-/** A half-circle gauge from false (left) to true (right) with a needle at the gradient. */
-export function GradientGauge({ gradient, voteCount }: { gradient: number; voteCount: number }) {
+/**
+ * A half-circle gauge from false (left) to true (right) with a needle at the gradient, once there is a
+ * verdict; before that, the empty scale and how many votes there are.
+ */
+export function GradientGauge({ gradient, consensus }: { gradient: number; consensus: Consensus }) {
+  const shown = hasVerdict(consensus);
   const angle = Math.PI * (1 - gradient); // 0 → left (π), 1 → right (0)
   const cx = 100;
   const cy = 100;
   const r = 80;
   const needleX = cx + (r - 12) * Math.cos(angle);
   const needleY = cy - (r - 12) * Math.sin(angle);
-  const tone = gradientTone(gradient);
+  const tone = consensusTone(consensus);
   return (
     <figure className={gradientStyles.gauge} style={{ margin: 0 }}>
-      <svg viewBox="0 0 200 115" role="img" aria-label={`Gradient gauge: ${percent(gradient)} true`}>
+      <svg
+        viewBox="0 0 200 115"
+        role="img"
+        aria-label={shown ? `Gauge: weighted average ${percent(gradient)} true; ${consensusHeadline(consensus)}` : `Gauge without a reading: ${consensusHeadline(consensus)}`}
+      >
         <defs>
           <linearGradient id="gauge-scale" x1="0" x2="1" y1="0" y2="0">
             <stop offset="0%" stopColor="var(--false)" />
@@ -39,19 +59,30 @@ export function GradientGauge({ gradient, voteCount }: { gradient: number; voteC
             <stop offset="100%" stopColor="var(--true)" />
           </linearGradient>
         </defs>
-        <path d={`M ${cx - r} ${cy} A ${r} ${r} 0 0 1 ${cx + r} ${cy}`} fill="none" stroke="url(#gauge-scale)" strokeWidth="16" strokeLinecap="round" />
-        <line x1={cx} y1={cy} x2={needleX} y2={needleY} stroke="var(--text)" strokeWidth="4" strokeLinecap="round" />
-        <circle cx={cx} cy={cy} r="7" fill="var(--text)" />
+        <path
+          d={`M ${cx - r} ${cy} A ${r} ${r} 0 0 1 ${cx + r} ${cy}`}
+          fill="none"
+          stroke={shown ? "url(#gauge-scale)" : "var(--border)"}
+          strokeWidth="16"
+          strokeLinecap="round"
+        />
+        {shown ? (
+          <>
+            <line x1={cx} y1={cy} x2={needleX} y2={needleY} stroke="var(--text)" strokeWidth="4" strokeLinecap="round" />
+            <circle cx={cx} cy={cy} r="7" fill="var(--text)" />
+          </>
+        ) : null}
         <text x={cx - r} y={cy + 14} textAnchor="middle" fontSize="10" fill="var(--text-muted)">0</text>
         <text x={cx + r} y={cy + 14} textAnchor="middle" fontSize="10" fill="var(--text-muted)">1</text>
       </svg>
       <figcaption style={{ textAlign: "center" }}>
-        <div className={`${gradientStyles.gauge__value} ${gradientStyles[`gradient-value--${tone}`]}`} data-testid="gradient-value">
-          {percent(gradient)}
-        </div>
-        <div className={gradientStyles.gauge__label}>{gradientLabel(gradient, voteCount)}</div>
-        <div className={`${ui.muted} ${ui.small}`}>
-          {voteCount === 1 ? "1 vote" : `${voteCount} votes`} · 0 = false, 1 = true
+        {shown ? (
+          <div className={`${gradientStyles.gauge__value} ${gradientStyles[`gradient-value--${tone}`]}`} data-testid="gradient-value">
+            {percent(gradient)}
+          </div>
+        ) : null}
+        <div className={`${ui.muted} ${ui.small}`} data-testid="gauge-votes">
+          {shown ? `weighted average of ${plural(consensus.voters, "vote")}` : plural(consensus.voters, "vote")} · 0 = false, 1 = true
         </div>
       </figcaption>
     </figure>

@@ -1,5 +1,6 @@
 // Previous / next links for limit+offset lists; the page's other query parameters are kept.
 import Link from "next/link";
+import { plural } from "../_lib/format.ts";
 import paginationStyles from "./pagination.module.css";
 import ui from "./ui.module.css";
 
@@ -9,13 +10,14 @@ export function Pagination({
   total,
   limit,
   offset,
-  noun = "claims",
+  noun = "claim",
 }: {
   basePath: string;
   params: Record<string, string | undefined>;
   total: number;
   limit: number;
   offset: number;
+  /** Singular; the plural adds an "s". */
   noun?: string;
 }) {
   if (total === 0) return null;
@@ -40,7 +42,8 @@ export function Pagination({
         <span />
       )}
       <span className={paginationStyles.pagination__info}>
-        {first}–{last} of {total.toLocaleString("en-US")} {noun}
+        {/* One page of results is just counted ("1 claim"); ranges only when there are more pages. */}
+        {first === 1 && last === total ? plural(total, noun) : `${first}–${last} of ${plural(total, noun)}`}
       </span>
       {hasNext ? (
         <Link className={`${ui.button} ${ui["button--secondary"]}`} href={href(offset + limit)} rel="next">

@@ -31,7 +31,8 @@ interface ReportButtonProps {
 export function ReportButton({ targetType, targetId, label = "Report" }: ReportButtonProps) {
   const trpc = useTRPC();
   const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState<(typeof REASONS)[number][0]>("spam");
+  // Nothing chosen for the reporter: they say what is wrong (docs/features/friction.md).
+  const [reason, setReason] = useState<(typeof REASONS)[number][0] | "">("");
   const [note, setNote] = useState("");
   const [done, setDone] = useState<string | null>(null);
   const report = useMutation(
@@ -47,7 +48,13 @@ export function ReportButton({ targetType, targetId, label = "Report" }: ReportB
   if (done) return <span className={ui.small} role="status" data-testid={`report-status-${targetId}`}>{done}</span>;
   if (!open) {
     return (
-      <button type="button" className={ui.button} data-testid={`report-${targetType}-${targetId}`} onClick={() => setOpen(true)}>
+      // A quiet, secondary control: reporting is rare, and must not be the loudest thing on the page.
+      <button
+        type="button"
+        className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`}
+        data-testid={`report-${targetType}-${targetId}`}
+        onClick={() => setOpen(true)}
+      >
         {label}
       </button>
     );
@@ -57,13 +64,16 @@ export function ReportButton({ targetType, targetId, label = "Report" }: ReportB
       aria-label={`Report this ${targetType}`}
       onSubmit={(e) => {
         e.preventDefault();
-        report.mutate({ target_type: targetType, target_id: targetId, reason, note: note || undefined });
+        if (reason) report.mutate({ target_type: targetType, target_id: targetId, reason, note: note || undefined });
       }}
       style={{ display: "inline-flex", gap: "0.5rem", flexWrap: "wrap", alignItems: "center" }}
     >
       <label className={ui.small}>
         Reason{" "}
-        <select value={reason} onChange={(e) => setReason(e.target.value as typeof reason)} data-testid="report-reason">
+        <select value={reason} required onChange={(e) => setReason(e.target.value as typeof reason)} data-testid="report-reason">
+          <option value="" disabled>
+            Choose a reason…
+          </option>
           {REASONS.map(([value, text]) => (
             <option key={value} value={value}>
               {text}
@@ -74,10 +84,10 @@ export function ReportButton({ targetType, targetId, label = "Report" }: ReportB
       <label className={ui.small}>
         Note <input value={note} maxLength={1000} onChange={(e) => setNote(e.target.value)} />
       </label>
-      <button type="submit" className={ui.button} disabled={report.isPending} data-testid="report-submit">
+      <button type="submit" className={`${ui.button} ${ui["button--small"]}`} disabled={report.isPending || !reason} data-testid="report-submit">
         Send report
       </button>
-      <button type="button" className={ui.button} onClick={() => setOpen(false)}>
+      <button type="button" className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`} onClick={() => setOpen(false)}>
         Cancel
       </button>
     </ClientForm>

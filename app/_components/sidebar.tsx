@@ -1,7 +1,9 @@
 // Trending claims and topics, beside lists (discover.trending, discover.topics).
 import Link from "next/link";
 import { publicCaller } from "~/server/api/server-caller.ts";
-import { percent, plural } from "../_lib/format.ts";
+import { plural } from "../_lib/format.ts";
+import { ConsensusLine } from "./consensus.tsx";
+import { GradientValue } from "./gradient.tsx";
 import { SkeletonLines } from "./bits.tsx";
 import ui from "./ui.module.css";
 
@@ -24,7 +26,10 @@ export async function TrendingCard({ limit = 5 }: { limit?: number }) {
                 <span>
                   {plural(claim.votes_24h, "vote")} · {plural(claim.evidence_24h, "evidence", "evidence")} today
                 </span>
-                <span>{percent(claim.gradient)}</span>
+                <GradientValue gradient={claim.gradient} consensus={claim.consensus} />
+              </div>
+              <div className={ui.meta}>
+                <ConsensusLine consensus={claim.consensus} />
               </div>
             </li>
           ))}

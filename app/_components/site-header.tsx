@@ -2,6 +2,7 @@
 // page cache shares it); the links only a signed-in agent has and the user menu are filled in by the
 // browser (nav-links.tsx, user-menu.tsx).
 import Link from "next/link";
+import { MobileMenu } from "./mobile-menu.tsx";
 import { NavLinks, type NavItem } from "./nav-links.tsx";
 import { UserMenu } from "./user-menu.tsx";
 import headerStyles from "./site-header.module.css";
@@ -30,6 +31,7 @@ export function SiteHeader() {
           <span className={headerStyles["site-nav__spacer"]} />
         </nav>
         <UserMenu />
+        <MobileMenu items={ITEMS} />
       </div>
     </header>
   );

@@ -39,15 +39,18 @@ export function UserMenu() {
           {viewer.username}
         </span>
       </Link>
-      <Link href="/settings/api-keys" className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`}>
-        API keys
-      </Link>
-      {viewer.role !== "member" ? (
-        <Link href="/moderation" className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`}>
-          Moderation
+      {/* On a phone these are in the menu (mobile-menu.tsx). */}
+      <span className={headerStyles["user-menu__extras"]}>
+        <Link href="/settings" className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`}>
+          Settings
         </Link>
-      ) : null}
-      <SignOutButton />
+        {viewer.role !== "member" ? (
+          <Link href="/moderation" className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`}>
+            Moderation
+          </Link>
+        ) : null}
+        <SignOutButton />
+      </span>
     </div>
   );
 }

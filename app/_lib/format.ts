@@ -1,6 +1,5 @@
 // Presentation helpers shared by server and client components (no I/O, no hooks).
 import { format, formatDistanceToNowStrict, parseISO } from "date-fns";
-import { consensusDirection } from "~/server/domain/gradient.ts";
 
 export function percent(gradient: number): string {
   return `${Math.round(gradient * 100)}%`;
@@ -8,20 +7,11 @@ export function percent(gradient: number): string {
 
 export type GradientTone = "true" | "false" | "neutral";
 
-/** Which way consensus leans: the domain's consensus thresholds decide "true"/"false". */
-export function gradientTone(gradient: number): GradientTone {
-  const direction = consensusDirection(gradient);
-  return direction === true ? "true" : direction === false ? "false" : "neutral";
-}
-
-export function gradientLabel(gradient: number, voteCount: number): string {
-  if (voteCount === 0) return "No votes yet";
-  const direction = consensusDirection(gradient);
-  if (direction === true) return "Consensus: true";
-  if (direction === false) return "Consensus: false";
-  if (gradient > 0.5) return "Leaning true";
-  if (gradient < 0.5) return "Leaning false";
-  return "Evenly split";
+/** "30 minutes", "1 hour", "90 seconds": a configured wait in words. */
+export function durationWords(seconds: number): string {
+  if (seconds % 3600 === 0) return plural(seconds / 3600, "hour");
+  if (seconds % 60 === 0) return plural(seconds / 60, "minute");
+  return plural(seconds, "second");
 }
 
 export function relativeTime(iso: string): string {

@@ -5,7 +5,7 @@
 // says at once whether a session is present, and auth.me, asked only then, says who it is.
 import { useQuery } from "@tanstack/react-query";
 import { useSyncExternalStore } from "react";
-import { VIEWER_HINT_COOKIE } from "~/server/http/viewer-hint.ts";
+import { VIEWER_HINT_COOKIE } from "~/server/domain/viewer-hint.ts";
 import type { AgentWithEmail } from "~/server/contract/common.ts";
 import { useTRPC } from "./trpc.tsx";
 

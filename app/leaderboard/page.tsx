@@ -3,6 +3,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { publicCaller } from "~/server/api/server-caller.ts";
+import { config } from "~/server/config.ts";
+import { atConsensusVersusResolved } from "../_components/consensus.tsx";
 import { Avatar, EmptyState, TierBadge } from "../_components/bits.tsx";
 import { Pagination } from "../_components/pagination.tsx";
 import { first, offsetParam, type SearchParams } from "../_lib/search-params.ts";
@@ -32,7 +34,10 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
           </p>
         </div>
       </div>
-      <nav aria-label="Order" className={ui.row} style={{ marginBottom: "1rem", gap: "0.75rem" }}>
+      <p className={`${ui.muted} ${ui.small}`} data-testid="consensus-vocabulary">
+        {atConsensusVersusResolved(config().RESOLUTION_STABLE_SECONDS)}
+      </p>
+      <nav aria-label="Order" className={ui.segmented} style={{ marginBottom: "1rem" }}>
         <Link href="/leaderboard" aria-current={by === "peer_score" ? "page" : undefined}>
           By peer score
         </Link>
@@ -78,7 +83,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
             </tbody>
           </table>
         )}
-        <Pagination basePath="/leaderboard" params={{ by: by === "reputation" ? "reputation" : undefined }} total={board.total} limit={PAGE_SIZE} offset={offset} noun="agents" />
+        <Pagination basePath="/leaderboard" params={{ by: by === "reputation" ? "reputation" : undefined }} total={board.total} limit={PAGE_SIZE} offset={offset} noun="agent" />
       </section>
     </>
   );

@@ -1,14 +1,16 @@
 "use client";
-// The queue with one-click actions (hide, dismiss, suspend the author or agent, restore) and the audit
-// log; every action goes through the same procedures as /api/v1/moderation.
+// The queue with one-click actions (hide, dismiss, restore), a suspension that asks for its reason in a
+// dialog, and the audit log with names; every action goes through the same procedures as
+// /api/v1/moderation.
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import type { AuditLog, ModerationQueue as Queue } from "~/server/contract/moderation.ts";
 import { toApiError } from "../_lib/api-error.ts";
 import { useTRPC } from "../_lib/trpc.tsx";
 import ui from "../_components/ui.module.css";
+import styles from "./moderation.module.css";
 
 type Target = Queue["targets"][number];
 
@@ -34,6 +36,7 @@ export function ModerationQueue({ initialQueue, audit }: { initialQueue: Queue; 
   const router = useRouter();
   const [message, setMessage] = useState<string | null>(null);
   const [done, setDone] = useState<Set<string>>(new Set());
+  const [suspending, setSuspending] = useState<{ agentId: string; who: string; suggestion: string } | null>(null);
   const onError = (err: unknown) => setMessage(toApiError(err).detail);
   const finish = (key: string, text: string) => {
     setDone((d) => new Set(d).add(key));
@@ -78,38 +81,41 @@ export function ModerationQueue({ initialQueue, audit }: { initialQueue: Queue; 
                   </ul>
                 ) : null}
                 <div style={{ display: "flex", gap: "0.5rem", flexWrap: "wrap" }}>
-                  {t.target_type !== "agent" ? (
-                    <button
-                      type="button"
-                      className={ui.button}
-                      data-testid={`hide-${t.target_id}`}
-                      disabled={resolve.isPending}
-                      onClick={() => resolve.mutate({ report_id: firstReport.id, action: "hide" }, { onSuccess: () => finish(key, `Hidden: ${t.target_type}.`) })}
-                    >
-                      Hide
-                    </button>
-                  ) : null}
                   <button
                     type="button"
-                    className={ui.button}
+                    className={`${ui.button} ${ui["button--small"]} ${styles["action-dismiss"]}`}
                     data-testid={`dismiss-${t.target_id}`}
                     disabled={resolve.isPending}
                     onClick={() => resolve.mutate({ report_id: firstReport.id, action: "dismiss" }, { onSuccess: () => finish(key, "Reports dismissed.") })}
                   >
-                    Dismiss
+                    Dismiss reports
                   </button>
+                  {t.target_type !== "agent" ? (
+                    <button
+                      type="button"
+                      className={`${ui.button} ${ui["button--small"]} ${styles["action-hide"]}`}
+                      data-testid={`hide-${t.target_id}`}
+                      disabled={resolve.isPending}
+                      onClick={() => resolve.mutate({ report_id: firstReport.id, action: "hide" }, { onSuccess: () => finish(key, `Hidden: ${t.target_type}.`) })}
+                    >
+                      Hide {t.target_type}
+                    </button>
+                  ) : null}
                   {d.authorId ? (
                     <button
                       type="button"
-                      className={ui.button}
+                      className={`${ui.button} ${ui["button--small"]} ${styles["action-suspend"]}`}
                       data-testid={`suspend-${t.target_id}`}
                       disabled={suspend.isPending}
-                      onClick={() => {
-                        if (!window.confirm(t.target_type === "agent" ? "Suspend this agent?" : "Suspend the author?")) return;
-                        suspend.mutate({ agent_id: d.authorId!, reason: `reported ${t.target_type}: ${reasons}` }, { onSuccess: () => setMessage("Suspended: every credential of that agent stopped working.") });
-                      }}
+                      onClick={() =>
+                        setSuspending({
+                          agentId: d.authorId!,
+                          who: t.target_type === "agent" ? d.text : `the author of this ${t.target_type}`,
+                          suggestion: `Reported ${t.target_type}: ${reasons}`,
+                        })
+                      }
                     >
-                      {t.target_type === "agent" ? "Suspend" : "Suspend author"}
+                      {t.target_type === "agent" ? "Suspend…" : "Suspend author…"}
                     </button>
                   ) : null}
                 </div>
@@ -118,6 +124,26 @@ export function ModerationQueue({ initialQueue, audit }: { initialQueue: Queue; 
           })}
         </ul>
       </section>
+      {suspending ? (
+        <SuspendDialog
+          who={suspending.who}
+          suggestion={suspending.suggestion}
+          pending={suspend.isPending}
+          onCancel={() => setSuspending(null)}
+          onConfirm={(reason, until) =>
+            suspend.mutate(
+              { agent_id: suspending.agentId, reason, until },
+              {
+                onSuccess: () => {
+                  setSuspending(null);
+                  setMessage("Suspended: every credential of that agent stopped working.");
+                  router.refresh();
+                },
+              },
+            )
+          }
+        />
+      ) : null}
       <section aria-labelledby="audit-heading" style={{ marginTop: "2rem" }}>
         <h2 id="audit-heading">Audit log</h2>
         <table className={ui.small} style={{ width: "100%", borderCollapse: "collapse" }} data-testid="audit-log">
@@ -137,17 +163,19 @@ export function ModerationQueue({ initialQueue, audit }: { initialQueue: Queue; 
             {audit.entries.map((e) => (
               <tr key={e.id}>
                 <td>{new Date(e.created_at).toISOString().replace("T", " ").slice(0, 16)}</td>
-                <td>@{e.actor.username}</td>
+                <td>
+                  <Link href={`/profiles/${e.actor.username}`}>{e.actor.display_name}</Link> <span className={ui.muted}>@{e.actor.username}</span>
+                </td>
                 <td>{e.action.replace("_", " ")}</td>
                 <td>
-                  {e.target_type} <code>{e.target_id.slice(0, 8)}</code>
+                  <span className={ui.muted}>{e.target_type}</span> <AuditTarget entry={e} />
                 </td>
                 <td>{e.reason ?? ""}</td>
                 <td>
                   {e.action === "hide" && e.target_type !== "agent" ? (
                     <button
                       type="button"
-                      className={ui.button}
+                      className={`${ui.button} ${ui["button--secondary"]} ${ui["button--small"]}`}
                       onClick={() =>
                         restore.mutate(
                           { target_type: e.target_type as "claim" | "evidence" | "comment", target_id: e.target_id },
@@ -165,5 +193,88 @@ export function ModerationQueue({ initialQueue, audit }: { initialQueue: Queue; 
         </table>
       </section>
     </>
+  );
+}
+
+function AuditTarget({ entry }: { entry: AuditLog["entries"][number] }) {
+  if (entry.target_name === null) return <span className={ui.muted}>(no longer exists)</span>;
+  if (entry.target_type === "agent") return <Link href={`/profiles/${entry.target_id}`}>{entry.target_name}</Link>;
+  if (entry.target_type === "claim") return <Link href={`/claims/${entry.target_id}`}>{entry.target_name}</Link>;
+  return <>“{entry.target_name}”</>;
+}
+
+const SUSPENSION_LENGTHS = [
+  ["", "Until lifted"],
+  ["1", "1 day"],
+  ["7", "7 days"],
+  ["30", "30 days"],
+] as const;
+
+/** Suspension asks for its reason (kept in the audit log) and how long, in a modal dialog. */
+function SuspendDialog({
+  who,
+  suggestion,
+  pending,
+  onCancel,
+  onConfirm,
+}: {
+  who: string;
+  suggestion: string;
+  pending: boolean;
+  onCancel: () => void;
+  onConfirm: (reason: string, until: string | null) => void;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const id = useId();
+  const [reason, setReason] = useState("");
+  const [days, setDays] = useState<(typeof SUSPENSION_LENGTHS)[number][0]>("");
+  useEffect(() => {
+    const d = dialog.current;
+    if (d && !d.open) d.showModal();
+  }, []);
+  return (
+    <dialog ref={dialog} className={styles.dialog} aria-labelledby={`${id}-title`} onCancel={onCancel} data-testid="suspend-dialog">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!reason.trim()) return;
+          onConfirm(reason.trim(), days ? new Date(Date.now() + Number(days) * 86_400_000).toISOString() : null);
+        }}
+      >
+        <h2 id={`${id}-title`}>Suspend {who}?</h2>
+        <p className={ui.small}>Every token, API key and web session of the account stops working at once. Their content stays unless hidden.</p>
+        <div className={ui.field}>
+          <label htmlFor={`${id}-reason`}>Reason (kept in the audit log)</label>
+          <textarea
+            id={`${id}-reason`}
+            className={ui.textarea}
+            rows={3}
+            required
+            maxLength={1000}
+            value={reason}
+            placeholder={suggestion}
+            onChange={(e) => setReason(e.target.value)}
+          />
+        </div>
+        <div className={ui.field}>
+          <label htmlFor={`${id}-length`}>For how long</label>
+          <select id={`${id}-length`} className={ui.select} value={days} onChange={(e) => setDays(e.target.value as typeof days)}>
+            {SUSPENSION_LENGTHS.map(([value, text]) => (
+              <option key={value} value={value}>
+                {text}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className={ui["form-actions"]}>
+          <button type="submit" className={`${ui.button} ${styles["action-suspend"]}`} disabled={pending || !reason.trim()}>
+            {pending ? "Suspending…" : "Suspend"}
+          </button>
+          <button type="button" className={`${ui.button} ${ui["button--secondary"]}`} onClick={onCancel}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </dialog>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 // Email + password sign-in through NextAuth's Credentials provider (the web UI's session cookie).
+import Link from "next/link";
 import { signIn } from "next-auth/react";
 import { useState, type FormEvent } from "react";
 import ui from "../_components/ui.module.css";
@@ -7,6 +8,7 @@ import { ClientForm } from "../_components/client-form.tsx";
 
 const MESSAGES: Record<string, string> = {
   RateLimited: "Too many sign-in attempts. Please wait a few minutes and try again.",
+  AccountSuspended: "Account suspended",
 };
 
 export function CredentialsForm({ redirectTo }: { redirectTo: string }) {
@@ -45,6 +47,9 @@ export function CredentialsForm({ redirectTo }: { redirectTo: string }) {
       </div>
       <div className={ui.field}>
         <label htmlFor="signin-password-input">Password</label>
+        <Link href="/forgot-password" className={ui.small} style={{ justifySelf: "end" }}>
+          Forgot password?
+        </Link>
         <input
           id="signin-password-input"
           name="password"

@@ -18,6 +18,7 @@ const ERROR_MESSAGES: Record<string, string> = {
     "This email address belongs to an account that signs in with a password. Sign in with your email and password.",
   CredentialsSignin: "Invalid email or password.",
   RateLimited: "Too many sign-in attempts. Please wait a few minutes and try again.",
+  AccountSuspended: "Account suspended",
   AccessDenied: "Sign-in was cancelled.",
 };
 const GENERIC_ERROR = "Sign-in did not complete. Please try again.";

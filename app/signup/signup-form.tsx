@@ -10,10 +10,10 @@ import { ClientForm } from "../_components/client-form.tsx";
 
 const FIELDS = ["email", "username", "display_name", "password"] as const;
 
-/** A 409's detail names what is taken ("Email already registered", "Username already taken"): show it at that field. */
+/** A 409's detail names what is taken (an email address or a username): show it at that field. */
 function withConflictField(error: ApiError): ApiError {
   if (error.status !== 409) return error;
-  const field = /^email/i.test(error.detail) ? "email" : /^username/i.test(error.detail) ? "username" : null;
+  const field = /\bemail\b/i.test(error.detail) ? "email" : /\busername\b/i.test(error.detail) ? "username" : null;
   return field ? { ...error, fields: { ...error.fields, [field]: error.detail } } : error;
 }
 
@@ -46,8 +46,9 @@ export function SignUpForm({ redirectTo }: { redirectTo: string }) {
     }
     const result = await signIn("credentials", { email, password, redirect: false });
     if (result?.ok && !result.error) {
-      // A full navigation, so server-rendered pages see the new session cookie.
-      window.location.assign(redirectTo);
+      // A full navigation, so server-rendered pages see the new session cookie. A sign-up that came
+      // from nowhere in particular lands on the first-run welcome.
+      window.location.assign(redirectTo === "/" ? "/welcome" : redirectTo);
       return;
     }
     setSignInFailed(true);

@@ -1,13 +1,15 @@
 // The live channel of a claim page over Server-Sent Events (docs/features/following.md#live-claim-pages):
 // GET /api/live/claims/{id} streams `event: <type>` / `data: {claim_id, type, event_id}` for every
-// event the outbox relay publishes on that claim (server/jobs/live.ts: PostgreSQL NOTIFY, Redis pub/sub
+// event the outbox relay publishes on that claim (server/queue/live.ts: PostgreSQL NOTIFY, Redis pub/sub
 // or in-process), a comment line every LIVE_HEARTBEAT_MS so proxies keep the connection open, and
 // nothing else: the page refetches what it shows. The same guards as every way in: the node-level guard
 // has run (client IP), one unit of the caller's rate limit per connection (the limiter of /api/v1 and
 // /api/trpc), and at most LIVE_STREAMS_PER_IP open streams per client IP in this instance.
+import "server-only";
+import { clientKey } from "../ratelimit/client-key.ts";
 import { config } from "../config.ts";
 import { AppError } from "../errors.ts";
-import { onClaimEvent, type LiveEvent } from "../jobs/live.ts";
+import { onClaimEvent, type LiveEvent } from "../queue/live.ts";
 import { limitCaller } from "../ratelimit/limiter.ts";
 import { assertClaimExists } from "../services/claims.ts";
 import { createWebContext } from "./web-context.ts";
@@ -45,13 +47,15 @@ export async function handleLiveStream(request: Request, claimId: string): Promi
     throw err;
   }
 
-  const { LIVE_STREAMS_PER_IP, LIVE_HEARTBEAT_MS } = config();
+  const { LIVE_STREAMS_PER_IP, LIVE_HEARTBEAT_MS, RATE_LIMIT_IPV6_PREFIX } = config();
   const streams = openStreams();
-  const open = streams.get(ctx.ip) ?? 0;
+  // Counted per client as the rate limits count them (an IPv6 client by its prefix).
+  const client = clientKey(ctx.ip, RATE_LIMIT_IPV6_PREFIX);
+  const open = streams.get(client) ?? 0;
   if (open >= LIVE_STREAMS_PER_IP) {
     return refuse(429, `Too many live streams open from this address (at most ${LIVE_STREAMS_PER_IP})`, { "Retry-After": "30" });
   }
-  streams.set(ctx.ip, open + 1);
+  streams.set(client, open + 1);
 
   const encoder = new TextEncoder();
   let release = () => {};
@@ -74,9 +78,9 @@ export async function handleLiveStream(request: Request, claimId: string): Promi
         closed = true;
         clearInterval(heartbeat);
         stopListening();
-        const left = (streams.get(ctx.ip) ?? 1) - 1;
-        if (left > 0) streams.set(ctx.ip, left);
-        else streams.delete(ctx.ip);
+        const left = (streams.get(client) ?? 1) - 1;
+        if (left > 0) streams.set(client, left);
+        else streams.delete(client);
         request.signal.removeEventListener("abort", release);
         try {
           controller.close();

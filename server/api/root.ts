@@ -1,10 +1,12 @@
 // The app router: every procedure of the service. Its REST routes (trpc-to-openapi) match in
 // definition order, so literal paths come before parameterised ones inside each router.
+import { accountRouter } from "./routers/account.ts";
 import { apiKeysRouter } from "./routers/api-keys.ts";
 import { authRouter } from "./routers/auth.ts";
 import { healthRouter } from "./routers/health.ts";
 import { oauthRouter } from "./routers/oauth.ts";
 import { claimsRouter } from "./routers/claims.ts";
+import { argumentsRouter } from "./routers/arguments.ts";
 import { commentsRouter } from "./routers/comments.ts";
 import { evidenceRouter } from "./routers/evidence.ts";
 import { profilesRouter } from "./routers/profiles.ts";
@@ -18,9 +20,11 @@ import { router } from "./trpc.ts";
 export const appRouter = router({
   health: healthRouter,
   auth: authRouter,
+  account: accountRouter,
   apiKeys: apiKeysRouter,
   oauth: oauthRouter,
   claims: claimsRouter,
+  arguments: argumentsRouter,
   evidence: evidenceRouter,
   comments: commentsRouter,
   profiles: profilesRouter,

@@ -4,6 +4,7 @@
 //     render serves them all (server/http/page-cache.ts); what is theirs the browser fills in.
 //   - serverCaller: the agent of the request's NextAuth session, the context the web tRPC endpoint
 //     builds. Using it marks the render as the viewer's own: it is never served to anyone else signed in.
+import "server-only";
 import { TRPCError } from "@trpc/server";
 import { headers } from "next/headers";
 import { cache } from "react";

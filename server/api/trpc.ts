@@ -9,7 +9,7 @@ import { markWrote, replicaConfigured, withReadRoute, wroteRecently } from "../d
 import { requiredScope, scopeAllows, type RequiredScope } from "../domain/scopes.ts";
 import { AppError, badRequest, databaseBusy, forbidden, unauthorized } from "../errors.ts";
 import { errorBody, toTRPCError } from "./errors.ts";
-import { firstUnstorableField } from "./text-guard.ts";
+import { firstUnstorableField } from "../domain/text-guard.ts";
 
 export interface Context {
   identity: Identity;
@@ -19,7 +19,13 @@ export interface Context {
    * Conditional GETs on the REST surface: the request's If-Modified-Since, and what a procedure
    * answers — the Last-Modified to send, and whether the adapter should answer 304 instead.
    */
-  http?: { ifModifiedSince?: string; lastModified?: string; notModified?: boolean };
+  http?: {
+    ifModifiedSince?: string;
+    lastModified?: string;
+    notModified?: boolean;
+    /** Set by a procedure whose REST answer is plain text (an Argdown tree): sent as text/plain instead of the JSON. */
+    plainText?: string;
+  };
 }
 
 export type ProcedureMeta = {
@@ -85,20 +91,35 @@ const readRouting = t.middleware(async ({ ctx, type, next }) => {
  * The endpoints that establish or end credentials ignore whatever credentials came along (docs/security.md#every-way-in):
  * a client that sends its expired access token with every call can still log in and refresh.
  */
-export const CREDENTIAL_PATHS = new Set(["/auth/register", "/auth/login", "/auth/refresh", "/auth/logout", "/auth/oauth/exchange"]);
+const CREDENTIAL_PATHS = new Set([
+  "/auth/register",
+  "/auth/login",
+  "/auth/refresh",
+  "/auth/logout",
+  "/auth/oauth/exchange",
+  // Mailed links are followed by people who may hold a stale token (docs/features/accounts.md).
+  "/auth/password-reset",
+  "/auth/password-reset/confirm",
+  "/auth/email/verify/confirm",
+]);
+
+/** Whether a call of `method path` is served as anonymous whatever credentials came along (the one rule; the REST adapter asks it too). */
+export function ignoresCredentials(method: string | undefined, path: string | undefined): boolean {
+  return method?.toUpperCase() === "POST" && CREDENTIAL_PATHS.has(path ?? "");
+}
 
 /** Open to everyone; a token that was sent must still be valid (docs/api.md#sign-in), except on the credential endpoints. */
 export const publicProcedure = t.procedure.use(serviceErrors).use(readRouting).use(async ({ ctx, meta, type, getRawInput, next }) => {
-  if (CREDENTIAL_PATHS.has(meta?.openapi?.path ?? "")) {
+  if (ignoresCredentials(meta?.openapi?.method, meta?.openapi?.path)) {
     ctx = { ...ctx, identity: { kind: "anonymous" } };
   }
   if (ctx.identity.kind === "invalid") throw unauthorized();
   // API key and MCP grant scopes: the one check, for every entry point (REST, /api/trpc, server components).
   if (ctx.identity.kind === "agent" && !scopeAllows(grantedScopes(ctx.identity), requiredScope(meta?.scope, type))) throw forbidden();
-  // Text PostgreSQL cannot store as sent (NUL, unpaired surrogates) is a 400 naming the field, not a
-  // database error. Path ids are left to the procedure: a malformed one is simply not found (404).
-  const pathParams = new Set([...(meta?.openapi?.path ?? "").matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
-  const field = firstUnstorableField(await getRawInput(), pathParams);
+  // Text PostgreSQL cannot store as sent (NUL, unpaired surrogates) is a 400 naming the field, never a
+  // database error: every string of every input, path ids included (an id with a NUL is not an id
+  // that could be found), on every entry point (REST, /api/trpc, server components).
+  const field = firstUnstorableField(await getRawInput());
   if (field) throw badRequest(`${field}: must not contain NUL characters or unpaired surrogates`);
   const agent: SessionAgent | null = ctx.identity.kind === "agent" ? ctx.identity.agent : null;
   // Roles: the one check, like scopes. The role is read with the identity on every request.

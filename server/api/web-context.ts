@@ -2,6 +2,7 @@
 // no API tokens) or of a Bearer credential a program sends, the IP is the peer Next saw. Used by the web tRPC endpoint
 // (app/api/trpc) and by server components (server/api/server-caller.ts), so both resolve identity the
 // same way and call the same procedures as the REST API.
+import "server-only";
 import { TRPCError } from "@trpc/server";
 import { ANONYMOUS, identityFromAuthorization } from "../auth/identity.ts";
 import { identityFromNextAuthRequest } from "../nextauth/session.ts";
@@ -32,8 +33,15 @@ function webIdentity(headers: Headers) {
   return identityFromNextAuthRequest(headers);
 }
 
-/** Procedures that guess credentials or create accounts: the REST API limits them per IP and email too. */
-const AUTH_ATTEMPT_PROCEDURES = new Set(["auth.register", "auth.login", "auth.refresh"]);
+/** Procedures that guess credentials or create accounts: the REST API limits them per client too. */
+const AUTH_ATTEMPT_PROCEDURES = new Set([
+  "auth.register",
+  "auth.login",
+  "auth.refresh",
+  "account.requestPasswordReset",
+  "account.confirmPasswordReset",
+  "account.confirmEmailVerification",
+]);
 
 /** One procedure call of a web tRPC request (tRPC's TRPCRequestInfo.calls). */
 export interface WebCall {
@@ -43,7 +51,7 @@ export interface WebCall {
 
 /**
  * The web endpoint's rate limits: the same limiter and the same budgets as /api/v1 (per agent and tier,
- * per IP when anonymous, one unit per procedure; account attempts per IP and per email), so the browser
+ * per IP when anonymous, one unit per procedure; account attempts per client; password guesses per account where the password is checked), so the browser
  * is not a way around them.
  */
 export async function enforceWebRateLimits(ctx: Context, calls: WebCall[]): Promise<void> {
@@ -51,8 +59,7 @@ export async function enforceWebRateLimits(ctx: Context, calls: WebCall[]): Prom
   if (!(await limitCaller(ctx.identity, ctx.ip, Math.max(1, calls.length))).success) throw tooManyRequests();
   for (const call of calls) {
     if (!AUTH_ATTEMPT_PROCEDURES.has(call.path)) continue;
-    const input = await call.getRawInput().catch(() => null);
-    if (!(await limitAuthAttempt(ctx.ip, input)).success) throw tooManyRequests();
+    if (!(await limitAuthAttempt(ctx.ip)).success) throw tooManyRequests();
   }
 }
 

@@ -3,11 +3,12 @@
 // `ctx.agent`; the scope middleware (server/api/trpc.ts) reads `apiKey`.
 import { preparedSql, readSql } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
-import type { Role, Tier } from "../db/generated/enums.ts";
+import type { Tier } from "../domain/reputation.ts";
+import type { Role } from "../domain/roles.ts";
 import type { ApiKeyScope } from "../domain/scopes.ts";
 import { apiKeyMatches, isWellFormedApiKey, looksLikeApiKey, lookupPrefix } from "./api-keys.ts";
 import { verifyMcpAccessToken } from "./mcp-oauth.ts";
-import { verifyAccessToken } from "./tokens.ts";
+import { hashToken, verifyAccessToken } from "./tokens.ts";
 
 export interface SessionAgent {
   id: string;
@@ -31,13 +32,17 @@ export type Identity =
   | { kind: "invalid" }
   /**
    * `apiKey` is set when the credential is an API key, `mcpGrant` when it is an MCP OAuth token: the
-   * call is limited to their scopes (grantedScopes).
+   * call is limited to their scopes (grantedScopes). `familyId` (an access token's login) and
+   * `sessionId` (a web session) name the credential itself, which a password change keeps while
+   * ending every other (docs/features/accounts.md).
    */
   | {
       kind: "agent";
       agent: SessionAgent;
       apiKey?: { id: string; scopes: readonly ApiKeyScope[] };
       mcpGrant?: { grantId: string; clientId: string; scopes: readonly ApiKeyScope[] };
+      familyId?: string;
+      sessionId?: string;
     };
 
 /** The scopes the credential carries; null for an access token or a web session (unrestricted). */
@@ -68,7 +73,11 @@ export const ANONYMOUS: Identity = { kind: "anonymous" };
 const INVALID: Identity = { kind: "invalid" };
 
 /** An agents row (id, username, tier, reputation) as the identity procedures see. */
-const agentIdentity = (row: SessionAgent): Identity => ({ kind: "agent", agent: { ...row, reputation: Number(row.reputation) } });
+const agentIdentity = (row: SessionAgent, credential: { familyId?: string } = {}): Identity => ({
+  kind: "agent",
+  agent: { ...row, reputation: Number(row.reputation) },
+  ...credential,
+});
 
 export async function identityFromAuthorization(header: string | undefined | null): Promise<Identity> {
   if (header === undefined || header === null || header === "") return ANONYMOUS;
@@ -82,28 +91,35 @@ export async function identityFromAuthorization(header: string | undefined | nul
     SELECT a.id, a.username, a.tier, a.reputation, a.role::text AS role
     FROM agents a JOIN refresh_token_families f ON f.agent_id = a.id
     WHERE a.id = ${claims.agentId}::uuid AND f.id = ${claims.familyId}::uuid AND f.revoked_at IS NULL
+      AND (a.sessions_valid_after IS NULL OR f.created_at >= a.sessions_valid_after)
       AND ${Prisma.raw(NOT_SUSPENDED)}`;
-  return row ? agentIdentity(row) : INVALID;
+  return row ? agentIdentity(row, { familyId: claims.familyId }) : INVALID;
 }
 
 /**
  * The identity of an agent known by id (a web session): anonymous when the agent no longer exists;
  * refused while suspended, and for a session signed in (`authTime`, Unix seconds) before the
  * agent's sessions were revoked (a suspension revokes them: the JWT itself cannot be recalled). Both
- * count as signed out.
+ * count as signed out. A session that carries a session id (`sessionId`, every sign-in since web
+ * sessions are kept on the server) also needs its sessions row: signing out deletes it, so a copied
+ * cookie stops working (docs/features/accounts.md).
  */
-export async function identityOfAgent(agentId: string, authTime?: number): Promise<Identity> {
-  const [row] = await preparedSql<SessionAgent & { active: boolean; sessions_valid_after: Date | null }>`
+export async function identityOfAgent(agentId: string, authTime?: number, sessionId?: string): Promise<Identity> {
+  const sessionHash = sessionId === undefined ? null : hashToken(sessionId);
+  const [row] = await preparedSql<SessionAgent & { active: boolean; sessions_valid_after: Date | null; session_live: boolean }>`
     SELECT a.id, a.username, a.tier, a.reputation, a.role::text AS role, a.sessions_valid_after,
-           (${Prisma.raw(NOT_SUSPENDED)}) AS active
+           (${Prisma.raw(NOT_SUSPENDED)}) AS active,
+           (${sessionHash}::text IS NULL OR EXISTS (
+              SELECT 1 FROM sessions s WHERE s.session_token = ${sessionHash}::text AND s.agent_id = a.id AND s.expires > now()
+           )) AS session_live
     FROM agents a WHERE a.id = ${agentId}::uuid`;
   if (!row) return ANONYMOUS;
-  const { active, sessions_valid_after: validAfter, ...agent } = row;
+  const { active, sessions_valid_after: validAfter, session_live: sessionLive, ...agent } = row;
   // Treated as no session (every write and private read answers 401) rather than as a bad token, so
   // the pages still render, signed out.
-  if (!active) return ANONYMOUS;
+  if (!active || !sessionLive) return ANONYMOUS;
   if (validAfter && authTime !== undefined && authTime * 1000 < new Date(validAfter).getTime()) return ANONYMOUS;
-  return agentIdentity(agent);
+  return { kind: "agent", agent: { ...agent, reputation: Number(agent.reputation) }, ...(sessionId !== undefined ? { sessionId } : {}) };
 }
 
 interface ApiKeyRow extends SessionAgent {

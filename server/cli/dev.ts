@@ -15,7 +15,7 @@ async function offerDemo(): Promise<void> {
     if (!(await databaseIsEmpty())) return;
     console.log("> Empty database: loading the demo data (DEMO_SEED=off skips this) …");
     const r = await loadDemoData();
-    console.log(`> Demo data: ${r.claims} claims, ${r.evidence} pieces of evidence, ${r.comments} comments, ${r.votes} votes.`);
+    console.log(`> Demo data: ${r.claims} claims (${r.resolved} resolved), ${r.evidence} pieces of evidence, ${r.comments} comments, ${r.votes} votes.`);
     console.log(`> ${demoSignInText()}`);
   } finally {
     await closeDb();

@@ -13,7 +13,7 @@ try {
     await dbReady();
     const r = await loadDemoData();
     if (r.loaded) {
-      console.log(`Demo data loaded (${dbBackend()}): ${r.agents} agents, ${r.claims} claims, ${r.evidence} pieces of evidence, ${r.comments} comments, ${r.votes} votes.`);
+      console.log(`Demo data loaded (${dbBackend()}): ${r.agents} agents, ${r.claims} claims (${r.resolved} resolved), ${r.evidence} pieces of evidence, ${r.comments} comments, ${r.votes} votes.`);
     } else {
       console.log(`Demo data is already there (${dbBackend()}).`);
     }

@@ -1,5 +1,6 @@
 // Request and response shapes of the account endpoints (docs/api.md#sign-in).
 import { z } from "zod";
+import { hasInvisibleCharacters } from "../domain/display-name.ts";
 import { strictBodyField } from "./claims.ts";
 
 export const emailSchema = z
@@ -9,13 +10,17 @@ export const emailSchema = z
   .max(254, { message: "email: must be at most 254 characters" })
   .pipe(z.email({ message: "email: must be a valid email address" }));
 
-export const passwordSchema = z
-  .string({ message: "password: is required" })
-  .min(8, { message: "password: must be at least 8 characters" })
-  .refine((p) => Buffer.byteLength(p, "utf8") <= 72, { message: "password: must be at most 72 bytes" })
-  .refine((p) => /[A-Z]/.test(p), { message: "password: must contain an uppercase letter" })
-  .refine((p) => /[a-z]/.test(p), { message: "password: must contain a lowercase letter" })
-  .refine((p) => /[0-9]/.test(p), { message: "password: must contain a digit" });
+/** The password rules (docs/api.md), with messages naming `field` (password, new_password). */
+export const passwordRules = (field: string) =>
+  z
+    .string({ message: `${field}: is required` })
+    .min(8, { message: `${field}: must be at least 8 characters` })
+    .refine((p) => Buffer.byteLength(p, "utf8") <= 72, { message: `${field}: must be at most 72 bytes` })
+    .refine((p) => /[A-Z]/.test(p), { message: `${field}: must contain an uppercase letter` })
+    .refine((p) => /[a-z]/.test(p), { message: `${field}: must contain a lowercase letter` })
+    .refine((p) => /[0-9]/.test(p), { message: `${field}: must contain a digit` });
+
+export const passwordSchema = passwordRules("password");
 
 export const usernameSchema = z
   .string({ message: "username: is required" })
@@ -27,7 +32,10 @@ export const displayNameSchema = z
   .string({ message: "display_name: must be a string" })
   .trim()
   .min(1, { message: "display_name: must be 1-100 characters" })
-  .max(100, { message: "display_name: must be 1-100 characters" });
+  .max(100, { message: "display_name: must be 1-100 characters" })
+  .refine((name) => !hasInvisibleCharacters(name), {
+    message: "display_name: must not contain invisible formatting characters (bidi overrides, zero-width characters) or control characters",
+  });
 
 export const registerInput = z.object({
   email: emailSchema,

@@ -3,8 +3,7 @@ import { z } from "zod";
 import { agentSchema, boundedInt, canonicalId, isoDate, moderationInfoSchema, offsetSchema, pathId } from "./common.ts";
 
 export const MAX_COMMENT_LENGTH = 5000;
-/** 0 is a top-level comment; a reply to a comment at this depth is refused. */
-export const MAX_COMMENT_DEPTH = 3;
+export { MAX_COMMENT_DEPTH } from "../domain/comments.ts";
 
 const contentSchema = z
   .string({ message: "content: is required" })

@@ -1,19 +1,21 @@
 // Shapes shared by several routers: the Agent, timestamps, pagination, path ids.
 import { z } from "zod";
+import { ROLE_ORDER, type Role } from "../domain/roles.ts";
+import { TIERS } from "../domain/reputation.ts";
 
 export const isoDate = z.iso.datetime().meta({ example: "2026-11-20T12:00:00.000Z" });
 
-export const tierSchema = z.enum(["new", "established", "trusted"]);
+export const tierSchema = z.enum(TIERS);
 
 /** docs/features/moderation.md: member (everyone), moderator, admin. */
-export const ROLES = ["member", "moderator", "admin"] as const;
-export const roleSchema = z.enum(ROLES);
-export type Role = z.infer<typeof roleSchema>;
+export const roleSchema = z.enum(ROLE_ORDER);
+export type { Role };
 
 /** Shown on hidden content to its author and moderators only (docs/features/moderation.md). */
 export const moderationInfoSchema = z
   .object({ hidden: z.literal(true), reason: z.string().nullable(), hidden_at: isoDate })
   .meta({ id: "ModerationInfo" });
+export type ModerationInfo = z.infer<typeof moderationInfoSchema>;
 
 export const agentSchema = z
   .object({

@@ -2,12 +2,14 @@
 import { z } from "zod";
 import { agentSchema, boundedInt, isoDate, moderationInfoSchema, offsetSchema, pathId } from "./common.ts";
 
-export const POSITIONS = ["supports", "opposes", "neutral"] as const;
-export const CONTENT_TYPES = ["text", "link", "file", "code", "data"] as const;
+import { CONTENT_TYPES, EXCERPT_MAX, POSITIONS, TITLE_MAX } from "../domain/evidence.ts";
+
+export { CONTENT_TYPES, POSITIONS };
 export const DIRECTIONS = ["up", "down"] as const;
 
 export const CONTENT_MAX = 50_000;
 export const LINK_MAX = 2048;
+export { EXCERPT_MAX, TITLE_MAX };
 
 export const evidenceSchema = z
   .object({
@@ -17,6 +19,10 @@ export const evidenceSchema = z
     position: z.enum(POSITIONS),
     content_type: z.enum(CONTENT_TYPES),
     content: z.string(),
+    /** What the evidence is (a linked page's title, say); null when not given. */
+    title: z.string().nullable(),
+    /** The quoted passage, or why it matters; null when not given. */
+    excerpt: z.string().nullable(),
     upvotes: z.number().int(),
     downvotes: z.number().int(),
     vote_score: z.number().int(),
@@ -47,6 +53,20 @@ const positionSchema = (name: string) => z.enum(POSITIONS, { message: `${name}: 
 const contentMessage = `content: must be 1-${CONTENT_MAX} characters`;
 const linkMessage = `content: a link must be an absolute http(s) URL of at most ${LINK_MAX} characters`;
 
+/**
+ * An optional describing text (title, excerpt): trimmed; blank or null means "not given" (stored as
+ * null), so a form may always send its fields.
+ */
+const describingText = (name: string, max: number) => {
+  const message = `${name}: must be at most ${max} characters`;
+  return z
+    .string({ message: `${name}: must be a string` })
+    .trim()
+    .max(max, { message })
+    .nullish()
+    .transform((value) => (value ? value : null));
+};
+
 /** An absolute http(s) URL with a host; the server never fetches it. */
 export function isHttpUrl(value: string): boolean {
   if (value.length > LINK_MAX || /\s/.test(value)) return false;
@@ -67,10 +87,13 @@ export const createEvidenceInput = z
       .string({ message: "content: is required" })
       .max(CONTENT_MAX, { message: contentMessage })
       .refine((c) => c.trim().length > 0, { message: contentMessage }),
+    title: describingText("title", TITLE_MAX),
+    excerpt: describingText("excerpt", EXCERPT_MAX),
   })
   .refine((e) => e.content_type !== "link" || isHttpUrl(e.content.trim()), { message: linkMessage, path: ["content"] });
 
-export type CreateEvidenceInput = z.infer<typeof createEvidenceInput>;
+/** Validated input; title and excerpt may be left out by callers inside the server (the demo seed). */
+export type CreateEvidenceInput = Omit<z.infer<typeof createEvidenceInput>, "title" | "excerpt"> & { title?: string | null; excerpt?: string | null };
 
 export const EVIDENCE_SORT_FIELDS = ["vote_score", "created_at"] as const;
 

@@ -5,6 +5,7 @@ import { agentSchema, boundedInt, isoDate, offsetSchema, pathId } from "./common
 import { claimSchema } from "./claims.ts";
 import { commentSchema } from "./comments.ts";
 import { evidenceSchema } from "./evidence.ts";
+import { AUDIT_ACTIONS } from "../domain/audit.ts";
 
 export const REPORT_TARGET_TYPES = ["claim", "evidence", "comment", "agent"] as const;
 export const HIDEABLE_TYPES = ["claim", "evidence", "comment"] as const;
@@ -121,7 +122,6 @@ export const setRoleInput = z.object({
 
 // ---- audit ----
 
-export const AUDIT_ACTIONS = ["role_change", "hide", "restore", "suspend", "unsuspend", "resolve_dismiss", "resolve_hide"] as const;
 
 export const auditInput = z.object({ limit: boundedInt("limit", 1, 100, 50), offset: offsetSchema });
 
@@ -135,6 +135,12 @@ export const auditSchema = z
           action: z.enum(AUDIT_ACTIONS),
           target_type: z.enum(REPORT_TARGET_TYPES),
           target_id: z.uuid(),
+          /**
+           * What the target is called, for people reading the log: an agent's @username, the start of a
+           * claim's statement, of a piece of evidence (its title, else its content) or of a comment;
+           * null when it no longer exists.
+           */
+          target_name: z.string().nullable(),
           reason: z.string().nullable(),
           created_at: isoDate,
         })

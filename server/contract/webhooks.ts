@@ -71,3 +71,9 @@ export const deliveryListSchema = z
   .meta({ id: "WebhookDeliveryList" });
 
 export const acceptedSchema = z.object({ accepted: z.literal(true) }).meta({ id: "Accepted" });
+export type Accepted = z.infer<typeof acceptedSchema>;
+/** The answer of a request whose work was queued. */
+export const ACCEPTED: Accepted = { accepted: true };
+
+export type WebhookOut = z.infer<typeof webhookSchema>;
+export type DeliveryOut = z.infer<typeof deliverySchema>;

@@ -1,5 +1,7 @@
 // A step chart needs no more points than it has pixels to draw them: a claim's gradient history (up
-// to GRADIENT_HISTORY_LIMIT points) is thinned before it is sent to the browser's chart.
+// to GRADIENT_HISTORY_LIMIT points) is thinned before it is sent to the browser's chart. And every
+// time axis carries dates (timeAxis).
+import { format } from "date-fns";
 
 export interface StepPoint {
   recorded_at: string;
@@ -22,4 +24,38 @@ export function thinStepPoints<T extends StepPoint>(points: readonly T[], max: n
     lastInBucket.set(bucket, points[i]);
   }
   return [points[0], ...[...lastInBucket.entries()].sort((a, b) => a[0] - b[0]).map(([, p]) => p)];
+}
+
+const DAY_MS = 86_400_000;
+
+/** The ticks of a time axis and how each is written. */
+export interface TimeAxis {
+  ticks: number[];
+  label: (t: number) => string;
+}
+
+/**
+ * Up to `count` evenly spaced ticks from `start` to `end` (epoch ms), each written with its date: a
+ * time axis without dates ("19:18" four times) or with one date repeated ("25 Nov" six times) says
+ * nothing about when. Ticks a day or more apart show the day; closer ones the day and the time, to the
+ * second when minutes would repeat. Ticks that would read the same are dropped.
+ */
+export function timeAxis(start: number, end: number, count = 5): TimeAxis {
+  if (!(end > start)) return { ticks: [start], label: (t) => format(t, "d MMM yyyy, HH:mm") };
+  const step = (end - start) / Math.max(1, count - 1);
+  const ticks = Array.from({ length: count }, (_, i) => Math.round(start + i * step));
+  const yearsDiffer = format(start, "yyyy") !== format(end, "yyyy");
+  const patterns = [
+    ...(step >= DAY_MS ? [yearsDiffer ? "d MMM yyyy" : "d MMM"] : []),
+    yearsDiffer ? "d MMM yyyy HH:mm" : "d MMM HH:mm",
+    yearsDiffer ? "d MMM yyyy HH:mm:ss" : "d MMM HH:mm:ss",
+  ];
+  for (const pattern of patterns) {
+    const labels = ticks.map((t) => format(t, pattern));
+    if (new Set(labels).size === labels.length) return { ticks, label: (t) => format(t, pattern) };
+  }
+  // Closer than a second apart: keep the ticks that read differently.
+  const pattern = patterns[patterns.length - 1];
+  const seen = new Set<string>();
+  return { ticks: ticks.filter((t) => !seen.has(format(t, pattern)) && seen.add(format(t, pattern))), label: (t) => format(t, pattern) };
 }

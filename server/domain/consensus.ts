@@ -2,7 +2,7 @@
 // voters, the bridging status and the gradient, in that order; the histogram of the current votes'
 // values; when the status began; and when a claim at consensus is due to resolve. Pure: the services
 // store what these functions return, in the transaction of the vote or bridging write that changes it.
-import { CONSENSUS_HIGH, CONSENSUS_LOW, MIN_RESOLUTION_VOTES } from "./gradient.ts";
+import { consensusDirection, MIN_RESOLUTION_VOTES } from "./gradient.ts";
 
 export const CONSENSUS_STATUSES = ["no_votes", "too_few_votes", "consensus_true", "consensus_false", "divided", "open"] as const;
 export type ConsensusStatus = (typeof CONSENSUS_STATUSES)[number];
@@ -50,9 +50,9 @@ export function consensusVerdict({ voters, bridgingStatus, gradient }: Consensus
     case "insufficient_data":
       break;
   }
-  if (gradient > CONSENSUS_HIGH) return { status: "consensus_true", decidedBy: "votes" };
-  if (gradient < CONSENSUS_LOW) return { status: "consensus_false", decidedBy: "votes" };
-  return { status: "open", decidedBy: null };
+  const direction = consensusDirection(gradient);
+  if (direction === null) return { status: "open", decidedBy: null };
+  return { status: direction ? "consensus_true" : "consensus_false", decidedBy: "votes" };
 }
 
 /** Who decided a stored status, given the bridging status it was decided with. */

@@ -1,7 +1,9 @@
 // Reputation rules (docs/api.md#shapes for tiers, #scoring for effects). Pure: the caller stores the results.
 import type { ResolutionOutcome } from "./gradient";
 
-export type Tier = "new" | "established" | "trusted";
+/** The reputation tiers, lowest first. */
+export const TIERS = ["new", "established", "trusted"] as const;
+export type Tier = (typeof TIERS)[number];
 
 export const ESTABLISHED_MIN = 100;
 export const TRUSTED_MIN = 1000;

@@ -40,3 +40,27 @@ export function parseTagQuery(value: string | readonly string[] | undefined): st
   const tags = values.flatMap((v) => v.split(",")).map(normalize).filter((t) => t.length > 0);
   return [...new Set(tags)];
 }
+
+/**
+ * A tags field as a person typed it ("Climate Change, Café!"), cleaned into tags the rules accept
+ * where that is unambiguous: split at commas, accents dropped, lower-cased, spaces turned into "-",
+ * other characters outside a-z, 0-9, "_" and "-" removed; empty parts and duplicates dropped. A tag
+ * that is still too long is kept for the server to refuse with its message.
+ */
+export function cleanTagInput(text: string): string[] {
+  const tags = text
+    .split(",")
+    .map((part) =>
+      part
+        .normalize("NFKD")
+        .replace(/[\u0300-\u036f]/g, "")
+        .trim()
+        .toLowerCase()
+        .replace(/\s+/g, "-")
+        .replace(/[^a-z0-9_-]/g, "")
+        .replace(/-{2,}/g, "-")
+        .replace(/^-+|-+$/g, ""),
+    )
+    .filter((tag) => tag.length > 0);
+  return [...new Set(tags)];
+}

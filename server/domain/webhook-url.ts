@@ -2,19 +2,29 @@
 // no loopback, private, link-local (the cloud metadata address 169.254.169.254 included), unique-local,
 // multicast, reserved, IPv4-mapped IPv6 or other special ranges. Checked at registration on every
 // address the host resolves to, and again on the connected address (server/services/webhook-http.ts).
+//
+// One rule for both (docs/security.md, "Webhook addresses"): ipaddr.js (a declared dependency, the
+// same copy request-filtering-agent uses at delivery) names the special ranges — an address whose
+// range() is not "unicast" is refused — and DENIED_RANGES adds what that list still calls unicast:
+// every IPv6 address outside 2000::/3, the only block IANA allocates for global unicast (this takes
+// the IPv4-compatible ::a.b.c.d / ::7f00:1, NAT64's 64:ff9b::/96, 100::/64 and site-local fec0::/10).
 import ipaddr from "ipaddr.js";
 
-/** Why an address is refused, or null when it is a public unicast address. */
-export function refusedAddress(address: string): string | null {
+/** Refused beside ipaddr.js's special ranges; request-filtering-agent's denyIPAddressList at delivery. */
+export const DENIED_RANGES: readonly string[] = ["::/3", "4000::/2", "8000::/1"];
+
+const deniedRanges = DENIED_RANGES.map((cidr) => ipaddr.parseCIDR(cidr));
+
+/** Whether an address may receive webhooks: a public unicast address. */
+export function isPublicAddress(address: string): boolean {
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
   try {
     parsed = ipaddr.parse(address);
   } catch {
-    return `${address} is not an IP address`;
+    return false;
   }
-  const range = parsed.range();
-  if (range === "unicast") return null;
-  return `${address} is a ${range} address, not a public one`;
+  if (parsed.range() !== "unicast") return false;
+  return !deniedRanges.some((range) => parsed.kind() === range[0].kind() && parsed.match(range));
 }
 
 /**

@@ -1,7 +1,8 @@
 // Compressed responses (docs/api.md#conventions): a body of at least COMPRESS_MIN_BYTES is sent gzip- or
 // brotli-encoded when the client's Accept-Encoding allows it; smaller ones cost more to encode than
-// they save. The /api/v1 adapter (server/rest/handler.ts) applies it to every answer, whichever
-// server mounts it; pages and /api/trpc are compressed by Next itself (its `compress`, on by default).
+// they save. The production server's /api/v1 adapter (server/rest/handler.ts) applies it; pages,
+// /api/trpc and /api/v1 under a plain Next host (`next dev`, `next start`) are compressed by Next
+// itself (its `compress`, on by default) — never both.
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 

@@ -4,11 +4,13 @@
 //   - decides the client IP once (server/http/client-ip.ts) and records it for Next's handlers;
 //   - refuses a declared body over the limit with 413 before reading any of it (a chunked body is
 //     bounded by the one reader every handler uses: server/http/body-limit.ts);
-//   - charges page renders to their own per-IP budget (PAGE_RATE_LIMIT), answering a plain 429 page;
+//   - charges page renders (every request Next answers with a page: server/http/page-routes.ts) to
+//     their own per-client budget (PAGE_RATE_LIMIT), answering a plain 429 page;
 //   - keeps the browser's viewer hint in step with its session (server/http/viewer-hint.ts) and answers
 //     page views from the page cache when it may (server/http/page-cache.ts).
 // /api/v1 answers its own 413 and 429 (with the contract's X-RateLimit-* headers), so it only gets the IP.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { INTERNAL_ERROR_BODY } from "../errors.ts";
 import { config } from "../config.ts";
 import { rateLimiter } from "../ratelimit/limiter.ts";
 import { declaresTooLarge, tooLargeDetail } from "./body-limit.ts";
@@ -16,13 +18,15 @@ import { clientIpFromHeaders, stampClientIp } from "./client-ip.ts";
 import { logError } from "../log/logger.ts";
 import { runInRequest } from "../log/request-context.ts";
 import { observeRequest } from "./request-log.ts";
-import { EVERY_PAGE, onAnyLiveEvent } from "../jobs/live.ts";
+import { EVERY_PAGE, onAnyLiveEvent } from "../queue/live.ts";
 import { PageCache } from "./page-cache.ts";
 import { syncViewerHint } from "./viewer-hint.ts";
 import { ANONYMOUS } from "../auth/identity.ts";
 import { handleOAuthRequest, isOAuthEndpoint } from "../auth/mcp-oauth.ts";
 import { limitCaller } from "../ratelimit/limiter.ts";
 import { publicOriginOfNode } from "./public-origin.ts";
+import { isPageRender } from "./page-routes.ts";
+import { isStorableText } from "../domain/text-guard.ts";
 
 const GUARDED = Symbol.for("claims.guarded");
 
@@ -38,19 +42,6 @@ function isRest(path: string): boolean {
   return path === REST_PREFIX || path.startsWith(`${REST_PREFIX}/`);
 }
 
-/** Files and framework assets are not renders; everything else a browser GETs (or posts a server action to) is. */
-const ASSET = /\.(?:ico|png|jpe?g|gif|svg|webp|avif|txt|xml|js|mjs|css|map|json|webmanifest|woff2?|ttf)$/i;
-
-/** Machine endpoints outside /api: they answer JSON, charge the caller's API limit themselves, and are never page-cached. */
-const MACHINE_PATHS = /^\/(?:mcp|oauth|\.well-known)(?:\/|$)/;
-
-export function isPageRender(method: string | undefined, path: string): boolean {
-  if (MACHINE_PATHS.test(path)) return false;
-  if (path.startsWith("/api/") || path === "/api" || path.startsWith("/_next/") || path.startsWith("/__nextjs")) return false;
-  if (ASSET.test(path)) return false;
-  return method === "GET" || method === "HEAD" || method === "POST";
-}
-
 function tooLarge(res: ServerResponse): void {
   const body = JSON.stringify({ detail: tooLargeDetail() });
   // Close the connection: the unread body is never read (node would otherwise drain it to reuse the socket).
@@ -58,10 +49,14 @@ function tooLarge(res: ServerResponse): void {
   res.end(body);
 }
 
+/**
+ * Whether the path decodes to text: a malformed escape ("%E0%A4%A") makes Next's routing answer 500,
+ * and a NUL or an unpaired surrogate ("/profiles/%00") would reach the database as a page's or a tRPC
+ * procedure's input (server/domain/text-guard.ts: the same rule for every input).
+ */
 function decodable(path: string): boolean {
   try {
-    decodeURIComponent(path);
-    return true;
+    return isStorableText(decodeURIComponent(path));
   } catch {
     return false;
   }
@@ -107,7 +102,6 @@ export async function guardRequest(req: IncomingMessage, res: ServerResponse): P
   const path = pathOf(req.url);
   if (isRest(path)) return true;
   if (!decodable(path)) {
-    // Next's routing decodes the path and answers a malformed escape ("%E0%A4%A") with a 500.
     badPath(res, path.startsWith("/api/"));
     return false;
   }
@@ -115,7 +109,7 @@ export async function guardRequest(req: IncomingMessage, res: ServerResponse): P
     tooLarge(res);
     return false;
   }
-  if (isPageRender(req.method, path)) {
+  if (isPageRender(req.url)) {
     const limit = await rateLimiter().limitPage(ip);
     if (!limit.success) {
       tooManyPages(res, limit.retryAfter, req.method);
@@ -162,7 +156,7 @@ async function serveOAuth(req: IncomingMessage, res: ServerResponse): Promise<vo
 /** A page render may be answered from the page cache; anything else goes on to its handler. */
 function proceed(req: IncomingMessage, res: ServerResponse, next: () => void): Promise<void> | void {
   if (isOAuthEndpoint(pathOf(req.url))) return serveOAuth(req, res);
-  if (!isPageRender(req.method, pathOf(req.url))) return next();
+  if (!isPageRender(req.url)) return next();
   syncViewerHint(req, res);
   const cache = pageCache();
   if (cache) return cache.handle(req, res, next);
@@ -182,7 +176,7 @@ export function guarded(req: IncomingMessage, res: ServerResponse, next: () => v
       (err) => {
         logError("[guard] unexpected failure", err);
         if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
-        res.end(JSON.stringify({ detail: "Internal server error" }));
+        res.end(INTERNAL_ERROR_BODY);
       },
     ),
   );

@@ -59,7 +59,10 @@ const NOT_A_DOCUMENT = ["rsc", "next-router-prefetch", "next-router-state-tree",
 const BOT = /bot|crawl|spider|slurp|preview|facebookexternalhit|embedly|lighthouse|headless/i;
 
 export interface ShareableRequest {
+  /** The URL: one copy is kept per URL and content coding (see `codingsAccepted`). */
   key: string;
+  /** The content codings this client accepts, most preferred first, "identity" last. */
+  accepts: string[];
   /** The request carries a NextAuth session: it may only be served renders that did not read a viewer. */
   signedIn: boolean;
 }
@@ -74,10 +77,31 @@ export function shareableKey(req: IncomingMessage): ShareableRequest | null {
   if (BOT.test(h["user-agent"] ?? "")) return null;
   const url = req.url ?? "/";
   if (url.length > 2048 || url.includes("_rsc=")) return null;
-  // Next compresses when asked: the copy is kept per encoding it was sent in.
-  const gzip = /\bgzip\b/.test(String(h["accept-encoding"] ?? ""));
-  return { key: `${gzip ? "gz" : "id"} ${url}`, signedIn: carriesSession(req) };
+  return { key: url, accepts: codingsAccepted(h["accept-encoding"]), signedIn: carriesSession(req) };
 }
+
+/** The codings a copy can be stored in: whatever Next compressed it with, or none. */
+const CODINGS = ["br", "gzip", "deflate", "identity"] as const;
+
+/**
+ * The codings an Accept-Encoding header allows (q > 0), in our order of preference, identity last
+ * unless refused. A copy is served only in a coding the client accepts: it is stored under the coding
+ * it was actually sent in (its Content-Encoding), never under what the request that made it asked for.
+ */
+export function codingsAccepted(header: string | string[] | undefined): string[] {
+  const q = new Map<string, number>();
+  for (const part of String(header ?? "").split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    if (!name) continue;
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const value = qParam ? Number(qParam.slice(2)) : 1;
+    q.set(name, Number.isFinite(value) ? value : 0);
+  }
+  const star = q.get("*");
+  return CODINGS.filter((coding) => (q.get(coding) ?? (coding === "identity" ? (star === 0 ? 0 : 1) : (star ?? 0))) > 0);
+}
+
+const storedKey = (coding: string, url: string) => `${coding} ${url}`;
 
 export class PageCache {
   private readonly entries = new Map<string, Entry>();
@@ -100,12 +124,12 @@ export class PageCache {
   async handle(req: IncomingMessage, res: ServerResponse, render: () => void): Promise<void> {
     const shareable = this.opts.ttlMs > 0 ? shareableKey(req) : null;
     if (shareable === null) return render();
-    const { key, signedIn } = shareable;
-    if (this.replay(key, signedIn, req, res)) return;
+    const { key, accepts, signedIn } = shareable;
+    if (this.replay(key, accepts, signedIn, req, res)) return;
     const inProgress = this.rendering.get(key);
     if (inProgress) {
       await inProgress;
-      if (this.replay(key, signedIn, req, res)) return;
+      if (this.replay(key, accepts, signedIn, req, res)) return;
       return render();
     }
     // A HEAD is answered by rendering; it has no body to keep.
@@ -125,10 +149,10 @@ export class PageCache {
     }
   }
 
-  /** Drops the copies of one path (every encoding): the claim it shows has changed. */
+  /** Drops the copies of one path (every coding): the claim it shows has changed. */
   forget(path: string): void {
-    for (const encoding of ["gz", "id"]) {
-      const key = `${encoding} ${path}`;
+    for (const coding of CODINGS) {
+      const key = storedKey(coding, path);
       const entry = this.entries.get(key);
       if (entry) this.drop(key, entry);
     }
@@ -140,9 +164,12 @@ export class PageCache {
     this.bytes = 0;
   }
 
-  private replay(key: string, signedIn: boolean, req: IncomingMessage, res: ServerResponse): boolean {
-    const entry = this.entries.get(key);
-    if (!entry || (signedIn && !entry.forEveryone)) return false;
+  private replay(url: string, accepts: string[], signedIn: boolean, req: IncomingMessage, res: ServerResponse): boolean {
+    const coding = accepts.find((c) => this.entries.has(storedKey(c, url)));
+    if (coding === undefined) return false;
+    const key = storedKey(coding, url);
+    const entry = this.entries.get(key)!;
+    if (signedIn && !entry.forEveryone) return false;
     if (this.now() - entry.storedAt >= this.opts.ttlMs) {
       this.drop(key, entry);
       return false;
@@ -208,8 +235,10 @@ export class PageCache {
         !setsCookies(headers["set-cookie"]) &&
         contentType.startsWith("text/html") &&
         (forEveryone || !signedIn);
-      if (shareable) {
-        this.store(key, { forEveryone, status: 200, headers: kept(headers), body: Buffer.concat(chunks, size), storedAt: startedAt });
+      // Kept under the coding it was sent in, whatever the request asked for.
+      const coding = String(headers["content-encoding"] ?? "identity").trim().toLowerCase() || "identity";
+      if (shareable && (CODINGS as readonly string[]).includes(coding)) {
+        this.store(storedKey(coding, key), { forEveryone, status: 200, headers: kept(headers), body: Buffer.concat(chunks, size), storedAt: startedAt });
       }
       finish();
     });

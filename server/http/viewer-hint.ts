@@ -6,7 +6,9 @@
 // step on every page load: set when a session cookie arrives without it, cleared when it outlives it.
 import type { IncomingMessage, ServerResponse } from "node:http";
 
-export const VIEWER_HINT_COOKIE = "claims-signed-in";
+import { VIEWER_HINT_COOKIE } from "../domain/viewer-hint.ts";
+
+export { VIEWER_HINT_COOKIE };
 const MAX_AGE_SECONDS = 30 * 24 * 3600;
 
 const HINTED = new RegExp(`(?:^|;\\s*)${VIEWER_HINT_COOKIE}=1(?:;|$)`);

@@ -14,8 +14,8 @@ import { Prisma } from "../db/generated/client.ts";
 import { dbBackend, onBackgroundPool, sqlTransaction, type SqlTx } from "../db/client.ts";
 import { OUTBOX_CHANNEL } from "../services/outbox.ts";
 import { fanOutTogether, planFanOut, readEvents } from "../services/notifications.ts";
-import { QUEUES, txDb } from "./queue.ts";
-import { liveChannel, liveTransport, listenPostgres, publishLive, type LiveEvent } from "./live.ts";
+import { QUEUES, txDb } from "../queue/pg-boss.ts";
+import { liveChannel, liveTransport, listenPostgres, publishLive, type LiveEvent } from "../queue/live.ts";
 
 const BATCH = 200;
 

@@ -2,7 +2,7 @@
 // and main.ts share it). Served by server/metrics/server.ts on METRICS_PORT, never on the public port.
 //
 // Other modules record into the instruments exported here, or register a source read at scrape time:
-// the job queue its depth (server/jobs/queue.ts), the webhook worker the end of every delivery attempt
+// the job queue its depth (server/queue/pg-boss.ts), the webhook worker the end of every delivery attempt
 // (server/services/webhooks.ts).
 import client, { Counter, Gauge, Histogram, Registry } from "prom-client";
 

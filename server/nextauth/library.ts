@@ -19,6 +19,8 @@ declare module "next-auth/jwt" {
   interface JWT {
     /** When this session signed in (seconds): the OAuth hand-off only follows a fresh sign-in. */
     authTime?: number;
+    /** The session's id: its sessions row (hashed) is what keeps it signed in (docs/features/accounts.md). */
+    sid?: string;
   }
 }
 

@@ -4,8 +4,9 @@
 import type { AuthOptions } from "next-auth";
 import { config, type Config } from "../config.ts";
 import { dbReady } from "../db/client.ts";
-import { admitSignIn } from "../services/moderation.ts";
+import { agentSuspended, applyAdminEmails } from "../services/moderation.ts";
 import { agentIdForProviderAccount, signInWithProvider } from "../services/oauth-accounts.ts";
+import { endWebSession, startWebSession } from "../services/web-sessions.ts";
 import type { OAuthProviderId } from "../auth/oauth-providers.ts";
 import { SIGN_IN_PAGE } from "../auth/pages.ts";
 import { useSecureCookies } from "./cookies.ts";
@@ -35,6 +36,12 @@ function buildAuthOptions(cfg: Config): AuthOptions {
     pages: { signIn: SIGN_IN_PAGE, error: SIGN_IN_PAGE },
     providers: [...oauthProviders(cfg), credentialsProvider(cfg)],
     logger: logger(cfg),
+    // Signing out ends the session on the server too (docs/features/accounts.md).
+    events: {
+      async signOut({ token }) {
+        if (typeof token?.sid === "string") await endWebSession(token.sid);
+      },
+    },
     callbacks: {
       // Create or link the agent before NextAuth issues a session; refusing returns to the sign-in page.
       async signIn({ user, account }) {
@@ -50,6 +57,7 @@ function buildAuthOptions(cfg: Config): AuthOptions {
           scope: account.scope ?? null,
         });
         if (outcome.kind === "email-needs-password-sign-in") return `${SIGN_IN_PAGE}?error=OAuthAccountNotLinked`;
+        if (outcome.kind === "agent" && (await agentSuspended(outcome.agentId))) return `${SIGN_IN_PAGE}?error=AccountSuspended`;
         return true;
       },
       // Only at sign-in (`account` set): the session token becomes {sub: agent id, authTime}.
@@ -58,9 +66,10 @@ function buildAuthOptions(cfg: Config): AuthOptions {
         const agentId =
           account.type === "credentials" ? user.id : await agentIdForProviderAccount(account.provider, account.providerAccountId);
         if (!agentId) throw new Error("Signed-in account has no agent");
-        // ADMIN_EMAILS applies, and a suspended agent gets no session (docs/features/moderation.md).
-        await admitSignIn(agentId);
-        return { sub: agentId, authTime: Math.floor(Date.now() / 1000) };
+        // ADMIN_EMAILS applies (to a verified address only). A suspended agent never gets here: authorize
+        // and signIn above turn it away with "Account suspended" (an error thrown here would be a 500).
+        await applyAdminEmails(agentId);
+        return { sub: agentId, authTime: Math.floor(Date.now() / 1000), sid: await startWebSession(agentId) };
       },
       async session({ session, token }) {
         return { ...session, user: { ...session.user, id: token.sub! } };

@@ -14,6 +14,8 @@ import { dbReady } from "../db/client.ts";
 import { clientIpFromHeaders } from "../http/client-ip.ts";
 import { limitAuthAttempt } from "../ratelimit/limiter.ts";
 import { verifyCredentials } from "../services/auth.ts";
+import { agentSuspended } from "../services/moderation.ts";
+import { AppError } from "../errors.ts";
 import { providerCredentials } from "../auth/oauth-providers.ts";
 import { CredentialsProvider, GitHubProvider, GoogleProvider, TwitterProvider } from "./library.ts";
 
@@ -114,12 +116,21 @@ export const credentialsProvider = (cfg: Config) =>
     async authorize(credentials, req) {
       const parsed = loginInput.safeParse(credentials ?? {});
       if (!parsed.success) return null;
-      // The same brute-force limit as POST /auth/login: per IP and per email.
-      const attempt = await limitAuthAttempt(clientIpFromHeaders(req?.headers), parsed.data);
-      if (!attempt.success) throw new Error("RateLimited");
+      // The same limits as POST /auth/login: per client, and password guesses per account.
+      const client = clientIpFromHeaders(req?.headers);
+      if (!(await limitAuthAttempt(client)).success) throw new Error("RateLimited");
       await dbReady();
-      const agent = await verifyCredentials(parsed.data);
-      return agent ? { id: agent.id } : null;
+      let agent: { id: string } | null;
+      try {
+        agent = await verifyCredentials(parsed.data, client);
+      } catch (err) {
+        if (err instanceof AppError && err.kind === "too_many_requests") throw new Error("RateLimited");
+        throw err;
+      }
+      if (!agent) return null;
+      // NextAuth turns an error thrown here into `?error=AccountSuspended` for the sign-in form.
+      if (await agentSuspended(agent.id)) throw new Error("AccountSuspended");
+      return { id: agent.id };
     },
   });
 

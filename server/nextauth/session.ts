@@ -1,6 +1,7 @@
 // The session → identity bridge: the web UI's caller is the agent of the NextAuth session cookie.
 // getToken is handed a minimal request carrying only the cookies (tests/unit/library-internals.test.ts
 // checks it still reads them from there and nothing else).
+import "server-only";
 import { getToken } from "next-auth/jwt";
 import { isUuid } from "../contract/common.ts";
 import { config } from "../config.ts";
@@ -34,6 +35,8 @@ export interface WebSession {
   agentId: string;
   /** Unix seconds of the sign-in that created the session. */
   authTime: number | null;
+  /** The session id (sessions row); absent on sessions signed in before web sessions were kept. */
+  sessionId?: string;
 }
 
 /** The request handed to next-auth's getToken: only the cookies, so a Bearer header is never read as a session. */
@@ -50,7 +53,11 @@ export async function readNextAuthSession(headers: HeaderBag): Promise<WebSessio
     cookieName: sessionCookieName(cfg),
   });
   if (!token?.sub || !isUuid(token.sub)) return null;
-  return { agentId: token.sub, authTime: typeof token.authTime === "number" ? token.authTime : null };
+  return {
+    agentId: token.sub,
+    authTime: typeof token.authTime === "number" ? token.authTime : null,
+    ...(typeof token.sid === "string" ? { sessionId: token.sid } : {}),
+  };
 }
 
 /** The web UI's caller: the agent of the NextAuth session, or anonymous. For the web tRPC context. */
@@ -59,5 +66,5 @@ export async function identityFromNextAuthRequest(headers: HeaderBag): Promise<I
   if (!session) return ANONYMOUS;
   await dbReady();
   // A session without a sign-in time predates it: it counts as signed in at the epoch.
-  return identityOfAgent(session.agentId, session.authTime ?? 0);
+  return identityOfAgent(session.agentId, session.authTime ?? 0, session.sessionId);
 }

@@ -21,8 +21,11 @@ import { Redis as UpstashRedis } from "@upstash/redis";
 import { IORedisStore, type UpstashLikeStore } from "./ioredis-store";
 import { MemoryStore } from "./memory-store";
 import { throttledLogger } from "../store/throttled-log.ts";
+import { clientKey, DEFAULT_IPV6_PREFIX } from "./client-key.ts";
 
-export type Tier = "new" | "established" | "trusted";
+import { TIERS, type Tier } from "../domain/reputation.ts";
+
+export type { Tier };
 
 export interface RateLimitResult {
   success: boolean;
@@ -49,6 +52,8 @@ export interface RateLimiterOptions {
   failureCooldownMs?: number;
   /** PAGE_RATE_LIMIT: page renders per IP per 60 s, before scaling (default 600) */
   pageLimit?: number;
+  /** RATE_LIMIT_IPV6_PREFIX: an IPv6 client is limited by this prefix of its address (default 64) */
+  ipv6Prefix?: number;
 }
 
 /** Who is charged: an agent by id and tier, anyone else by IP. */
@@ -62,8 +67,17 @@ export interface RateLimiter {
   peekRequest(who: Caller): Promise<RateLimitResult>;
   /** page renders: a separate per-IP budget (PAGE_RATE_LIMIT, default 600 per 60 s) */
   limitPage(ip: string): Promise<RateLimitResult>;
-  /** brute-force limit for POST /auth/login, /auth/register, /auth/refresh: 10 per 15 minutes per IP AND per email (lower-cased, when given); the more restrictive result; success only if both pass */
-  limitAuthAttempt(ip: string, email?: string): Promise<RateLimitResult>;
+  /** account attempts (login, registration, refresh, web sign-in): 10 per 15 minutes per client */
+  limitAuthAttempt(ip: string): Promise<RateLimitResult>;
+  /**
+   * Whether this client may try a password for this account now (nothing counted): refused after
+   * 5 failures on the account from this client, and — once the account has had 10 failures from
+   * anyone — for every client that has failed on it at all. A client that has not failed on it
+   * (the owner on their own device) still gets its try. docs/security.md, "Limits".
+   */
+  passwordTryAllowed(email: string, ip: string): Promise<RateLimitResult>;
+  /** Counts a wrong password for this account from this client (both budgets above). */
+  recordPasswordFailure(email: string, ip: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -75,15 +89,18 @@ export const BASE_LIMITS = {
   trusted: 1000,
   auth: 10,
   page: 600,
+  /** wrong passwords for one account from one client, per 15 minutes */
+  passwordPerClient: 5,
+  /** wrong passwords for one account from anyone, per 15 minutes, before it is guarded (see passwordTryAllowed) */
+  passwordPerAccount: 10,
 } as const;
 export const API_WINDOW = "60 s";
 export const AUTH_WINDOW = "15 m";
 
-const TIERS: readonly Tier[] = ["new", "established", "trusted"];
 const DEFAULT_PREFIX = "claims-rl";
 const DEFAULT_TIMEOUT_MS = 500;
 
-type LimiterName = "anonymous" | Tier | "auth" | "page";
+type LimiterName = "anonymous" | Tier | "auth" | "page" | "passwordPerClient" | "passwordPerAccount";
 type LimiterSet = Record<LimiterName, Ratelimit>;
 type RawResult = Awaited<ReturnType<Ratelimit["limit"]>>;
 
@@ -95,7 +112,7 @@ export function scaleLimit(base: number, scale: number): number {
 function buildLimiters(store: UpstashLikeStore | UpstashRedis, prefix: string, scale: number, timeoutMs: number, pageLimit: number): LimiterSet {
   // The library's config type wants an @upstash/redis client; it only calls evalsha/eval/get/set.
   const redis = store as unknown as UpstashRedis;
-  const make = (name: "api" | "auth" | "page", tokens: number, window: typeof API_WINDOW | typeof AUTH_WINDOW) =>
+  const make = (name: "api" | "auth" | "page" | "pw-client" | "pw-account", tokens: number, window: typeof API_WINDOW | typeof AUTH_WINDOW) =>
     new Ratelimit({
       redis,
       // one key space per limit kind: an agent's count survives a tier change
@@ -116,6 +133,8 @@ function buildLimiters(store: UpstashLikeStore | UpstashRedis, prefix: string, s
     trusted: make("api", scaleLimit(BASE_LIMITS.trusted, scale), API_WINDOW),
     auth: make("auth", scaleLimit(BASE_LIMITS.auth, scale), AUTH_WINDOW),
     page: make("page", scaleLimit(pageLimit, scale), API_WINDOW),
+    passwordPerClient: make("pw-client", scaleLimit(BASE_LIMITS.passwordPerClient, scale), AUTH_WINDOW),
+    passwordPerAccount: make("pw-account", scaleLimit(BASE_LIMITS.passwordPerAccount, scale), AUTH_WINDOW),
   };
 }
 
@@ -165,6 +184,9 @@ export function createRateLimiter(opts: RateLimiterOptions = {}): RateLimiter {
   const prefix = opts.prefix ?? DEFAULT_PREFIX;
   const cooldownMs = opts.failureCooldownMs ?? 2000;
   const pageLimit = opts.pageLimit ?? BASE_LIMITS.page;
+  const ipv6Prefix = opts.ipv6Prefix ?? DEFAULT_IPV6_PREFIX;
+  if (!(Number.isInteger(ipv6Prefix) && ipv6Prefix >= 1 && ipv6Prefix <= 128)) throw new Error(`RATE_LIMIT_IPV6_PREFIX must be a whole number from 1 to 128, got ${String(opts.ipv6Prefix)}`);
+  const client = (ip: string) => clientKey(ip, ipv6Prefix);
   if (!(Number.isInteger(pageLimit) && pageLimit > 0)) throw new Error(`PAGE_RATE_LIMIT must be a positive whole number, got ${String(opts.pageLimit)}`);
   const log = throttledLogger("ratelimit", opts.logger ?? ((msg, err) => console.warn(msg, err ?? "")));
 
@@ -248,14 +270,14 @@ export function createRateLimiter(opts: RateLimiterOptions = {}): RateLimiter {
       // Should not happen (the memory store only fails if the library's Lua changed): fail open.
       log("in-process limiter failed; letting the request through", err);
       const limit = scaleLimit(name === "page" ? pageLimit : BASE_LIMITS[name], scale);
-      const windowS = name === "auth" ? 900 : 60;
+      const windowS = name === "auth" || name.startsWith("password") ? 900 : 60;
       return { success: true, limit, remaining: limit, reset: Math.ceil(Date.now() / 1000) + windowS, retryAfter: 0 };
     }
   }
 
   const callerKey = (who: Caller): [LimiterName, string] => {
     if ("agentId" in who) return [TIERS.includes(who.tier) ? who.tier : "new", `agent:${who.agentId}`];
-    return ["anonymous", `ip:${who.ip}`];
+    return ["anonymous", `ip:${client(who.ip)}`];
   };
 
   return {
@@ -269,13 +291,26 @@ export function createRateLimiter(opts: RateLimiterOptions = {}): RateLimiter {
       return check(name, id, 1, "peek");
     },
     limitPage(ip) {
-      return check("page", `ip:${ip}`);
+      return check("page", `ip:${client(ip)}`);
     },
-    async limitAuthAttempt(ip, email) {
-      const checks = [check("auth", `ip:${ip}`)];
-      const normalized = email?.trim().toLowerCase();
-      if (normalized) checks.push(check("auth", `email:${normalized}`));
-      return mostRestrictive(await Promise.all(checks));
+    limitAuthAttempt(ip) {
+      return check("auth", `ip:${client(ip)}`);
+    },
+    async passwordTryAllowed(email, ip) {
+      const account = email.trim().toLowerCase();
+      const [fromClient, onAccount] = await Promise.all([
+        check("passwordPerClient", `${client(ip)} ${account}`, 1, "peek"),
+        check("passwordPerAccount", account, 1, "peek"),
+      ]);
+      if (!fromClient.success) return fromClient;
+      // The account is being guessed at: only a client with no failure on it may try.
+      const failedHere = fromClient.remaining < fromClient.limit;
+      if (!onAccount.success && failedHere) return onAccount;
+      return mostRestrictive([fromClient, { ...onAccount, success: true, retryAfter: 0 }]);
+    },
+    async recordPasswordFailure(email, ip) {
+      const account = email.trim().toLowerCase();
+      await Promise.all([check("passwordPerClient", `${client(ip)} ${account}`), check("passwordPerAccount", account)]);
     },
     close: () => closeStore(),
   };

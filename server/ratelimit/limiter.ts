@@ -16,6 +16,7 @@ export function rateLimiter(): RateLimiter {
         : undefined,
       prefix: process.env.RATE_LIMIT_PREFIX,
       pageLimit: cfg.PAGE_RATE_LIMIT,
+      ipv6Prefix: cfg.RATE_LIMIT_IPV6_PREFIX,
     });
   }
   return globalForLimiter.__claimsLimiter;
@@ -44,8 +45,11 @@ export function peekCaller(identity: Identity, ip: string): Promise<RateLimitRes
   return rateLimiter().peekRequest(callerOf(identity, ip));
 }
 
-/** The brute-force limit of a login, registration or refresh: per IP and per the email the input names. */
-export function limitAuthAttempt(ip: string, input: unknown): Promise<RateLimitResult> {
-  const email = (input as { email?: unknown } | null)?.email;
-  return rateLimiter().limitAuthAttempt(ip, typeof email === "string" ? email.trim().toLowerCase() : undefined);
+/**
+ * The per-client budget of a login, registration, refresh or web sign-in. Guessing one account's
+ * password from many clients is bounded where the password is checked (services/auth.ts
+ * verifyCredentials, with passwordTryAllowed/recordPasswordFailure), so that it never locks the owner out.
+ */
+export function limitAuthAttempt(ip: string): Promise<RateLimitResult> {
+  return rateLimiter().limitAuthAttempt(ip);
 }

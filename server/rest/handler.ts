@@ -6,13 +6,13 @@
 // body ({message, code, issues}) is replaced by {"detail": ...}; rate-limit, CORS and security
 // headers are attached here and nowhere else.
 import { appRouter } from "../api/root.ts";
-import { CREDENTIAL_PATHS, type Context } from "../api/trpc.ts";
+import { ignoresCredentials, type Context } from "../api/trpc.ts";
 import { ANONYMOUS, identityFromAuthorization, type Identity } from "../auth/identity.ts";
 import { config } from "../config.ts";
 import { clientIpOf } from "../http/client-ip.ts";
 import { ClientGoneError, MAX_BODY_BYTES, TOO_LARGE, tooLargeDetail, type BoundedBody } from "../http/body-limit.ts";
 import { dbReady, isStatementTimeout } from "../db/client.ts";
-import { DATABASE_BUSY } from "../errors.ts";
+import { DATABASE_BUSY, ERROR_EXTRA_FIELDS, INTERNAL_ERROR } from "../errors.ts";
 import { mostRestrictive, type RateLimitResult } from "../ratelimit/index.ts";
 import { limitAuthAttempt, limitCaller, peekCaller } from "../ratelimit/limiter.ts";
 import { openApiCaller, type ProcedureCaller } from "./openapi-call.ts";
@@ -48,7 +48,15 @@ export interface RestResponse {
   setCookies?: string[];
 }
 
-const AUTH_ATTEMPT_PATHS = new Set(["/auth/login", "/auth/register", "/auth/refresh"]);
+// Also the mailed-link endpoints: a reset per address, and guesses at a token, are bounded the same way.
+const AUTH_ATTEMPT_PATHS = new Set([
+  "/auth/login",
+  "/auth/register",
+  "/auth/refresh",
+  "/auth/password-reset",
+  "/auth/password-reset/confirm",
+  "/auth/email/verify/confirm",
+]);
 
 const BASE_HEADERS: Record<string, string> = {
   "X-Content-Type-Options": "nosniff",
@@ -177,19 +185,24 @@ function exceedsDepth(value: unknown, max: number): boolean {
 function reshapeError(status: number, raw: string): RestResponse {
   let detail = "Request failed";
   let errors: unknown;
+  const extra: Record<string, string> = {};
   try {
-    const parsed = JSON.parse(raw) as { detail?: unknown; errors?: unknown; message?: unknown };
+    const parsed = JSON.parse(raw) as { detail?: unknown; errors?: unknown; message?: unknown } & Record<string, unknown>;
     if (typeof parsed.detail === "string") detail = parsed.detail;
     else if (typeof parsed.message === "string") detail = parsed.message;
     errors = parsed.errors;
+    for (const field of ERROR_EXTRA_FIELDS) if (typeof parsed[field] === "string") extra[field] = parsed[field];
   } catch {
     /* keep the generic detail */
   }
   // 501 carries a deliberate message ("github sign-in is not configured"), 503 the database-busy one
-  // (server/errors.ts); other 5xx never leak detail.
-  if (status === 503) return json(503, { detail: DATABASE_BUSY }, { "Retry-After": BUSY_RETRY_AFTER_SECONDS });
-  if (status >= 500 && status !== 501) detail = "Internal server error";
-  return json(status, errors ? { detail, errors } : { detail });
+  // (server/errors.ts) or "Mail is not configured" (server/mail); other 5xx never leak detail.
+  if (status === 503) {
+    if (detail !== DATABASE_BUSY && /^Mail /.test(detail)) return json(503, { detail });
+    return databaseBusyResponse();
+  }
+  if (status >= 500 && status !== 501) detail = INTERNAL_ERROR;
+  return json(status, errors ? { detail, errors } : { detail, ...(status < 500 ? extra : {}) });
 }
 
 /** A procedure with successStatus 302 returns {location, set_cookies}: sent as a redirect, no body. */
@@ -201,15 +214,28 @@ function redirectResponse(raw: string): RestResponse {
 /** Retry-After of a 503 (a statement cut off by the statement timeout): the load is usually passing. */
 const BUSY_RETRY_AFTER_SECONDS = "1";
 
+export interface RestOptions {
+  /**
+   * Encode large bodies here (the production server, which answers /api/v1 before Next). Off where
+   * Next hosts the adapter (app/api/v1 under `next dev` / `next start`): Next compresses those answers
+   * itself, and a second layer would reach clients as binary junk (docs/features/friction.md).
+   */
+  compress?: boolean;
+}
+
+/** The one 503: a statement cut off by the database's statement timeout, inside a procedure or before one. */
+function databaseBusyResponse(headers: Record<string, string> = {}): RestResponse {
+  return json(503, { detail: DATABASE_BUSY }, { ...headers, "Retry-After": BUSY_RETRY_AFTER_SECONDS });
+}
+
 /**
  * Every answer of the adapter: a body of COMPRESS_MIN_BYTES or more is encoded when the client accepts
- * it (server/http/compression.ts); every answer varies on Accept-Encoding. The one place it is done:
- * both servers mount this function.
+ * it (server/http/compression.ts) and `compress` is on; every answer varies on Accept-Encoding.
  */
-export async function handleRest(req: RestRequest): Promise<RestResponse> {
+export async function handleRest(req: RestRequest, { compress = true }: RestOptions = {}): Promise<RestResponse> {
   const out = await handleRestPlain(req);
   const headers = { ...out.headers, Vary: varyOnEncoding(out.headers.Vary) };
-  const coding = typeof out.body === "string" ? chooseCoding(header(req, "accept-encoding")) : null;
+  const coding = compress && typeof out.body === "string" ? chooseCoding(header(req, "accept-encoding")) : null;
   if (coding === null || typeof out.body !== "string" || Buffer.byteLength(out.body) < COMPRESS_MIN_BYTES) return { ...out, headers };
   const body = await encode(Buffer.from(out.body, "utf8"), coding);
   return { ...out, headers: { ...headers, "Content-Encoding": coding }, body };
@@ -225,10 +251,10 @@ async function handleRestPlain(req: RestRequest): Promise<RestResponse> {
     const limit = state.limit ?? (await peekCaller(ANONYMOUS, clientIp(req)).catch(() => undefined));
     const limitHeaders = limit ? rateLimitHeaders(limit) : {};
     if (isStatementTimeout(err)) {
-      return json(503, { detail: DATABASE_BUSY }, { ...BASE_HEADERS, ...limitHeaders, "Retry-After": BUSY_RETRY_AFTER_SECONDS });
+      return databaseBusyResponse({ ...BASE_HEADERS, ...limitHeaders });
     }
     logError("[api] unexpected failure", err);
-    return json(500, { detail: "Internal server error" }, { ...BASE_HEADERS, ...limitHeaders });
+    return json(500, { detail: INTERNAL_ERROR }, { ...BASE_HEADERS, ...limitHeaders });
   }
 }
 
@@ -238,10 +264,10 @@ async function handle(req: RestRequest, state: { limit?: RateLimitResult }): Pro
   const { path, search } = splitUrl(req.url);
 
   if (method === "OPTIONS") {
-    // A preflight does no work and is not charged; it still tells the caller where its limit stands.
-    await dbReady();
-    const identity = await identityFromAuthorization(header(req, "authorization"));
-    const limit = await peekCaller(identity, clientIp(req));
+    // A preflight does no work and is not charged; it still tells the caller where its address's limit
+    // stands. It carries no credentials (browsers never send them on one), so none is read: resolving
+    // one (a token verified, an API key looked up and its last use written) would be uncharged work.
+    const limit = await peekCaller(ANONYMOUS, clientIp(req));
     return {
       status: 204,
       headers: {
@@ -266,7 +292,7 @@ async function handle(req: RestRequest, state: { limit?: RateLimitResult }): Pro
   const ip = clientIp(req);
   // The credential endpoints ignore any Authorization header: a client sending its expired access
   // token along with every call must still be able to log in or refresh.
-  const identity: Identity = CREDENTIAL_PATHS.has(path) && method === "POST"
+  const identity: Identity = ignoresCredentials(method, path)
     ? ANONYMOUS
     : await identityFromAuthorization(header(req, "authorization"));
   let limit = await limitCaller(identity, ip);
@@ -295,7 +321,7 @@ async function handle(req: RestRequest, state: { limit?: RateLimitResult }): Pro
     if (!parsed.ok) return finish(parsed.response);
     body = parsed.value;
     if (AUTH_ATTEMPT_PATHS.has(route.path)) {
-      const attempt = await limitAuthAttempt(ip, body);
+      const attempt = await limitAuthAttempt(ip);
       limit = mostRestrictive([limit, attempt]);
       state.limit = limit;
       if (!attempt.success) return finish(json(429, { detail: "Rate limit exceeded" }));
@@ -312,5 +338,8 @@ async function handle(req: RestRequest, state: { limit?: RateLimitResult }): Pro
   }
   if (route.successStatus === 204) return finish({ status: 204, headers: {}, body: null });
   if (route.successStatus === 302) return finish(redirectResponse(out.body));
+  if (ctx.http?.plainText !== undefined) {
+    return finish({ status: route.successStatus, headers: { "Content-Type": "text/plain; charset=utf-8" }, body: method === "HEAD" ? null : ctx.http.plainText });
+  }
   return finish({ status: route.successStatus, headers: { "Content-Type": "application/json" }, body: method === "HEAD" ? null : out.body });
 }

@@ -5,21 +5,9 @@
 import { generateOpenApiDocument, type OpenApiMeta } from "trpc-to-openapi";
 import { appRouter } from "../api/root.ts";
 import type { ProcedureMeta } from "../api/trpc.ts";
+import { errorDescription } from "../api/errors.ts";
 import { API_KEY_SCOPES, requiredScope, SCOPE_DESCRIPTIONS } from "../domain/scopes.ts";
 import { buildRouteTable } from "./routes.ts";
-
-const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: "Validation error: `detail` names the field and the rule",
-  401: "Missing, malformed, expired or revoked token (`Invalid or expired token`)",
-  403: "The token is valid but the action is not allowed (`Insufficient permissions`)",
-  404: "Unknown resource",
-  409: "Conflict with an existing resource",
-  413: "Request body over 256 KiB",
-  415: "Request body is not JSON",
-  429: "Rate limit exceeded (see `Retry-After`)",
-  500: "Internal server error",
-  501: "Not configured on this server",
-};
 
 const RATE_LIMIT_HEADERS = {
   "X-RateLimit-Limit": { description: "Requests allowed in the current 60-second window", schema: { type: "integer" } },
@@ -68,7 +56,7 @@ export function buildOpenApiDocument(): Json {
     },
   };
   const errorResponse = (status: number) => ({
-    description: ERROR_DESCRIPTIONS[status] ?? "Error",
+    description: errorDescription(status),
     headers: RATE_LIMIT_HEADERS,
     content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
   });

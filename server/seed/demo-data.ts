@@ -1,20 +1,46 @@
-// The demo set `npm run db:seed` loads (and `npm run dev` loads into an empty database): a few agents
-// you can sign in as, and claims a reader can argue about, with evidence, comments and votes. Written
-// for this project; the figures in it are well-known public facts, rounded.
+// The demo set `npm run db:seed` loads (and `npm run dev` loads into an empty database): agents you can
+// sign in as, and claims a reader can argue about, with evidence, comments and votes. Written for this
+// project; the figures in it are well-known public facts, rounded.
+//
+// Big enough to show every feature on a first run (docs/features/consensus-ui.md, Demo data): fourteen
+// regular voters with two viewpoints that part ways on a few contested claims, so the viewpoint model
+// finds claims both sides agree on and claims that divide them; three newcomers with too little history
+// for it, whose claims the votes alone decide; claims that never got enough votes. No status and no
+// outcome is written here: the seed casts the votes and the service's own rules decide the rest.
 export const DEMO_PASSWORD = "Demo-pass1";
 export const DEMO_EMAIL_DOMAIN = "demo.example.org";
+
+/** Two viewpoints, "a" and "b": they agree on most facts and part ways on a few contested claims. */
+export type Viewpoint = "a" | "b";
 
 export interface DemoAgent {
   username: string;
   display_name: string;
+  /** Regular voters vote on every claim with a `crowd` (but their own), as their viewpoint sees it. */
+  viewpoint?: Viewpoint;
+  /** How far a regular's votes go from "unsure" towards their viewpoint's value (1 = all the way). */
+  conviction?: number;
 }
 
 export const DEMO_AGENTS: DemoAgent[] = [
-  { username: "ada", display_name: "Ada (demo)" },
-  { username: "grace", display_name: "Grace (demo)" },
-  { username: "alan", display_name: "Alan (demo)" },
-  { username: "katherine", display_name: "Katherine (demo)" },
-  { username: "edsger", display_name: "Edsger (demo)" },
+  { username: "ada", display_name: "Ada (demo)", viewpoint: "a", conviction: 1 },
+  { username: "grace", display_name: "Grace (demo)", viewpoint: "b", conviction: 0.95 },
+  { username: "alan", display_name: "Alan (demo)", viewpoint: "a", conviction: 0.85 },
+  { username: "katherine", display_name: "Katherine (demo)", viewpoint: "b", conviction: 1 },
+  { username: "edsger", display_name: "Edsger (demo)", viewpoint: "a", conviction: 0.9 },
+  { username: "barbara", display_name: "Barbara (demo)", viewpoint: "b", conviction: 0.8 },
+  { username: "donald", display_name: "Donald (demo)", viewpoint: "a", conviction: 0.95 },
+  { username: "frances", display_name: "Frances (demo)", viewpoint: "b", conviction: 0.9 },
+  { username: "john", display_name: "John (demo)", viewpoint: "a", conviction: 0.6 },
+  { username: "margaret", display_name: "Margaret (demo)", viewpoint: "b", conviction: 1 },
+  { username: "dennis", display_name: "Dennis (demo)", viewpoint: "a", conviction: 0.8 },
+  { username: "radia", display_name: "Radia (demo)", viewpoint: "b", conviction: 0.85 },
+  { username: "tim", display_name: "Tim (demo)", viewpoint: "a", conviction: 0.9 },
+  { username: "hedy", display_name: "Hedy (demo)", viewpoint: "b", conviction: 0.7 },
+  // Newcomers: a handful of votes each, too few for the viewpoint model to place them.
+  { username: "mary", display_name: "Mary (demo)" },
+  { username: "ken", display_name: "Ken (demo)" },
+  { username: "joan", display_name: "Joan (demo)" },
 ];
 
 export interface DemoEvidence {
@@ -40,10 +66,38 @@ export interface DemoClaim {
   tags: string[];
   complexity_tier?: "simple" | "moderate" | "complex";
   parents?: string[];
-  /** username → how true they think it is (0–1). Authors do not vote on their own claims. */
-  votes: Record<string, number>;
+  /** How true each viewpoint thinks it is (0–1): every regular voter but the author votes near it. */
+  crowd?: Record<Viewpoint, number>;
+  /** Further votes, username → value (0–1). Authors do not vote on their own claims. */
+  votes?: Record<string, number>;
   evidence?: DemoEvidence[];
   comments?: DemoComment[];
+}
+
+/** A small fixed offset per voter and claim (−0.04 … +0.04), so that votes are not all alike. */
+function jitter(username: string, key: string): number {
+  let h = 2166136261;
+  for (const ch of `${username}/${key}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
+  return ((h % 9) - 4) / 100;
+}
+
+/**
+ * Every vote on a claim, in the order they are cast: the regular voters (starting at a different one
+ * for each claim, so that nobody always votes first), then the listed votes; never the author's.
+ */
+export function demoVotes(claim: DemoClaim, index: number): [username: string, value: number][] {
+  const regulars = DEMO_AGENTS.filter((a) => a.viewpoint);
+  const order = [...regulars.slice(index % regulars.length), ...regulars.slice(0, index % regulars.length)];
+  const votes: [string, number][] = [];
+  if (claim.crowd) {
+    for (const a of order) {
+      const toward = claim.crowd[a.viewpoint!] - 0.5;
+      const value = 0.5 + toward * (a.conviction ?? 1) + jitter(a.username, claim.key);
+      votes.push([a.username, Math.round(Math.min(0.99, Math.max(0.01, value)) * 100) / 100]);
+    }
+  }
+  for (const [username, value] of Object.entries(claim.votes ?? {})) votes.push([username, value]);
+  return votes.filter(([username]) => username !== claim.by);
 }
 
 export const DEMO_CLAIMS: DemoClaim[] = [
@@ -52,7 +106,7 @@ export const DEMO_CLAIMS: DemoClaim[] = [
     by: "ada",
     statement: "Water boils at a lower temperature at the top of a high mountain than at sea level.",
     tags: ["physics"],
-    votes: { grace: 0.98, alan: 0.95, katherine: 0.97, edsger: 0.99 },
+    crowd: { a: 0.97, b: 0.97 },
     evidence: [
       { by: "katherine", position: "supports", content_type: "text", content: "At about 8,800 m the air pressure is roughly a third of sea level, and water boils near 70 °C there.", up: ["ada", "alan"] },
     ],
@@ -65,7 +119,7 @@ export const DEMO_CLAIMS: DemoClaim[] = [
     by: "grace",
     statement: "The Great Wall of China is visible to the naked eye from low Earth orbit.",
     tags: ["history", "space"],
-    votes: { ada: 0.12, alan: 0.2, katherine: 0.08, edsger: 0.15 },
+    crowd: { a: 0.06, b: 0.06 },
     evidence: [
       { by: "katherine", position: "opposes", content_type: "text", content: "Astronauts, including China's first, Yang Liwei, have said they could not pick it out: it is long but only a few metres wide and close in colour to the land around it.", up: ["ada", "edsger"] },
       { by: "alan", position: "neutral", content_type: "text", content: "Under very low sun and with a known location, some photographs taken with zoom lenses show parts of it. The naked eye is another matter.", up: ["grace"] },
@@ -87,7 +141,7 @@ export const DEMO_CLAIMS: DemoClaim[] = [
     by: "katherine",
     statement: "Lightning never strikes the same place twice.",
     tags: ["physics", "weather"],
-    votes: { ada: 0.03, grace: 0.05, alan: 0.04, edsger: 0.02 },
+    crowd: { a: 0.03, b: 0.03 },
     evidence: [
       { by: "edsger", position: "opposes", content_type: "text", content: "Tall buildings are struck over and over: the Empire State Building takes around twenty strikes a year.", up: ["ada", "grace", "alan"] },
     ],
@@ -97,7 +151,7 @@ export const DEMO_CLAIMS: DemoClaim[] = [
     by: "edsger",
     statement: "People use only ten percent of their brains.",
     tags: ["biology", "health"],
-    votes: { ada: 0.04, grace: 0.06, alan: 0.1 },
+    votes: { ada: 0.04, grace: 0.06, alan: 0.1, margaret: 0.08 },
     evidence: [
       { by: "ada", position: "opposes", content_type: "text", content: "Brain imaging shows activity across nearly all regions over a day, and damage to almost any area has effects.", up: ["grace"] },
     ],
@@ -109,7 +163,7 @@ export const DEMO_CLAIMS: DemoClaim[] = [
     statement: "Fully remote software teams ship as fast as teams that share an office.",
     tags: ["software", "work"],
     complexity_tier: "complex",
-    votes: { grace: 0.6, alan: 0.45, katherine: 0.55, edsger: 0.4 },
+    crowd: { a: 0.92, b: 0.1 },
     evidence: [
       { by: "grace", position: "supports", content_type: "text", content: "Several large open-source projects coordinate hundreds of contributors across time zones without an office.", up: ["katherine"] },
       { by: "edsger", position: "opposes", content_type: "text", content: "Onboarding and unplanned help take longer when every question has to be written down.", up: ["alan"], down: ["grace"] },
@@ -124,7 +178,7 @@ export const DEMO_CLAIMS: DemoClaim[] = [
     statement: "Writing tests before code leads to fewer defects reaching production.",
     tags: ["software"],
     complexity_tier: "moderate",
-    votes: { ada: 0.7, grace: 0.65, alan: 0.6, katherine: 0.72 },
+    crowd: { a: 0.62, b: 0.68 },
     evidence: [
       { by: "katherine", position: "supports", content_type: "text", content: "Teams that adopted test-first development in industrial case studies reported noticeably lower pre-release defect density, at the cost of some extra development time.", up: ["ada", "grace"] },
       { by: "alan", position: "neutral", content_type: "text", content: "Controlled experiments are small and often use students; the effect is hard to separate from simply writing more tests.", up: ["edsger"] },
@@ -137,7 +191,7 @@ export const DEMO_CLAIMS: DemoClaim[] = [
     tags: ["software"],
     complexity_tier: "moderate",
     parents: ["tests-first"],
-    votes: { ada: 0.75, alan: 0.7, katherine: 0.68, edsger: 0.8 },
+    crowd: { a: 0.66, b: 0.6 },
     evidence: [
       { by: "ada", position: "supports", content_type: "text", content: "A study of fixed bugs in public JavaScript projects found that adding type annotations would have flagged roughly 15% of them.", up: ["edsger", "katherine"] },
     ],
@@ -149,7 +203,7 @@ export const DEMO_CLAIMS: DemoClaim[] = [
     statement: "Rewriting a large legacy system from scratch is usually faster than improving it step by step.",
     tags: ["software", "work"],
     complexity_tier: "complex",
-    votes: { ada: 0.2, grace: 0.25, katherine: 0.3, edsger: 0.15 },
+    crowd: { a: 0.3, b: 0.36 },
     evidence: [
       { by: "grace", position: "opposes", content_type: "text", content: "The old system keeps changing while the rewrite catches up, and its undocumented behaviour is only found when users miss it.", up: ["ada", "edsger"] },
     ],
@@ -160,7 +214,7 @@ export const DEMO_CLAIMS: DemoClaim[] = [
     statement: "Moderate coffee drinking, three to four cups a day, is not harmful for most healthy adults.",
     tags: ["health", "nutrition"],
     complexity_tier: "moderate",
-    votes: { ada: 0.8, grace: 0.75, alan: 0.7, edsger: 0.78 },
+    crowd: { a: 0.7, b: 0.64 },
     evidence: [
       { by: "alan", position: "supports", content_type: "text", content: "Large umbrella reviews of observational studies associate this amount with equal or slightly lower risk of several diseases.", up: ["katherine", "ada"] },
       { by: "grace", position: "opposes", content_type: "text", content: "Pregnancy, some heart rhythm conditions and poor sleep are exceptions, and observational data cannot rule out that healthier people simply drink more coffee.", up: ["edsger"] },
@@ -171,7 +225,7 @@ export const DEMO_CLAIMS: DemoClaim[] = [
     by: "ada",
     statement: "Breakfast is the most important meal of the day for weight control.",
     tags: ["health", "nutrition"],
-    votes: { grace: 0.3, alan: 0.35, katherine: 0.25 },
+    votes: { grace: 0.3, alan: 0.35, katherine: 0.25, mary: 0.5, ken: 0.45, joan: 0.4 },
     evidence: [
       { by: "katherine", position: "opposes", content_type: "text", content: "Randomised trials that assigned people to eat or skip breakfast found little difference in weight change.", up: ["grace", "alan"] },
     ],
@@ -181,7 +235,7 @@ export const DEMO_CLAIMS: DemoClaim[] = [
     by: "grace",
     statement: "Taking vitamin C regularly prevents the common cold.",
     tags: ["health"],
-    votes: { ada: 0.2, alan: 0.25, katherine: 0.15, edsger: 0.2 },
+    crowd: { a: 0.05, b: 0.05 },
     evidence: [
       { by: "edsger", position: "opposes", content_type: "text", content: "Pooled trials show no reduction in how often the general population catches colds, though colds may be slightly shorter.", up: ["ada", "katherine"] },
       { by: "ada", position: "neutral", content_type: "text", content: "People under heavy physical stress, such as marathon runners, did see fewer colds in some trials.", up: ["grace"] },
@@ -192,7 +246,7 @@ export const DEMO_CLAIMS: DemoClaim[] = [
     by: "edsger",
     statement: "Most adults need at least seven hours of sleep a night to function at their best.",
     tags: ["health"],
-    votes: { ada: 0.85, grace: 0.8, alan: 0.82, katherine: 0.88 },
+    crowd: { a: 0.95, b: 0.95 },
     evidence: [
       { by: "grace", position: "supports", content_type: "text", content: "Sleep restriction studies show attention lapses accumulating night after night at six hours, while people rate themselves as only slightly sleepy.", up: ["edsger", "alan"] },
     ],
@@ -203,7 +257,7 @@ export const DEMO_CLAIMS: DemoClaim[] = [
     statement: "Over its lifetime, a battery electric car emits less greenhouse gas than a comparable petrol car.",
     tags: ["climate", "energy"],
     complexity_tier: "complex",
-    votes: { ada: 0.8, grace: 0.78, katherine: 0.75, edsger: 0.7 },
+    crowd: { a: 0.94, b: 0.96 },
     evidence: [
       { by: "katherine", position: "supports", content_type: "text", content: "Life-cycle assessments find the extra emissions of making the battery are paid back within one to two years of driving in most electricity grids.", up: ["ada", "alan"] },
       { by: "edsger", position: "neutral", content_type: "text", content: "On a grid that runs mostly on coal the advantage shrinks a lot; the answer depends on where the car is charged.", up: ["grace", "katherine"] },
@@ -217,7 +271,7 @@ export const DEMO_CLAIMS: DemoClaim[] = [
     tags: ["climate", "energy"],
     complexity_tier: "complex",
     parents: ["ev-emissions"],
-    votes: { ada: 0.5, grace: 0.45, katherine: 0.55, edsger: 0.4 },
+    crowd: { a: 0.1, b: 0.88 },
   },
   {
     key: "nuclear",
@@ -225,7 +279,7 @@ export const DEMO_CLAIMS: DemoClaim[] = [
     statement: "Per unit of electricity produced, nuclear power has caused fewer deaths than coal.",
     tags: ["energy"],
     complexity_tier: "moderate",
-    votes: { ada: 0.9, grace: 0.88, alan: 0.92, edsger: 0.85 },
+    crowd: { a: 0.96, b: 0.94 },
     evidence: [
       { by: "ada", position: "supports", content_type: "text", content: "Estimates that include air pollution put coal at more than twenty deaths per terawatt-hour and nuclear well below one, accidents included.", up: ["grace", "alan", "edsger"] },
     ],
@@ -235,7 +289,7 @@ export const DEMO_CLAIMS: DemoClaim[] = [
     by: "grace",
     statement: "New utility-scale solar is now among the cheapest sources of new electricity in many countries.",
     tags: ["energy", "economics"],
-    votes: { ada: 0.82, alan: 0.78, katherine: 0.8, edsger: 0.75 },
+    crowd: { a: 0.95, b: 0.95 },
     evidence: [
       { by: "edsger", position: "supports", content_type: "text", content: "Auction prices for large solar farms fell by more than 80% over the 2010s.", up: ["ada"] },
       { by: "alan", position: "opposes", content_type: "text", content: "Cheap per unit at noon is not cheap per unit at 9 pm: storage or backup costs are not in the headline figure.", up: ["katherine"] },
@@ -247,7 +301,7 @@ export const DEMO_CLAIMS: DemoClaim[] = [
     statement: "Moderate increases in the minimum wage do not noticeably reduce employment.",
     tags: ["economics"],
     complexity_tier: "complex",
-    votes: { ada: 0.55, grace: 0.6, alan: 0.5, katherine: 0.45 },
+    crowd: { a: 0.1, b: 0.92 },
     evidence: [
       { by: "katherine", position: "supports", content_type: "text", content: "Comparisons of neighbouring regions with different minimum wages often find small or no employment effects.", up: ["grace"] },
       { by: "grace", position: "opposes", content_type: "text", content: "Effects may show up as fewer hours or slower hiring rather than job losses, which headcount studies miss.", up: ["alan", "edsger"] },
@@ -259,14 +313,14 @@ export const DEMO_CLAIMS: DemoClaim[] = [
     statement: "Sustained high inflation is always accompanied by fast growth in the money supply.",
     tags: ["economics"],
     complexity_tier: "moderate",
-    votes: { grace: 0.7, alan: 0.75, katherine: 0.65, edsger: 0.6 },
+    crowd: { a: 0.64, b: 0.6 },
   },
   {
     key: "napoleon",
     by: "alan",
     statement: "Napoleon Bonaparte was unusually short for a Frenchman of his time.",
     tags: ["history"],
-    votes: { ada: 0.1, grace: 0.12, katherine: 0.08, edsger: 0.1 },
+    crowd: { a: 0.05, b: 0.04 },
     evidence: [
       { by: "grace", position: "opposes", content_type: "text", content: "He measured about 5 feet 2 inches in French units, which is about 1.69 m: average or a little above for his time.", up: ["ada", "edsger", "katherine"] },
     ],
@@ -277,7 +331,7 @@ export const DEMO_CLAIMS: DemoClaim[] = [
     by: "katherine",
     statement: "Viking warriors wore horned helmets in battle.",
     tags: ["history"],
-    votes: { ada: 0.05, grace: 0.06, alan: 0.04, edsger: 0.05 },
+    crowd: { a: 0.03, b: 0.04 },
     evidence: [
       { by: "alan", position: "opposes", content_type: "text", content: "No horned helmet has been found from the Viking age; the image comes from 19th-century costume design for opera.", up: ["ada", "grace"] },
     ],
@@ -287,7 +341,7 @@ export const DEMO_CLAIMS: DemoClaim[] = [
     by: "grace",
     statement: "The far side of the Moon is always dark.",
     tags: ["space", "physics"],
-    votes: { ada: 0.03, alan: 0.05, katherine: 0.02, edsger: 0.04 },
+    crowd: { a: 0.03, b: 0.03 },
     evidence: [
       { by: "ada", position: "opposes", content_type: "text", content: "The far side gets as much sunlight as the near side; it is only always turned away from Earth. At new moon it is fully lit.", up: ["alan", "edsger"] },
     ],
@@ -297,7 +351,7 @@ export const DEMO_CLAIMS: DemoClaim[] = [
     by: "edsger",
     statement: "There is water ice on Mars today.",
     tags: ["space"],
-    votes: { ada: 0.95, grace: 0.96, alan: 0.93, katherine: 0.97 },
+    crowd: { a: 0.97, b: 0.97 },
     evidence: [
       { by: "katherine", position: "supports", content_type: "text", content: "Orbiters have mapped ice in the polar caps and landers have scraped ice from just below the surface.", up: ["ada", "grace"] },
     ],
@@ -308,7 +362,7 @@ export const DEMO_CLAIMS: DemoClaim[] = [
     statement: "Within ten years, software that writes code will reduce the number of professional programmers.",
     tags: ["software", "work", "economics"],
     complexity_tier: "complex",
-    votes: { grace: 0.35, alan: 0.45, katherine: 0.4, edsger: 0.3 },
+    crowd: { a: 0.92, b: 0.1 },
     evidence: [
       { by: "alan", position: "neutral", content_type: "text", content: "Cheaper programming has historically increased demand for software, and with it for programmers, as with compilers and high-level languages.", up: ["grace", "edsger"] },
     ],
@@ -317,4 +371,115 @@ export const DEMO_CLAIMS: DemoClaim[] = [
       { by: "edsger", content: "Predictions with \"within ten years\" have a poor track record.", replies: [{ by: "ada", content: "Which is exactly why it is worth voting on." }] },
     ],
   },
+  {
+    key: "rent-control",
+    by: "frances",
+    statement: "Rent control makes housing more affordable for a city's renters over the long run.",
+    tags: ["economics", "housing"],
+    complexity_tier: "complex",
+    crowd: { a: 0.08, b: 0.9 },
+    evidence: [
+      { by: "donald", position: "opposes", content_type: "text", content: "Studies of San Francisco's 1994 expansion found landlords of covered buildings converted or sold units, shrinking the rental supply.", up: ["ada", "tim"], down: ["margaret"] },
+      { by: "margaret", position: "supports", content_type: "text", content: "The same studies found that tenants in covered units were much more likely to stay in their homes and neighbourhoods.", up: ["katherine", "hedy"] },
+    ],
+    comments: [
+      { by: "john", content: "Affordable for whom? Sitting tenants and newcomers come out very differently.", replies: [{ by: "frances", content: "That is the whole argument, yes." }] },
+    ],
+  },
+  {
+    key: "four-day-week",
+    by: "barbara",
+    statement: "A four-day working week with the same pay keeps output at the level of a five-day week.",
+    tags: ["work", "economics"],
+    complexity_tier: "complex",
+    crowd: { a: 0.12, b: 0.9 },
+    evidence: [
+      { by: "radia", position: "supports", content_type: "text", content: "In the 2022 UK pilot most of the 61 companies kept the four-day week afterwards and reported steady revenue.", up: ["grace", "barbara"] },
+      { by: "dennis", position: "opposes", content_type: "text", content: "The companies chose to take part, and revenue is not output per hour: a self-selected pilot cannot settle it.", up: ["alan", "edsger"] },
+    ],
+  },
+  {
+    key: "honey",
+    by: "tim",
+    statement: "Honey sealed in a jar does not spoil, even after many years.",
+    tags: ["nutrition", "biology"],
+    votes: { hedy: 0.9, donald: 0.85, mary: 0.95, ken: 0.9, joan: 0.88 },
+    evidence: [
+      { by: "hedy", position: "supports", content_type: "text", content: "Its low water content and acidity keep microbes from growing; it may crystallise, which is harmless.", up: ["mary"] },
+    ],
+    comments: [{ by: "mary", content: "Mine crystallised, and warming the jar fixed it." }],
+  },
+  {
+    key: "bulls-red",
+    by: "radia",
+    statement: "Bulls are enraged by the colour red.",
+    tags: ["biology"],
+    votes: { barbara: 0.08, john: 0.15, mary: 0.05, ken: 0.1, joan: 0.12 },
+    evidence: [
+      { by: "barbara", position: "opposes", content_type: "text", content: "Cattle are red-green colour-blind; bulls charge at the cape's movement, whatever its colour.", up: ["ken", "joan"] },
+    ],
+  },
+  {
+    key: "octopus",
+    by: "dennis",
+    statement: "An octopus has three hearts.",
+    tags: ["biology"],
+  },
+];
+
+/**
+ * Arguments (docs/features/arguments.md): a claim under another as a reason for or against it, either
+ * an existing demo claim (`child`) or a new one (`statement`, written by `by`, voted on by `votes`).
+ * `under` names the parent by its demo key, or by the key given to an earlier argument's new claim,
+ * so trees grow several levels deep. `relevance`: username → how much it bears on the parent.
+ */
+export interface DemoArgument {
+  key?: string;
+  under: string;
+  stance: "supports" | "opposes";
+  by: string;
+  child?: string;
+  statement?: string;
+  votes?: Record<string, number>;
+  relevance: Record<string, number>;
+}
+
+export const DEMO_ARGUMENTS: DemoArgument[] = [
+  { under: "ev-emissions", stance: "supports", by: "katherine", child: "ev-coal", relevance: { ada: 0.6, grace: 0.7, edsger: 0.5 } },
+  {
+    key: "battery-payback",
+    under: "ev-emissions",
+    stance: "supports",
+    by: "katherine",
+    statement: "The extra emissions of making an electric car's battery are paid back within two years of driving on an average grid.",
+    votes: { ada: 0.8, alan: 0.75, grace: 0.7, edsger: 0.65 },
+    relevance: { ada: 0.9, alan: 0.85, grace: 0.8 },
+  },
+  {
+    key: "battery-mining",
+    under: "ev-emissions",
+    stance: "opposes",
+    by: "edsger",
+    statement: "Mining the lithium and cobalt for batteries causes emissions that life-cycle studies leave out.",
+    votes: { ada: 0.35, alan: 0.3, grace: 0.4, katherine: 0.25 },
+    relevance: { ada: 0.6, katherine: 0.4, alan: 0.5 },
+  },
+  {
+    key: "grid-cleaner",
+    under: "ev-coal",
+    stance: "supports",
+    by: "grace",
+    statement: "Grids get cleaner every year, so a car bought today is charged from cleaner power over its life.",
+    votes: { ada: 0.75, alan: 0.7, katherine: 0.8, edsger: 0.6 },
+    relevance: { ada: 0.7, alan: 0.8 },
+  },
+  {
+    under: "grid-cleaner",
+    stance: "opposes",
+    by: "edsger",
+    statement: "Some coal-heavy grids have added new coal plants in the last ten years.",
+    votes: { ada: 0.7, grace: 0.65, katherine: 0.6 },
+    relevance: { grace: 0.5, katherine: 0.4 },
+  },
+  { under: "tests-first", stance: "supports", by: "ada", child: "typed", relevance: { alan: 0.3, katherine: 0.4 } },
 ];

@@ -1,14 +1,18 @@
-// Loads the demo set (demo-data.ts) through the same services the API uses, so every counter, gradient
-// and reputation is what real use would have produced. Loads once: a database that already has the demo
+// Loads the demo set (demo-data.ts) through the same services the API uses, so every counter, gradient,
+// status, outcome and reputation is what real use would have produced. Loads once: a database that already has the demo
 // agents is left alone.
+import { hashPassword } from "../auth/passwords.ts";
 import { createClaimInput } from "../contract/claims.ts";
 import { db } from "../db/client.ts";
 import { register } from "../services/auth.ts";
 import { createClaim } from "../services/claims.ts";
 import { createComment } from "../services/comments.ts";
 import { createEvidence, voteEvidence } from "../services/evidence.ts";
+import { runBridgingFit } from "../services/bridging.ts";
+import { resolveDueClaims } from "../services/resolution.ts";
 import { castVote } from "../services/votes.ts";
-import { DEMO_AGENTS, DEMO_CLAIMS, DEMO_EMAIL_DOMAIN, DEMO_PASSWORD } from "./demo-data.ts";
+import { addArgument, voteRelevance } from "../services/arguments.ts";
+import { DEMO_AGENTS, DEMO_ARGUMENTS, DEMO_CLAIMS, DEMO_EMAIL_DOMAIN, DEMO_PASSWORD, demoVotes } from "./demo-data.ts";
 
 export const demoEmail = (username: string) => `${username}@${DEMO_EMAIL_DOMAIN}`;
 
@@ -19,6 +23,8 @@ export interface SeedResult {
   evidence: number;
   comments: number;
   votes: number;
+  /** Claims that resolved once the demo's votes were in. */
+  resolved: number;
 }
 
 /** Whether the database holds no agents and no claims (a first run). */
@@ -28,12 +34,17 @@ export async function databaseIsEmpty(): Promise<boolean> {
 }
 
 export async function loadDemoData(): Promise<SeedResult> {
-  const result: SeedResult = { loaded: false, agents: 0, claims: 0, evidence: 0, comments: 0, votes: 0 };
+  const result: SeedResult = { loaded: false, agents: 0, claims: 0, evidence: 0, comments: 0, votes: 0, resolved: 0 };
   if (await db().agent.findFirst({ where: { email: demoEmail(DEMO_AGENTS[0].username) }, select: { id: true } })) return result;
 
   const ids = new Map<string, string>();
+  // Every demo agent has the same password: hashed once, not once per agent (bcrypt is slow on purpose).
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
   for (const a of DEMO_AGENTS) {
-    const agent = await register({ email: demoEmail(a.username), password: DEMO_PASSWORD, username: a.username, display_name: a.display_name });
+    const agent = await register(
+      { email: demoEmail(a.username), password: DEMO_PASSWORD, username: a.username, display_name: a.display_name },
+      { passwordHash },
+    );
     ids.set(a.username, agent.id);
     result.agents++;
   }
@@ -44,7 +55,7 @@ export async function loadDemoData(): Promise<SeedResult> {
   };
 
   const claimIds = new Map<string, string>();
-  for (const c of DEMO_CLAIMS) {
+  for (const [index, c] of DEMO_CLAIMS.entries()) {
     const input = createClaimInput.parse({
       statement: c.statement,
       tags: c.tags,
@@ -54,9 +65,8 @@ export async function loadDemoData(): Promise<SeedResult> {
     const claim = await createClaim(agent(c.by), input);
     claimIds.set(c.key, claim.id);
     result.claims++;
-    for (const [voter, value] of Object.entries(c.votes)) {
-      if (voter === c.by) continue;
-      await castVote(agent(voter), claim.id, value);
+    for (const [voter, value] of demoVotes(c, index)) {
+      await castVote({ agentId: agent(voter), claimId: claim.id, value });
       result.votes++;
     }
     for (const e of c.evidence ?? []) {
@@ -64,7 +74,7 @@ export async function loadDemoData(): Promise<SeedResult> {
       result.evidence++;
       for (const [who, direction] of [...(e.up ?? []).map((u) => [u, "up"] as const), ...(e.down ?? []).map((u) => [u, "down"] as const)]) {
         if (who === e.by) continue;
-        await voteEvidence(agent(who), evidence.id, direction);
+        await voteEvidence({ agentId: agent(who), evidenceId: evidence.id, direction });
         result.votes++;
       }
     }
@@ -77,6 +87,36 @@ export async function loadDemoData(): Promise<SeedResult> {
       }
     }
   }
+  for (const a of DEMO_ARGUMENTS) {
+    const parentId = claimIds.get(a.under);
+    if (!parentId) throw new Error(`demo data: unknown claim ${a.under}`);
+    const child = a.child ? claimIds.get(a.child) : undefined;
+    const argument = await addArgument(agent(a.by), {
+      claim_id: parentId,
+      stance: a.stance,
+      ...(child ? { child_claim_id: child } : { statement: a.statement! }),
+    });
+    if (a.statement) {
+      result.claims++;
+      if (a.key) claimIds.set(a.key, argument.claim.id);
+      for (const [voter, value] of Object.entries(a.votes ?? {})) {
+        if (voter === a.by) continue;
+        await castVote({ agentId: agent(voter), claimId: argument.claim.id, value });
+        result.votes++;
+      }
+    }
+    for (const [voter, value] of Object.entries(a.relevance)) {
+      await voteRelevance(agent(voter), argument.id, value);
+      result.votes++;
+    }
+  }
+  // The viewpoint model scores the claims now rather than at the server's first background fit: a
+  // first visit already shows which claims both viewpoints agree on.
+  await runBridgingFit({ inline: true, foreground: true });
+  // The claims at consensus with enough votes resolve by the service's own resolution, told not to
+  // wait: a first visit shows resolved claims, scored votes, track records and a leaderboard, not a
+  // promise of them in half an hour. Which claims resolve, and how, is the rule's alone.
+  result.resolved = await resolveDueClaims(DEMO_CLAIMS.length, 0);
   result.loaded = true;
   return result;
 }

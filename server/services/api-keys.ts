@@ -77,7 +77,7 @@ export async function listApiKeys(agentId: string): Promise<{ api_keys: ApiKeyOu
 }
 
 /** Revokes one of the agent's keys; another agent's key, an unknown or already revoked one: 404. */
-export async function revokeApiKey(agentId: string, keyId: string): Promise<void> {
+export async function revokeApiKey({ agentId, keyId }: { agentId: string; keyId: string }): Promise<void> {
   const notFoundError = () => notFound("API key not found");
   if (!isUuid(keyId)) throw notFoundError();
   const { count: revoked } = await db().apiKey.updateMany({

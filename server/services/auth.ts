@@ -9,28 +9,35 @@ import {
   REFRESH_TOKEN_TTL_MS,
   signAccessToken,
 } from "../auth/tokens.ts";
-import { conflict, notFound, unauthorized } from "../errors.ts";
-import { TRPCError } from "@trpc/server";
+import { AppError, conflict, notFound, unauthorized } from "../errors.ts";
+import { rateLimiter } from "../ratelimit/limiter.ts";
 import { agentSelect, toAgent } from "../contract/common.ts";
 import type { TokenPair } from "../contract/auth.ts";
-import { admitSignIn, applyAdminEmails } from "./moderation.ts";
+import { ACCOUNT_SUSPENDED, admitSignIn, applyAdminEmails, isSuspended } from "./moderation.ts";
+import { getAccount, isRetiredUsername } from "./accounts.ts";
 
 type Tx = Prisma.TransactionClient;
 
-export async function register(input: {
-  email: string;
-  password: string;
-  username: string;
-  display_name?: string;
-  automated?: boolean;
-}) {
+export async function register(
+  input: {
+    email: string;
+    password: string;
+    username: string;
+    display_name?: string;
+    automated?: boolean;
+  },
+  /** The password's hash when the caller already has it (the demo seed: one password, hashed once). */
+  known: { passwordHash?: string } = {},
+) {
   const usernameKey = input.username.toLowerCase();
   const taken = await db().agent.findFirst({
     where: { OR: [{ email: input.email }, { usernameKey }] },
     select: { email: true },
   });
   if (taken) throw conflict(taken.email === input.email ? "Email already registered" : "Username already taken");
-  const passwordHash = await hashPassword(input.password);
+  // A deleted account's username is never given out again (docs/features/accounts.md).
+  if (await isRetiredUsername(input.username)) throw conflict("Username already taken");
+  const passwordHash = known.passwordHash ?? (await hashPassword(input.password));
   try {
     const agent = await db().agent.create({
       data: {
@@ -59,19 +66,29 @@ export async function register(input: {
 
 const INVALID_LOGIN = () => unauthorized("Invalid email or password");
 
-/** The agent these credentials belong to, or null (API login and the web UI's sign-in share this). */
-export async function verifyCredentials(input: { email: string; password: string }): Promise<{ id: string } | null> {
+export const TOO_MANY_PASSWORD_FAILURES = "Too many failed sign-in attempts for this account; try again later";
+
+/**
+ * The agent these credentials belong to, or null (API login and the web UI's sign-in share this).
+ * Guessing is bounded per account and client (docs/security.md, "Limits"): a client that failed too
+ * often on this account is refused (429) before any comparison, and each wrong password is counted.
+ */
+export async function verifyCredentials(input: { email: string; password: string }, client: string): Promise<{ id: string } | null> {
+  const limiter = rateLimiter();
+  if (!(await limiter.passwordTryAllowed(input.email, client)).success) throw new AppError("too_many_requests", TOO_MANY_PASSWORD_FAILURES);
   const agent = await db().agent.findUnique({
     where: { email: input.email },
     select: { id: true, passwordHash: true },
   });
   // Always run one bcrypt comparison, so unknown emails take as long as wrong passwords.
   const ok = await verifyPassword(input.password, agent?.passwordHash);
-  return agent && ok ? { id: agent.id } : null;
+  if (agent && ok) return { id: agent.id };
+  await limiter.recordPasswordFailure(input.email, client);
+  return null;
 }
 
-export async function login(input: { email: string; password: string }): Promise<TokenPair> {
-  const agent = await verifyCredentials(input);
+export async function login(input: { email: string; password: string }, client: string): Promise<TokenPair> {
+  const agent = await verifyCredentials(input, client);
   if (!agent) throw INVALID_LOGIN();
   // A suspended agent: 403 `Account suspended` (only after the password matched: no enumeration).
   await admitSignIn(agent.id);
@@ -102,8 +119,25 @@ export async function pruneTokenFamilies(tx: Tx = db(), now = new Date()): Promi
     )`;
 }
 
+/**
+ * Why this agent may not be given credentials for a sign-in made at `signedInAt`, or null when it
+ * may. Every way to a token pair asks (login, the OAuth hand-off and its code exchange, refresh): a
+ * suspended agent gets none, and neither does a sign-in from before its sessions were revoked (a
+ * suspension revokes them), so nothing minted around a suspension outlives it.
+ */
+export async function credentialsRefused(agentId: string, signedInAt: Date, tx: Tx = db()): Promise<"suspended" | "revoked" | "gone" | null> {
+  const agent = await tx.agent.findUnique({ where: { id: agentId }, select: { suspendedAt: true, suspendedUntil: true, sessionsValidAfter: true } });
+  if (!agent) return "gone";
+  if (isSuspended(agent)) return "suspended";
+  if (agent.sessionsValidAfter && signedInAt < agent.sessionsValidAfter) return "revoked";
+  return null;
+}
+
 /** Starts a new token family (a login) and returns its first pair. */
 export async function issueTokenPair(agentId: string, tx: Tx = db()): Promise<TokenPair> {
+  const refused = await credentialsRefused(agentId, new Date(), tx);
+  if (refused === "suspended") throw new AppError("forbidden", ACCOUNT_SUSPENDED);
+  if (refused) throw unauthorized();
   await pruneTokenFamilies(tx);
   const family = await tx.refreshTokenFamily.create({
     data: { agentId, expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_MS) },
@@ -138,7 +172,7 @@ export async function refresh(presented: string): Promise<TokenPair> {
     });
     const token = await tx.refreshToken.findUnique({
       where: { tokenHash },
-      select: { id: true, family: { select: { id: true, agentId: true, expiresAt: true, revokedAt: true } } },
+      select: { id: true, family: { select: { id: true, agentId: true, expiresAt: true, revokedAt: true, createdAt: true } } },
     });
     if (!token) return { ok: false as const };
     const { family } = token;
@@ -147,11 +181,17 @@ export async function refresh(presented: string): Promise<TokenPair> {
       return { ok: false as const, reuse: true };
     }
     if (family.revokedAt || family.expiresAt <= now) return { ok: false as const };
+    // The login it continues must still be good: not suspended now, not from before a revocation.
+    const refused = await credentialsRefused(family.agentId, family.createdAt, tx);
+    if (refused) {
+      await tx.refreshTokenFamily.update({ where: { id: family.id }, data: { revokedAt: now } });
+      return { ok: false as const, suspended: refused === "suspended" };
+    }
     const next = newRefreshToken();
     await tx.refreshToken.create({ data: { tokenHash: next.hash, familyId: family.id, parentId: token.id } });
     return { ok: true as const, agentId: family.agentId, familyId: family.id, token: next.token };
   });
-  if (!outcome.ok) throw unauthorized();
+  if (!outcome.ok) throw "suspended" in outcome && outcome.suspended ? new AppError("forbidden", ACCOUNT_SUSPENDED) : unauthorized();
   return tokenPair(outcome.agentId, outcome.familyId, outcome.token);
 }
 
@@ -169,7 +209,5 @@ export async function logout(presented: string): Promise<void> {
 }
 
 export async function me(agentId: string) {
-  const agent = await db().agent.findUnique({ where: { id: agentId }, select: { ...agentSelect, email: true } });
-  if (!agent) throw notFound("Agent not found");
-  return { ...toAgent(agent), email: agent.email };
+  return getAccount(agentId);
 }

@@ -8,17 +8,25 @@
 // the flag afresh, so concurrent changes and votes converge on the flag that committed last, and the
 // people sums match the votes as recorded at every commit.
 import { sqlTransaction, readSql } from "../db/client.ts";
+import { updateProfile } from "./accounts.ts";
+import type { UpdateProfileInput } from "../contract/accounts.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { applyVote, type WeightedVote } from "../domain/gradient.ts";
 import { me } from "./auth.ts";
+import { announcePagesChanged } from "../queue/live.ts";
+import { logError } from "../log/logger.ts";
 
 /**
  * PATCH /auth/me: applies what the account says about itself. Returns the account as GET /auth/me
  * shows it, and how many claims' gradient_people moved (their shared page renders are stale).
  */
-export async function updateSelf(agentId: string, input: { automated?: boolean }) {
+export async function updateSelf(agentId: string, input: { automated?: boolean } & UpdateProfileInput) {
+  // The profile fields of the same PATCH /auth/me (docs/features/accounts.md).
+  if (input.display_name !== undefined || input.bio !== undefined) await updateProfile(agentId, { display_name: input.display_name, bio: input.bio });
   const resorted = input.automated === undefined ? 0 : await setAutomated(agentId, input.automated);
-  return { agent: await me(agentId), resorted };
+  // Claims whose gradient_people moved: every instance drops its shared page renders.
+  if (resorted > 0) await announcePagesChanged().catch((err) => logError("[accounts] page cache announcement failed", err));
+  return me(agentId);
 }
 
 /** Sets the account's flag and re-sorts its votes; returns the number of claims whose votes it re-sorted. */

@@ -4,7 +4,7 @@ import type { BookmarkOut } from "../contract/claims.ts";
 import { assertClaimExists } from "./claims.ts";
 
 /** Bookmarks the claim; bookmarking it again keeps the first bookmark and its time. */
-export async function bookmarkClaim(agentId: string, claimId: string): Promise<BookmarkOut> {
+export async function bookmarkClaim({ agentId, claimId }: { agentId: string; claimId: string }): Promise<BookmarkOut> {
   await assertClaimExists(claimId);
   // ON CONFLICT: two concurrent requests both succeed with the same bookmark.
   await db().$executeRaw`
@@ -18,7 +18,7 @@ export async function bookmarkClaim(agentId: string, claimId: string): Promise<B
 }
 
 /** Removes the bookmark if there is one (204 either way); 404 for an unknown claim. */
-export async function unbookmarkClaim(agentId: string, claimId: string): Promise<void> {
+export async function unbookmarkClaim({ agentId, claimId }: { agentId: string; claimId: string }): Promise<void> {
   await assertClaimExists(claimId);
   await db().bookmark.deleteMany({ where: { agentId, claimId } });
 }

@@ -98,7 +98,8 @@ export async function claimViews(
   // A NULL viewer joins nothing, so the caller fields come back empty and are reported as null.
   const query = Prisma.sql`
     SELECT c.id::text AS id, c.statement, c.complexity_tier::text AS complexity_tier, c.tags,
-           ARRAY(SELECT p.parent_id::text FROM claim_parents p WHERE p.claim_id = c.id ORDER BY p.position, p.parent_id) AS parent_ids,
+           ARRAY(SELECT p.parent_id::text FROM claim_parents p JOIN claims pc ON pc.id = p.parent_id
+                 WHERE p.claim_id = c.id AND ${visibleClaim("pc")} ORDER BY p.position, p.parent_id) AS parent_ids,
            c.gradient, c.people_weighted_sum, c.people_weight_total, c.people_vote_count,
            c.vote_count, c.evidence_count, c.created_at, c.updated_at,
            cb.score AS bridging_score, cb.polarity AS bridging_polarity,

@@ -179,23 +179,23 @@ export async function listReplies(input: {
 }
 
 /** Hidden comments answer 404 to all but their author and moderators (docs/features/moderation.md). */
-export async function getComment(commentId: string, viewerId: string | null = null): Promise<CommentOut> {
+export async function getComment({ commentId, viewerId = null }: { commentId: string; viewerId?: string | null }): Promise<CommentOut> {
   const row = await findComment(commentId);
   if (!row.visible && !(await mayReveal(viewerId, row.author_id))) throw notFound(COMMENT_NOT_FOUND);
   const [comment] = await withReplies([row]);
   return comment;
 }
 
-export async function updateComment(agentId: string, commentId: string, content: string): Promise<CommentOut> {
+export async function updateComment({ agentId, commentId, content }: { agentId: string; commentId: string; content: string }): Promise<CommentOut> {
   const row = await findComment(commentId);
   if (row.author_id !== agentId) throw forbidden();
   if (row.is_deleted) throw badRequest("comment_id: a deleted comment cannot be edited");
   await db().comment.update({ where: { id: row.id }, data: { content, isEdited: true } });
-  return getComment(row.id, agentId);
+  return getComment({ commentId: row.id, viewerId: agentId });
 }
 
 /** Soft delete: the text is replaced by "[deleted]" and the replies stay in the thread. */
-export async function deleteComment(agentId: string, commentId: string): Promise<void> {
+export async function deleteComment({ agentId, commentId }: { agentId: string; commentId: string }): Promise<void> {
   const row = await findComment(commentId);
   if (row.author_id !== agentId) throw forbidden();
   if (row.is_deleted) return;

@@ -24,7 +24,7 @@ export async function restateConsensus(
   const bridgingOf = new Map(changed.map((c) => [c.claim_id, c.status]));
   const rows = await tx.query<ClaimState>(Prisma.sql`
     SELECT c.id::text AS id, c.gradient, c.vote_count, c.consensus_status::text AS consensus_status,
-           c.consensus_since, now() AS db_now
+           c.consensus_since, GREATEST(now(), c.consensus_since) AS db_now
     FROM claims c WHERE c.id = ANY(${[...bridgingOf.keys()]}::uuid[])
     ORDER BY c.id FOR NO KEY UPDATE`);
   const update = { id: [] as string[], status: [] as string[], since: [] as (Date | null)[] };

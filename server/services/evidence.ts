@@ -34,6 +34,8 @@ interface EvidenceRow extends AuthorColumns {
   position: Evidence["position"];
   content_type: Evidence["content_type"];
   content: string;
+  title: string | null;
+  excerpt: string | null;
   upvotes: number;
   downvotes: number;
   vote_score: number;
@@ -49,7 +51,7 @@ interface EvidenceRow extends AuthorColumns {
 function evidenceQuery(viewerId: string | null, where: Prisma.Sql, orderAndPage: Prisma.Sql = Prisma.empty): Prisma.Sql {
   return Prisma.sql`
     SELECT e.id::text AS id, e.claim_id::text AS claim_id, e.position::text AS position,
-           e.content_type::text AS content_type, e.content, e.upvotes, e.downvotes, e.vote_score,
+           e.content_type::text AS content_type, e.content, e.title, e.excerpt, e.upvotes, e.downvotes, e.vote_score,
            e.created_at, e.updated_at, ${AUTHOR_COLUMNS}, v.direction::text AS user_vote,
            e.hidden_at, e.hidden_reason, ${visibleEvidence("e")} AS visible
     FROM evidence e
@@ -68,6 +70,8 @@ function toEvidence(row: EvidenceRow): Evidence {
     position: row.position,
     content_type: row.content_type,
     content: row.content,
+    title: row.title,
+    excerpt: row.excerpt,
     upvotes: row.upvotes,
     downvotes: row.downvotes,
     vote_score: row.vote_score,
@@ -90,7 +94,7 @@ async function evidenceRow(evidenceId: string, viewerId: string | null): Promise
 }
 
 /** Hidden evidence (or evidence on a hidden claim) answers 404 to all but its author and moderators. */
-export async function getEvidence(evidenceId: string, viewerId: string | null): Promise<Evidence> {
+export async function getEvidence({ evidenceId, viewerId }: { evidenceId: string; viewerId: string | null }): Promise<Evidence> {
   const row = await evidenceRow(evidenceId, viewerId);
   if (!row || (!row.visible && !(await mayReveal(viewerId, row.author_id)))) throw notFound(EVIDENCE_NOT_FOUND);
   return toEvidence(row);
@@ -134,6 +138,8 @@ export async function createEvidence(authorId: string, input: CreateEvidenceInpu
         contentType: input.content_type,
         // A link is stored as the URL that was validated; other content verbatim.
         content: input.content_type === "link" ? input.content.trim() : input.content,
+        title: input.title ?? null,
+        excerpt: input.excerpt ?? null,
       },
       select: { id: true },
     });
@@ -144,7 +150,15 @@ export async function createEvidence(authorId: string, input: CreateEvidenceInpu
 }
 
 /** POST /evidence/{id}/vote. Sending the direction the caller already voted changes nothing. */
-export async function voteEvidence(agentId: string, evidenceId: string, direction: EvidenceDirection): Promise<Evidence> {
+export async function voteEvidence({
+  agentId,
+  evidenceId,
+  direction,
+}: {
+  agentId: string;
+  evidenceId: string;
+  direction: EvidenceDirection;
+}): Promise<Evidence> {
   await setEvidenceVote(agentId, evidenceId, direction);
   // A moderator may hide it meanwhile: the vote stands and is answered, without details the voter may not see.
   const row = await evidenceRow(evidenceId, agentId);
@@ -154,7 +168,7 @@ export async function voteEvidence(agentId: string, evidenceId: string, directio
 }
 
 /** DELETE /evidence/{id}/vote: 204 whether or not there was a vote. */
-export async function removeEvidenceVote(agentId: string, evidenceId: string): Promise<void> {
+export async function removeEvidenceVote({ agentId, evidenceId }: { agentId: string; evidenceId: string }): Promise<void> {
   await setEvidenceVote(agentId, evidenceId, null);
 }
 
@@ -165,42 +179,56 @@ export async function removeEvidenceVote(agentId: string, evidenceId: string): P
  */
 async function setEvidenceVote(agentId: string, evidenceId: string, next: EvidenceDirection | null): Promise<void> {
   if (!isUuid(evidenceId)) throw notFound(EVIDENCE_NOT_FOUND);
-  await sqlTransaction(async (tx) => {
-    const [evidence] = await tx.query<{ id: string; claim_id: string; author_id: string }>(Prisma.sql`
-      SELECT id::text AS id, claim_id::text AS claim_id, author_id::text AS author_id
-      FROM evidence e WHERE e.id = ${evidenceId}::uuid AND ${visibleEvidence("e")} FOR NO KEY UPDATE OF e`, { prepared: true });
-    if (!evidence) throw notFound(EVIDENCE_NOT_FOUND);
-    // Read after the lock: a concurrent vote by the same agent has committed by now.
-    const [row] = await tx.query<{ direction: EvidenceDirection; applied_delta: number }>(Prisma.sql`
-      SELECT direction::text AS direction, applied_delta FROM evidence_votes
-      WHERE evidence_id = ${evidence.id}::uuid AND agent_id = ${agentId}::uuid`, { prepared: true });
-    const previous = row ? { direction: row.direction, appliedDelta: Number(row.applied_delta) } : null;
-    if (next === null && !previous) return;
-    if (evidence.author_id === agentId) throw forbidden();
-    if (previous?.direction === next) return;
+  await sqlTransaction((tx) => setEvidenceVoteIn(tx, agentId, evidenceId, next));
+}
 
-    const changes = evidenceVoteDelta(previous?.direction ?? null, next, previous?.appliedDelta);
-    const events = await applyReputation(tx, evidence.author_id, changes, { evidenceId: evidence.id, claimId: evidence.claim_id });
-    const voteKey = Prisma.sql`evidence_id = ${evidence.id}::uuid AND agent_id = ${agentId}::uuid`;
-    if (next === null) {
-      await tx.execute(Prisma.sql`DELETE FROM evidence_votes WHERE ${voteKey}`);
-    } else {
-      // The last event is the new vote's own effect, as applied after clamping.
-      const appliedDelta = events[events.length - 1].delta;
-      await tx.execute(
-        previous
-          ? Prisma.sql`UPDATE evidence_votes SET direction = ${next}::"VoteDirection", applied_delta = ${appliedDelta}::float8,
-              updated_at = now() WHERE ${voteKey}`
-          : Prisma.sql`INSERT INTO evidence_votes (id, evidence_id, agent_id, direction, applied_delta, updated_at)
-              VALUES (gen_random_uuid(), ${evidence.id}::uuid, ${agentId}::uuid, ${next}::"VoteDirection", ${appliedDelta}::float8, now())`,
-      );
-    }
-    const tally = evidenceTallyDelta(previous?.direction ?? null, next);
-    await tx.execute(Prisma.sql`
-      UPDATE evidence SET upvotes = upvotes + ${tally.upvotes}::int, downvotes = downvotes + ${tally.downvotes}::int,
-        vote_score = vote_score + ${tally.voteScore}::int, updated_at = now()
-      WHERE id = ${evidence.id}::uuid`, { prepared: true });
-  });
+/**
+ * The one road of an evidence vote, inside the caller's transaction: the endpoints above and account
+ * deletion (which removes votes on hidden evidence too: `hidden: "include"`) both come here, so the
+ * author's reputation is reversed the same way.
+ */
+export async function setEvidenceVoteIn(
+  tx: SqlTx,
+  agentId: string,
+  evidenceId: string,
+  next: EvidenceDirection | null,
+  hidden: "refuse" | "include" = "refuse",
+): Promise<void> {
+  const visible = hidden === "include" ? Prisma.sql`true` : visibleEvidence("e");
+  const [evidence] = await tx.query<{ id: string; claim_id: string; author_id: string }>(Prisma.sql`
+    SELECT id::text AS id, claim_id::text AS claim_id, author_id::text AS author_id
+    FROM evidence e WHERE e.id = ${evidenceId}::uuid AND ${visible} FOR NO KEY UPDATE OF e`, { prepared: true });
+  if (!evidence) throw notFound(EVIDENCE_NOT_FOUND);
+  // Read after the lock: a concurrent vote by the same agent has committed by now.
+  const [row] = await tx.query<{ direction: EvidenceDirection; applied_delta: number }>(Prisma.sql`
+    SELECT direction::text AS direction, applied_delta FROM evidence_votes
+    WHERE evidence_id = ${evidence.id}::uuid AND agent_id = ${agentId}::uuid`, { prepared: true });
+  const previous = row ? { direction: row.direction, appliedDelta: Number(row.applied_delta) } : null;
+  if (next === null && !previous) return;
+  if (evidence.author_id === agentId) throw forbidden();
+  if (previous?.direction === next) return;
+
+  const changes = evidenceVoteDelta(previous?.direction ?? null, next, previous?.appliedDelta);
+  const events = await applyReputation(tx, evidence.author_id, changes, { evidenceId: evidence.id, claimId: evidence.claim_id });
+  const voteKey = Prisma.sql`evidence_id = ${evidence.id}::uuid AND agent_id = ${agentId}::uuid`;
+  if (next === null) {
+    await tx.execute(Prisma.sql`DELETE FROM evidence_votes WHERE ${voteKey}`);
+  } else {
+    // The last event is the new vote's own effect, as applied after clamping.
+    const appliedDelta = events[events.length - 1].delta;
+    await tx.execute(
+      previous
+        ? Prisma.sql`UPDATE evidence_votes SET direction = ${next}::"VoteDirection", applied_delta = ${appliedDelta}::float8,
+            updated_at = now() WHERE ${voteKey}`
+        : Prisma.sql`INSERT INTO evidence_votes (id, evidence_id, agent_id, direction, applied_delta, updated_at)
+            VALUES (gen_random_uuid(), ${evidence.id}::uuid, ${agentId}::uuid, ${next}::"VoteDirection", ${appliedDelta}::float8, now())`,
+    );
+  }
+  const tally = evidenceTallyDelta(previous?.direction ?? null, next);
+  await tx.execute(Prisma.sql`
+    UPDATE evidence SET upvotes = upvotes + ${tally.upvotes}::int, downvotes = downvotes + ${tally.downvotes}::int,
+      vote_score = vote_score + ${tally.voteScore}::int, updated_at = now()
+    WHERE id = ${evidence.id}::uuid`, { prepared: true });
 }
 
 /**

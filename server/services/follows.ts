@@ -32,7 +32,7 @@ const flagParam = (value: boolean | undefined) => value ?? null;
  * Follows the claim. New follows take the flags given and default the others to true; following
  * again is idempotent: it sets the flags that were given and keeps the rest (and the original time).
  */
-export async function followClaim(agentId: string, claimId: string, flags: FollowFlags): Promise<FollowOut> {
+export async function followClaim({ agentId, claimId, flags }: { agentId: string; claimId: string; flags: FollowFlags }): Promise<FollowOut> {
   await assertClaimExists(claimId);
   const vote = flagParam(flags.notify_on_vote);
   const evidence = flagParam(flags.notify_on_evidence);
@@ -51,7 +51,7 @@ export async function followClaim(agentId: string, claimId: string, flags: Follo
 }
 
 /** PATCH: changes the flags of an existing follow; 404 when the caller does not follow the claim. */
-export async function updateFollow(agentId: string, claimId: string, flags: FollowFlags): Promise<FollowOut> {
+export async function updateFollow({ agentId, claimId, flags }: { agentId: string; claimId: string; flags: FollowFlags }): Promise<FollowOut> {
   await assertClaimExists(claimId);
   // updatedAt always changes, so an empty PATCH still finds (and confirms) the follow.
   const data = {
@@ -74,7 +74,7 @@ export async function updateFollow(agentId: string, claimId: string, flags: Foll
 }
 
 /** Unfollows (204 either way); 404 for an unknown claim. */
-export async function unfollowClaim(agentId: string, claimId: string): Promise<void> {
+export async function unfollowClaim({ agentId, claimId }: { agentId: string; claimId: string }): Promise<void> {
   await assertClaimExists(claimId);
   await db().follow.deleteMany({ where: { agentId, claimId } });
 }

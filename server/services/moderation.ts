@@ -3,10 +3,9 @@
 // declared on the procedures (moderatorProcedure, adminProcedure); who may act on whom is decided by
 // the pure rules of server/domain/roles.ts. What hiding leaves out is server/services/visibility.ts;
 // the counters follow by the triggers of migration 'moderation'.
-import { TRPCError } from "@trpc/server";
 import { db } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
-import { badRequest, conflict, forbidden, notFound } from "../errors.ts";
+import { AppError, badRequest, conflict, forbidden, notFound } from "../errors.ts";
 import { agentSelect, isUuid, toAgent, type AgentOut } from "../contract/common.ts";
 import {
   REPORT_REASONS,
@@ -17,16 +16,19 @@ import {
   type ReportOut,
   type ReportTargetType,
 } from "../contract/moderation.ts";
+import { adminGrantAllowed } from "../auth/admin-emails.ts";
 import { config } from "../config.ts";
+import type { AuditAction } from "../domain/audit.ts";
 import { mayChangeRole, maySuspend, type AssignableRole, type Role } from "../domain/roles.ts";
 import { claimView } from "./claim-views.ts";
 import { getComment } from "./comments.ts";
 import { getEvidence } from "./evidence.ts";
 import { refreshPlatformStats } from "./stats.ts";
 import { VISIBLE_CLAIM_WHERE, VISIBLE_ON_CLAIM_WHERE } from "./visibility.ts";
+import { announcePagesChanged } from "../queue/live.ts";
+import { logError } from "../log/logger.ts";
 
 type Tx = Prisma.TransactionClient;
-export type AuditAction = "role_change" | "hide" | "restore" | "suspend" | "unsuspend" | "resolve_dismiss" | "resolve_hide";
 
 export const ACCOUNT_SUSPENDED = "Account suspended";
 export const REPORT_NOT_FOUND = "Report not found";
@@ -46,17 +48,28 @@ async function audit(tx: Tx, actorId: string, action: AuditAction, targetType: R
   await tx.moderationAudit.create({ data: { actorId, action, targetType, targetId, reason } });
 }
 
+/**
+ * After a change of what is hidden has committed: every instance drops its shared page renders, so what
+ * was hidden is gone from every page (and what was restored back) on the next load, not PAGE_CACHE_SECONDS later.
+ */
+async function pagesFollow(): Promise<void> {
+  await announcePagesChanged().catch((err) => logError("[moderation] page cache announcement failed", err));
+}
+
 // ---- sign-in: ADMIN_EMAILS and suspension ----
 
-/** The agent's email is in ADMIN_EMAILS and it is not an admin yet: it becomes one (audited, by itself). */
+/**
+ * The agent's email is in ADMIN_EMAILS, verified, and it is not an admin yet: it becomes one (audited,
+ * by itself). Only a verified address counts (a mailed link, a completed password reset, or an OAuth
+ * provider's word): registering someone else's address proves nothing (docs/features/accounts.md).
+ */
 export async function applyAdminEmails(agentId: string): Promise<void> {
   const admins = config().ADMIN_EMAILS;
   if (admins.length === 0) return;
   await db().$transaction(async (tx) => {
-    const changed = await tx.agent.updateMany({
-      where: { id: agentId, email: { in: admins }, role: { not: "admin" } },
-      data: { role: "admin" },
-    });
+    const agent = await tx.agent.findUnique({ where: { id: agentId }, select: { email: true, emailVerified: true, role: true } });
+    if (!agent || agent.role === "admin" || !adminGrantAllowed(agent.email, agent.emailVerified !== null, admins)) return;
+    const changed = await tx.agent.updateMany({ where: { id: agentId, role: { not: "admin" } }, data: { role: "admin" } });
     if (changed.count === 1) await audit(tx, agentId, "role_change", "agent", agentId, "admin (ADMIN_EMAILS)");
   });
 }
@@ -71,9 +84,14 @@ export function isSuspended(agent: { suspendedAt: Date | null; suspendedUntil: D
  * suspended agent is refused with 403 `Account suspended`.
  */
 export async function admitSignIn(agentId: string): Promise<void> {
-  const agent = await db().agent.findUnique({ where: { id: agentId }, select: { suspendedAt: true, suspendedUntil: true } });
-  if (agent && isSuspended(agent)) throw new TRPCError({ code: "FORBIDDEN", message: ACCOUNT_SUSPENDED });
+  if (await agentSuspended(agentId)) throw new AppError("forbidden", ACCOUNT_SUSPENDED);
   await applyAdminEmails(agentId);
+}
+
+/** Whether the agent is suspended now (the web sign-in asks before it makes a session). */
+export async function agentSuspended(agentId: string): Promise<boolean> {
+  const agent = await db().agent.findUnique({ where: { id: agentId }, select: { suspendedAt: true, suspendedUntil: true } });
+  return agent !== null && isSuspended(agent);
 }
 
 // ---- roles ----
@@ -92,14 +110,24 @@ export async function grantAdmin(emailOrUsername: string): Promise<AgentOut | nu
 
 /** PUT /admin/agents/{agent_id}/role: takes effect at once, on tokens already issued (roles are read per request). */
 export async function setRole(actor: Actor, agentId: string, role: AssignableRole): Promise<AgentOut> {
-  const target = isUuid(agentId) ? await db().agent.findUnique({ where: { id: agentId }, select: { id: true, role: true } }) : null;
-  if (!target) throw notFound(NOT_FOUND.agent);
-  if (!mayChangeRole(actor, target)) throw forbidden();
+  if (!isUuid(agentId)) throw notFound(NOT_FOUND.agent);
   return db().$transaction(async (tx) => {
+    // Read and locked inside the transaction: the permission is decided on the role that is changed
+    // (a concurrent role change or suspension waits), not on one read before it (docs/security.md).
+    const target = await lockedTarget(tx, agentId);
+    if (!mayChangeRole(actor, target)) throw forbidden();
     const updated = await tx.agent.update({ where: { id: target.id }, data: { role }, select: agentSelect });
     if (target.role !== role) await audit(tx, actor.id, "role_change", "agent", target.id, `${target.role} → ${role}`);
     return toAgent(updated);
   });
+}
+
+/** The agent a role change or suspension acts on, its row locked until the transaction ends. */
+async function lockedTarget(tx: Prisma.TransactionClient, agentId: string): Promise<{ id: string; role: Role }> {
+  const [target] = await tx.$queryRaw<{ id: string; role: Role }[]>`
+    SELECT id::text AS id, role::text AS role FROM agents WHERE id = ${agentId}::uuid FOR UPDATE`;
+  if (!target) throw notFound(NOT_FOUND.agent);
+  return target;
 }
 
 // ---- reports ----
@@ -152,23 +180,26 @@ export async function createReport(reporterId: string, input: CreateReportInput)
   };
 }
 
-/** The target as the API shows it, as a moderator sees it (hidden content with its `moderation`). */
+/**
+ * The target as the API shows it, as a moderator sees it (hidden content with its `moderation`), or
+ * null when it is gone: one missing target must not fail the whole queue.
+ */
 async function targetView(moderatorId: string, targetType: ReportTargetType, targetId: string) {
   try {
     switch (targetType) {
       case "claim":
         return await claimView(targetId, moderatorId, { includeHidden: true });
       case "evidence":
-        return await getEvidence(targetId, moderatorId);
+        return await getEvidence({ evidenceId: targetId, viewerId: moderatorId });
       case "comment":
-        return await getComment(targetId, moderatorId);
+        return await getComment({ commentId: targetId, viewerId: moderatorId });
       case "agent": {
         const agent = await db().agent.findUnique({ where: { id: targetId }, select: agentSelect });
         return agent ? toAgent(agent) : null;
       }
     }
   } catch (err) {
-    if (err instanceof TRPCError && err.code === "NOT_FOUND") return null;
+    if (err instanceof AppError && err.kind === "not_found") return null;
     throw err;
   }
 }
@@ -241,6 +272,7 @@ export async function resolveReport(actor: Actor, reportId: string, action: "dis
     await audit(tx, actor.id, action === "hide" ? "resolve_hide" : "resolve_dismiss", report.targetType, report.targetId, note);
   });
   if (action === "hide") await refreshPlatformStats().catch(() => {});
+  await pagesFollow();
 }
 
 // ---- hide and restore ----
@@ -276,6 +308,7 @@ export async function hide(actor: Actor, type: HideableType, id: string, reason:
     return hid;
   });
   if (changed) await refreshPlatformStats().catch(() => {});
+  await pagesFollow();
 }
 
 /** POST /moderation/{target_type}/{target_id}/restore: everything comes back as it was (counters included). */
@@ -293,13 +326,14 @@ export async function restore(actor: Actor, type: HideableType, id: string, reas
     return true;
   });
   if (changed) await refreshPlatformStats().catch(() => {});
+  await pagesFollow();
 }
 
 // ---- suspension ----
 
-async function suspensionTarget(actor: Actor, agentId: string) {
-  const target = isUuid(agentId) ? await db().agent.findUnique({ where: { id: agentId }, select: { id: true, role: true } }) : null;
-  if (!target) throw notFound(NOT_FOUND.agent);
+async function suspensionTarget(tx: Prisma.TransactionClient, actor: Actor, agentId: string) {
+  if (!isUuid(agentId)) throw notFound(NOT_FOUND.agent);
+  const target = await lockedTarget(tx, agentId);
   if (!maySuspend(actor, target)) throw forbidden();
   return target;
 }
@@ -310,11 +344,11 @@ async function suspensionTarget(actor: Actor, agentId: string) {
  * revoked (they stay dead afterwards) with its MCP clients' grants, and its web sessions signed in before now are refused.
  */
 export async function suspend(actor: Actor, agentId: string, reason: string, until: string | null | undefined): Promise<void> {
-  const target = await suspensionTarget(actor, agentId);
   const now = new Date();
   const untilDate = until ? new Date(until) : null;
   if (untilDate && untilDate <= now) throw badRequest("until: must be in the future");
   await db().$transaction(async (tx) => {
+    const target = await suspensionTarget(tx, actor, agentId);
     await tx.agent.update({
       where: { id: target.id },
       data: { suspendedAt: now, suspendedUntil: untilDate, suspensionReason: reason, sessionsValidAfter: now },
@@ -329,8 +363,8 @@ export async function suspend(actor: Actor, agentId: string, reason: string, unt
 
 /** POST /moderation/agents/{agent_id}/unsuspend: the agent can sign in again (old credentials stay revoked). */
 export async function unsuspend(actor: Actor, agentId: string, reason: string | null): Promise<void> {
-  const target = await suspensionTarget(actor, agentId);
   await db().$transaction(async (tx) => {
+    const target = await suspensionTarget(tx, actor, agentId);
     const changed = await tx.agent.updateMany({
       where: { id: target.id, suspendedAt: { not: null } },
       data: { suspendedAt: null, suspendedUntil: null, suspensionReason: null },
@@ -351,6 +385,7 @@ export async function listAudit(input: { limit: number; offset: number }): Promi
     }),
     db().moderationAudit.count(),
   ]);
+  const names = await targetNames(rows.map((r) => ({ type: r.targetType as ReportTargetType, id: r.targetId })));
   return {
     entries: rows.map((r) => ({
       id: r.id,
@@ -358,9 +393,34 @@ export async function listAudit(input: { limit: number; offset: number }): Promi
       action: r.action as AuditAction,
       target_type: r.targetType as ReportTargetType,
       target_id: r.targetId,
+      target_name: names.get(`${r.targetType}:${r.targetId}`) ?? null,
       reason: r.reason,
       created_at: r.createdAt.toISOString(),
     })),
     total,
   };
+}
+
+const TARGET_NAME_LENGTH = 80;
+
+function shortName(text: string): string {
+  const oneLine = text.replace(/\s+/g, " ").trim();
+  return oneLine.length > TARGET_NAME_LENGTH ? `${oneLine.slice(0, TARGET_NAME_LENGTH - 1)}…` : oneLine;
+}
+
+/** "type:id" → the target's name in the audit log (one query per kind of target on the page). */
+async function targetNames(targets: { type: ReportTargetType; id: string }[]): Promise<Map<string, string>> {
+  const idsOf = (type: ReportTargetType) => [...new Set(targets.filter((t) => t.type === type).map((t) => t.id))];
+  const [agents, claims, evidence, comments] = await Promise.all([
+    db().agent.findMany({ where: { id: { in: idsOf("agent") } }, select: { id: true, username: true } }),
+    db().claim.findMany({ where: { id: { in: idsOf("claim") } }, select: { id: true, statement: true } }),
+    db().evidence.findMany({ where: { id: { in: idsOf("evidence") } }, select: { id: true, title: true, content: true } }),
+    db().comment.findMany({ where: { id: { in: idsOf("comment") } }, select: { id: true, content: true } }),
+  ]);
+  const names = new Map<string, string>();
+  for (const a of agents) names.set(`agent:${a.id}`, `@${a.username}`);
+  for (const c of claims) names.set(`claim:${c.id}`, shortName(c.statement));
+  for (const e of evidence) names.set(`evidence:${e.id}`, shortName(e.title ?? e.content));
+  for (const c of comments) names.set(`comment:${c.id}`, shortName(c.content));
+  return names;
 }

@@ -9,10 +9,12 @@
 //   someone else's address first take over that person's OAuth sign-in (account pre-hijacking), so the
 //   sign-in is refused instead and the person is told to use their password.
 // - Provider tokens are not stored: nothing here calls the providers after sign-in.
+import { withoutInvisibleCharacters } from "../domain/display-name.ts";
 import { db } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import type { OAuthProviderId } from "../auth/oauth-providers.ts";
 import { emailSchema } from "../contract/auth.ts";
+import { hashToken } from "../auth/tokens.ts";
 import { usernameCandidates, usernameFromHints } from "../domain/username.ts";
 
 export interface ProviderIdentity {
@@ -95,7 +97,16 @@ async function freeUsername(base: string): Promise<string> {
     where: { usernameKey: { in: candidates.map((c) => c.toLowerCase()) } },
     select: { usernameKey: true },
   });
-  const takenKeys = new Set(taken.map((t) => t.usernameKey));
+  // Usernames of deleted accounts are never given out again (docs/features/accounts.md).
+  const retired = await db().retiredUsername.findMany({
+    where: { keyHash: { in: candidates.map((c) => hashToken(c.toLowerCase())) } },
+    select: { keyHash: true },
+  });
+  const retiredHashes = new Set(retired.map((r) => r.keyHash));
+  const takenKeys = new Set([
+    ...taken.map((t) => t.usernameKey),
+    ...candidates.filter((c) => retiredHashes.has(hashToken(c.toLowerCase()))).map((c) => c.toLowerCase()),
+  ]);
   return candidates.find((c) => !takenKeys.has(c.toLowerCase())) ?? candidates[candidates.length - 1];
 }
 
@@ -106,7 +117,8 @@ function normalizedEmail(value: string | null): string | null {
 }
 
 function displayName(name: string | null): string | null {
-  const trimmed = name?.trim();
+  // A provider's name is not refused, but it loses what would make it display as something else.
+  const trimmed = name === null ? undefined : withoutInvisibleCharacters(name).trim();
   return trimmed ? Array.from(trimmed).slice(0, MAX_DISPLAY_NAME).join("") : null;
 }
 

@@ -1,4 +1,4 @@
-// OAuth sign-in for API clients (docs/api.md#sign-in; started by auth/nextauth/sign-in.ts): after it, hand the
+// OAuth sign-in for API clients (docs/api.md#sign-in; started by nextauth/sign-in.ts): after it, hand the
 // browser a one-time code that POST /auth/oauth/exchange turns into a token pair. Codes live 60
 // seconds, work once, and only their SHA-256 is stored, so tokens never travel in a URL.
 import { randomBytes } from "node:crypto";
@@ -8,7 +8,7 @@ import { SIGN_IN_PAGE } from "../auth/pages.ts";
 import { withQueryParam } from "../domain/redirect.ts";
 import { hashToken } from "../auth/tokens.ts";
 import { db } from "../db/client.ts";
-import { issueTokenPair } from "./auth.ts";
+import { credentialsRefused, issueTokenPair } from "./auth.ts";
 
 export const EXCHANGE_CODE_TTL_MS = 60_000;
 /** How recent the web sign-in must be for the hand-off to mint a code. */
@@ -39,7 +39,10 @@ export async function exchangeCode(code: string): Promise<TokenPair> {
       data: { usedAt: now },
     });
     if (claimed.count !== 1) return null;
-    const row = await tx.oAuthExchangeCode.findUniqueOrThrow({ where: { codeHash }, select: { agentId: true } });
+    const row = await tx.oAuthExchangeCode.findUniqueOrThrow({ where: { codeHash }, select: { agentId: true, createdAt: true } });
+    // A code from before the agent's sessions were revoked is spent for nothing; a suspended agent
+    // is told so (issueTokenPair).
+    if ((await credentialsRefused(row.agentId, row.createdAt, tx)) === "revoked") return null;
     return issueTokenPair(row.agentId, tx);
   });
   if (!pair) throw invalidCode();
@@ -56,6 +59,10 @@ export async function handOffLocation(
   nowSeconds = Math.floor(Date.now() / 1000),
 ): Promise<string> {
   if (!session || session.authTime === null || nowSeconds - session.authTime > HAND_OFF_MAX_AGE_SECONDS) {
+    return withQueryParam(SIGN_IN_PAGE, "redirect_to", redirectTo);
+  }
+  // The session must still be good: not suspended, not signed in before its sessions were revoked.
+  if (await credentialsRefused(session.agentId, new Date(session.authTime * 1000))) {
     return withQueryParam(SIGN_IN_PAGE, "redirect_to", redirectTo);
   }
   const code = await createExchangeCode(session.agentId);

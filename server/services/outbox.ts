@@ -17,6 +17,7 @@ export interface RecordedEvent {
   actorId: string | null;
   evidenceId?: string;
   commentId?: string;
+  argumentId?: string;
 }
 
 /** An outbox row as the relay, the fan-out and the webhook payloads read it. */
@@ -26,6 +27,7 @@ export interface StoredEvent {
   actor_id: string | null;
   evidence_id: string | null;
   comment_id: string | null;
+  argument_id: string | null;
   created_at: Date;
 }
 
@@ -35,8 +37,9 @@ export type AnyTx = SqlTx | Prisma.TransactionClient;
 function insertEvent(e: RecordedEvent): Prisma.Sql {
   return Prisma.sql`
     WITH ev AS (
-      INSERT INTO outbox_events (type, claim_id, actor_id, evidence_id, comment_id)
-      VALUES (${e.type}, ${e.claimId}::uuid, ${e.actorId}::uuid, ${e.evidenceId ?? null}::uuid, ${e.commentId ?? null}::uuid)
+      INSERT INTO outbox_events (type, claim_id, actor_id, evidence_id, comment_id, argument_id)
+      VALUES (${e.type}, ${e.claimId}::uuid, ${e.actorId}::uuid, ${e.evidenceId ?? null}::uuid, ${e.commentId ?? null}::uuid,
+              ${e.argumentId ?? null}::uuid)
       RETURNING id
     )
     SELECT pg_notify(${OUTBOX_CHANNEL}, '') FROM ev`;

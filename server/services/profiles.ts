@@ -10,9 +10,12 @@ import { outcomeEngagement, rankExpertise, type ExpertiseArea, type TagEngagemen
 import type { RecordedOutcome } from "../domain/outcomes.ts";
 import { fillTimeline, timelineDays, timelineStart, type TimelinePeriod, type TimelineRow } from "../domain/timeline.ts";
 import { visibleClaim, visibleComment, visibleEvidence } from "./visibility.ts";
+import { isTombstone, TOMBSTONE_AGENT_ID } from "../domain/accounts.ts";
 
 /** The agent named by `idOrUsername`: its id, or its username in any case. */
 export async function findAgent(idOrUsername: string): Promise<AgentRow> {
+  // The tombstone of deleted accounts is nobody's profile (docs/features/accounts.md).
+  if (isUuid(idOrUsername) && isTombstone(idOrUsername.toLowerCase())) throw notFound("Agent not found");
   const where = isUuid(idOrUsername)
     ? Prisma.sql`id = ${idOrUsername}::uuid`
     : Prisma.sql`username_key = ${idOrUsername.toLowerCase()}`;
@@ -89,8 +92,8 @@ async function profileCounts(agent: AgentRow): Promise<ProfileCounts> {
            (SELECT count(*)::int FROM evidence e WHERE e.author_id = ${id}::uuid AND ${visibleEvidence("e")}) AS evidence_submitted,
            (SELECT count(*)::int FROM claim_votes v JOIN claims c ON c.id = v.claim_id
             WHERE v.agent_id = ${id}::uuid AND ${visibleClaim("c")}) AS votes_cast,
-           (SELECT count(*)::int FROM agents WHERE reputation > ${agent.reputation}::float8) AS higher,
-           (SELECT count(*)::int FROM agents) AS total_agents,
+           (SELECT count(*)::int FROM agents WHERE reputation > ${agent.reputation}::float8 AND id <> ${TOMBSTONE_AGENT_ID}::uuid) AS higher,
+           (SELECT count(*)::int FROM agents WHERE id <> ${TOMBSTONE_AGENT_ID}::uuid) AS total_agents,
            LEAST(
              (SELECT min(c.created_at) FROM claims c WHERE c.author_id = ${id}::uuid AND ${visibleClaim("c")}),
              (SELECT min(e.created_at) FROM evidence e WHERE e.author_id = ${id}::uuid AND ${visibleEvidence("e")}),

@@ -40,7 +40,7 @@ export async function resolveDueClaims(limit = RESOLUTION_BATCH, stableSeconds =
     const outcome = await sqlTransaction(async (tx) => {
       const [claim] = await tx.query<DueClaim>(Prisma.sql`
         SELECT c.id::text AS id, c.gradient, c.vote_count, c.consensus_status::text AS consensus_status,
-               c.consensus_since, (c.resolved_at IS NOT NULL) AS resolved, now() AS db_now
+               c.consensus_since, (c.resolved_at IS NOT NULL) AS resolved, GREATEST(now(), c.consensus_since) AS db_now
         FROM claims c
         WHERE c.resolved_at IS NULL AND c.consensus_status IN ('consensus_true', 'consensus_false')
           AND c.vote_count >= ${MIN_RESOLUTION_VOTES}::int

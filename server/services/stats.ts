@@ -6,6 +6,7 @@ import { cache, type Cache } from "../cache/index.ts";
 import type { PlatformStats } from "../contract/stats.ts";
 import { claimsCounter } from "./claims.ts";
 import { visibleClaim, visibleComment, visibleEvidence } from "./visibility.ts";
+import { TOMBSTONE_AGENT_ID } from "../domain/accounts.ts";
 
 export const PLATFORM_STATS_TTL_SECONDS = 5 * 60;
 export const ACTIVE_AGENTS_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
@@ -21,7 +22,8 @@ async function totalClaimVotes(): Promise<number> {
 
 /** Every agent (an index-only scan of the primary key; 20k agents ≈ 2 ms). */
 async function agentsCount(): Promise<number> {
-  const [row] = await readSql<{ n: number }>`SELECT count(*)::int AS n FROM agents`;
+  // The tombstone of deleted accounts is nobody (docs/features/accounts.md).
+  const [row] = await readSql<{ n: number }>`SELECT count(*)::int AS n FROM agents WHERE id <> ${TOMBSTONE_AGENT_ID}::uuid`;
   return row.n;
 }
 

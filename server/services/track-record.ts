@@ -7,6 +7,7 @@ import { toAgent, type AgentRow } from "../contract/common.ts";
 import { trackRecord, LEADERBOARD_MIN_SCORED_VOTES, type TrackRecord } from "../domain/track-record.ts";
 import type { Leaderboard, LeaderboardInput } from "../contract/track-record.ts";
 import { findAgent } from "./profiles.ts";
+import { TOMBSTONE_AGENT_ID } from "../domain/accounts.ts";
 
 export async function getTrackRecord(idOrUsername: string): Promise<TrackRecord> {
   const agent = await findAgent(idOrUsername);
@@ -50,9 +51,9 @@ export async function getLeaderboard(input: LeaderboardInput): Promise<Leaderboa
     const [list, count] = await Promise.all([
       readSql<LeaderRow>`
         SELECT ${columns} FROM agents a LEFT JOIN agent_track_records t ON t.agent_id = a.id
-        WHERE ${automatedFilter}
+        WHERE ${automatedFilter} AND a.id <> ${TOMBSTONE_AGENT_ID}::uuid
         ORDER BY a.reputation DESC, a.id LIMIT ${input.limit} OFFSET ${input.offset}`,
-      readSql<{ n: number }>`SELECT count(*)::int AS n FROM agents a WHERE ${automatedFilter}`,
+      readSql<{ n: number }>`SELECT count(*)::int AS n FROM agents a WHERE ${automatedFilter} AND a.id <> ${TOMBSTONE_AGENT_ID}::uuid`,
     ]);
     rows = list;
     total = count[0].n;

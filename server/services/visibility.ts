@@ -12,6 +12,7 @@
 import { preparedSql } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { isModerator, type Role } from "../domain/roles.ts";
+import type { ModerationInfo } from "../contract/common.ts";
 
 const ALIAS = /^[a-z_][a-z0-9_]*$/;
 
@@ -27,6 +28,13 @@ export const visibleClaimText = (c: string) => `${alias(c)}.hidden_at IS NULL`;
 export const visibleOnClaimText = (x: string) =>
   `(${alias(x)}.hidden_at IS NULL AND NOT EXISTS (SELECT 1 FROM claims hidden_claim WHERE hidden_claim.id = ${x}.claim_id AND hidden_claim.hidden_at IS NOT NULL))`;
 
+/**
+ * The agents row aliased `a` is not suspended now (a suspension with an end passes by itself). A
+ * suspended agent is sent nothing: no inbox entry, no webhook delivery (docs/security.md).
+ */
+export const activeAgent = (a = "a"): Prisma.Sql =>
+  Prisma.raw(`NOT (${alias(a)}.suspended_at IS NOT NULL AND (${a}.suspended_until IS NULL OR ${a}.suspended_until > now()))`);
+
 /** `c.hidden_at IS NULL` for the claims row aliased `c`. */
 export const visibleClaim = (c = "c"): Prisma.Sql => Prisma.raw(visibleClaimText(c));
 /** Evidence row aliased `e` is visible (and so is its claim). */
@@ -37,13 +45,6 @@ export const visibleComment = (c = "c"): Prisma.Sql => Prisma.raw(visibleOnClaim
 /** The same rule for Prisma's query builder. */
 export const VISIBLE_CLAIM_WHERE = { hiddenAt: null } as const;
 export const VISIBLE_ON_CLAIM_WHERE = { hiddenAt: null, claim: { hiddenAt: null } } as const;
-
-/** How a hidden item shows itself to its author and moderators (docs/features/moderation.md). */
-export interface ModerationInfo {
-  hidden: true;
-  reason: string | null;
-  hidden_at: string;
-}
 
 export function moderationInfo(row: { hidden_at: Date | null; hidden_reason: string | null }): ModerationInfo | undefined {
   return row.hidden_at ? { hidden: true, reason: row.hidden_reason, hidden_at: new Date(row.hidden_at).toISOString() } : undefined;

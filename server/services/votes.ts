@@ -56,15 +56,19 @@ interface LockedClaim {
 /**
  * Locks the claim row for this transaction; null when there is no such claim or it is hidden (a vote
  * on hidden content is a 404). A hide waiting on this lock then counts this vote off the totals.
+ * `db_now` is never before the stored `consensus_since`: now() is this transaction's start, which can
+ * precede the commit of a vote it waited for on the lock, and time must not run backwards for `since`
+ * and the resolution's stable time.
  */
-async function lockClaim(tx: SqlTx, claimId: string): Promise<LockedClaim | null> {
+async function lockClaim(tx: SqlTx, claimId: string, hidden: "refuse" | "include" = "refuse"): Promise<LockedClaim | null> {
   if (!isUuid(claimId)) return null;
+  const visible = hidden === "include" ? Prisma.sql`true` : visibleClaim("c");
   const [claim] = await tx.query<LockedClaim>(Prisma.sql`
     SELECT id::text AS id, author_id::text AS author_id, weighted_sum, weight_total, vote_count,
            people_weighted_sum, people_weight_total, people_vote_count,
            vote_histogram, consensus_status::text AS consensus_status, consensus_since,
-           (resolved_at IS NOT NULL) AS resolved, now() AS db_now
-    FROM claims c WHERE c.id = ${claimId}::uuid AND ${visibleClaim("c")}
+           (resolved_at IS NOT NULL) AS resolved, GREATEST(now(), consensus_since) AS db_now
+    FROM claims c WHERE c.id = ${claimId}::uuid AND ${visible}
     FOR NO KEY UPDATE`, { prepared: true });
   return claim ?? null;
 }
@@ -109,7 +113,7 @@ async function voterState(tx: SqlTx, claimId: string, agentId: string) {
  * POST /claims/{id}/vote: casts or changes the caller's vote and returns the claim. The vote runs on
  * the driver (`sqlTransaction`): it is the hottest write, and Prisma's per-statement cost was 80 % of it.
  */
-export async function castVote(agentId: string, claimId: string, value: number): Promise<Claim> {
+export async function castVote({ agentId, claimId, value }: { agentId: string; claimId: string; value: number }): Promise<Claim> {
   await sqlTransaction(async (tx) => {
     const claim = await lockClaim(tx, claimId);
     if (!claim) throw notFound(CLAIM_NOT_FOUND);
@@ -139,16 +143,23 @@ export async function castVote(agentId: string, claimId: string, value: number):
 }
 
 /** DELETE /claims/{id}/vote: removes the caller's vote if there is one. */
-export async function removeVote(agentId: string, claimId: string): Promise<void> {
-  await sqlTransaction(async (tx) => {
-    const claim = await lockClaim(tx, claimId);
-    if (!claim) throw notFound(CLAIM_NOT_FOUND);
-    const { previous, bridgingStatus } = await voterState(tx, claim.id, agentId);
-    if (!previous) return;
-    const deleteVote = Prisma.sql`DELETE FROM claim_votes WHERE claim_id = ${claim.id}::uuid AND agent_id = ${agentId}::uuid`;
-    await applyVoteChange(tx, claim, bridgingStatus, deleteVote, previous, null);
-    await recordEvent(tx, { type: "claim.voted", claimId: claim.id, actorId: agentId });
-  });
+export async function removeVote({ agentId, claimId }: { agentId: string; claimId: string }): Promise<void> {
+  await sqlTransaction((tx) => removeVoteIn(tx, agentId, claimId));
+}
+
+/**
+ * The one removal of a claim vote, inside the caller's transaction: DELETE /claims/{id}/vote and
+ * account deletion (which also reaches votes on hidden claims: `hidden: "include"`) both come here,
+ * so every sum the vote entered is taken out the same way.
+ */
+export async function removeVoteIn(tx: SqlTx, agentId: string, claimId: string, hidden: "refuse" | "include" = "refuse"): Promise<void> {
+  const claim = await lockClaim(tx, claimId, hidden);
+  if (!claim) throw notFound(CLAIM_NOT_FOUND);
+  const { previous, bridgingStatus } = await voterState(tx, claim.id, agentId);
+  if (!previous) return;
+  const deleteVote = Prisma.sql`DELETE FROM claim_votes WHERE claim_id = ${claim.id}::uuid AND agent_id = ${agentId}::uuid`;
+  await applyVoteChange(tx, claim, bridgingStatus, deleteVote, previous, null);
+  await recordEvent(tx, { type: "claim.voted", claimId: claim.id, actorId: agentId });
 }
 
 function sumsOf(claim: LockedClaim): GradientSums {

@@ -5,6 +5,7 @@
 import http from "node:http";
 import https from "node:https";
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-filtering-agent";
+import { DENIED_RANGES } from "../domain/webhook-url.ts";
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** What is kept of a failure's response body or error in the delivery log. */
@@ -22,7 +23,15 @@ function agentFor(protocol: string, allowPrivate: boolean): http.Agent {
   const key = `${protocol}${allowPrivate}`;
   let agent = agents.get(key);
   if (!agent) {
-    const options = { keepAlive: true, maxSockets: 50, allowPrivateIPAddress: allowPrivate, allowMetaIPAddress: false };
+    // The registration's rule (server/domain/webhook-url.ts): the library's non-unicast ranges with the
+    // same ipaddr.js, and our DENIED_RANGES.
+    const options = {
+      keepAlive: true,
+      maxSockets: 50,
+      allowPrivateIPAddress: allowPrivate,
+      allowMetaIPAddress: false,
+      denyIPAddressList: allowPrivate ? [] : [...DENIED_RANGES],
+    };
     agent = protocol === "https:" ? new RequestFilteringHttpsAgent(options) : new RequestFilteringHttpAgent(options);
     agents.set(key, agent);
   }

@@ -11,41 +11,23 @@ import { badRequest, notFound } from "../errors.ts";
 import { isUuid } from "../contract/common.ts";
 import type { ClaimEventType, WebhookEventType } from "../domain/webhook-events.ts";
 import { disableReason, outcomeOf, retryDelayMs, type AttemptOutcome } from "../domain/webhook-retry.ts";
-import { ipLiteralHost, refusedAddress, refusedUrlShape } from "../domain/webhook-url.ts";
+import { ipLiteralHost, isPublicAddress, refusedUrlShape } from "../domain/webhook-url.ts";
 import type { Claim } from "../contract/claims.ts";
+import { ACCEPTED, type Accepted, type DeliveryOut, type WebhookOut } from "../contract/webhooks.ts";
+import { enqueueDeliveries, jobQueueReady, type EnqueueDeliveries } from "../queue/client.ts";
 import { recordWebhookOutcome, type WebhookOutcome } from "../metrics/index.ts";
 import { claimView } from "./claim-views.ts";
 import type { StoredEvent } from "./outbox.ts";
 import { getEvidence } from "./evidence.ts";
 import { getComment } from "./comments.ts";
+import { getArgument } from "./arguments.ts";
 import { postWebhook, type AttemptResult } from "./webhook-http.ts";
+import { activeAgent } from "./visibility.ts";
+import { isSealed, openSecret, sealSecret } from "../auth/secret-box.ts";
 
 export const WEBHOOK_NOT_FOUND = "Webhook not found";
 export const DELIVERY_NOT_FOUND = "Delivery not found";
 export const MAX_WEBHOOKS = 10;
-
-export interface WebhookOut {
-  id: string;
-  url: string;
-  events: WebhookEventType[];
-  description: string | null;
-  status: "active" | "disabled";
-  disabled_reason: string | null;
-  created_at: string;
-}
-
-export interface DeliveryOut {
-  id: string;
-  event_type: string;
-  webhook_message_id: string;
-  attempt: number;
-  status: "pending" | "succeeded" | "failed";
-  response_status: number | null;
-  duration_ms: number | null;
-  error: string | null;
-  created_at: string;
-  next_attempt_at: string | null;
-}
 
 interface WebhookRow {
   id: string;
@@ -75,6 +57,27 @@ function toWebhook(row: WebhookRow): WebhookOut {
   };
 }
 
+/** A signing secret as stored: encrypted under WEBHOOK_SECRET_KEY (server/auth/secret-box.ts). */
+const sealed = (secret: string) => sealSecret(secret, config().WEBHOOK_SECRET_KEY);
+
+/**
+ * Encrypts the signing secrets stored in clear before they were encrypted at rest (a SQL migration
+ * cannot: it does not hold the key). Runs at start-up on every instance; each row is rewritten only
+ * if it is still the clear value it read, so instances racing each other do no harm. Returns the count.
+ */
+export async function encryptClearWebhookSecrets(): Promise<number> {
+  const clear = await readSql<{ id: string; secret: string }>`
+    SELECT id::text AS id, secret FROM webhooks WHERE secret NOT LIKE 'enc1:%'`;
+  let done = 0;
+  for (const row of clear) {
+    if (isSealed(row.secret)) continue;
+    done += await sqlTransaction((tx) =>
+      tx.execute(Prisma.sql`UPDATE webhooks SET secret = ${sealed(row.secret)} WHERE id = ${row.id}::uuid AND secret = ${row.secret}`),
+    );
+  }
+  return done;
+}
+
 /** `whsec_` + base64 of 32 random bytes (the Standard Webhooks secret format). */
 export function newSecret(): string {
   return `whsec_${randomBytes(32).toString("base64")}`;
@@ -100,10 +103,8 @@ export async function assertDeliverableUrl(raw: string): Promise<void> {
       throw badRequest(`url: the host ${url.hostname} does not resolve`);
     }
   }
-  for (const address of addresses) {
-    const refused = refusedAddress(address);
-    if (refused) throw badRequest(`url: must resolve only to public addresses (${url.hostname} → ${refused})`);
-  }
+  // The answer never names what a name resolved to: it would tell anyone what internal names resolve to.
+  if (!addresses.every(isPublicAddress)) throw badRequest("url: must resolve only to public addresses");
 }
 
 async function ownWebhook(agentId: string, webhookId: string): Promise<WebhookRow> {
@@ -127,7 +128,7 @@ export async function createWebhook(
     if (n >= MAX_WEBHOOKS) throw badRequest(`webhooks: at most ${MAX_WEBHOOKS} endpoints per agent`);
     const [created] = await tx.query<WebhookRow>(Prisma.sql`
       INSERT INTO webhooks (id, agent_id, url, events, description, secret)
-      VALUES (gen_random_uuid(), ${agentId}::uuid, ${input.url}, ${input.events}::text[], ${input.description ?? null}, ${secret})
+      VALUES (gen_random_uuid(), ${agentId}::uuid, ${input.url}, ${input.events}::text[], ${input.description ?? null}, ${sealed(secret)})
       RETURNING ${WEBHOOK_COLUMNS}`);
     return created;
   });
@@ -140,15 +141,19 @@ export async function listWebhooks(agentId: string): Promise<{ webhooks: Webhook
   return { webhooks: rows.map(toWebhook) };
 }
 
-export async function getWebhook(agentId: string, webhookId: string): Promise<WebhookOut> {
+export async function getWebhook({ agentId, webhookId }: { agentId: string; webhookId: string }): Promise<WebhookOut> {
   return toWebhook(await ownWebhook(agentId, webhookId));
 }
 
-export async function updateWebhook(
-  agentId: string,
-  webhookId: string,
-  input: { url?: string; events?: WebhookEventType[]; description?: string | null; status?: "active" },
-): Promise<WebhookOut> {
+export async function updateWebhook({
+  agentId,
+  webhookId,
+  changes: input,
+}: {
+  agentId: string;
+  webhookId: string;
+  changes: { url?: string; events?: WebhookEventType[]; description?: string | null; status?: "active" };
+}): Promise<WebhookOut> {
   const current = await ownWebhook(agentId, webhookId);
   if (input.url !== undefined) await assertDeliverableUrl(input.url);
   const sets: Prisma.Sql[] = [Prisma.sql`updated_at = now()`];
@@ -166,26 +171,30 @@ export async function updateWebhook(
   return toWebhook(row);
 }
 
-export async function deleteWebhook(agentId: string, webhookId: string): Promise<void> {
+export async function deleteWebhook({ agentId, webhookId }: { agentId: string; webhookId: string }): Promise<void> {
   const current = await ownWebhook(agentId, webhookId);
   await sqlTransaction((tx) => tx.execute(Prisma.sql`DELETE FROM webhooks WHERE id = ${current.id}::uuid`));
 }
 
 /** A new secret; the old one stops signing at once (the answer is the only place the new one is shown). */
-export async function rotateSecret(agentId: string, webhookId: string): Promise<WebhookOut & { secret: string }> {
+export async function rotateSecret({ agentId, webhookId }: { agentId: string; webhookId: string }): Promise<WebhookOut & { secret: string }> {
   const current = await ownWebhook(agentId, webhookId);
   const secret = newSecret();
   await sqlTransaction((tx) =>
-    tx.execute(Prisma.sql`UPDATE webhooks SET secret = ${secret}, updated_at = now() WHERE id = ${current.id}::uuid`),
+    tx.execute(Prisma.sql`UPDATE webhooks SET secret = ${sealed(secret)}, updated_at = now() WHERE id = ${current.id}::uuid`),
   );
   return { ...toWebhook(current), secret };
 }
 
-export async function listDeliveries(
-  agentId: string,
-  webhookId: string,
-  page: { limit: number; offset: number },
-): Promise<{ deliveries: DeliveryOut[]; total: number }> {
+export async function listDeliveries({
+  agentId,
+  webhookId,
+  page,
+}: {
+  agentId: string;
+  webhookId: string;
+  page: { limit: number; offset: number };
+}): Promise<{ deliveries: DeliveryOut[]; total: number }> {
   const hook = await ownWebhook(agentId, webhookId);
   const [rows, [{ total }]] = await Promise.all([
     readSql<{
@@ -222,34 +231,42 @@ export async function listDeliveries(
   };
 }
 
-/** Queues delivery ids for the worker: inserted as jobs in the caller's transaction. */
-export type EnqueueDeliveries = (tx: SqlTx, deliveryIds: string[], startAfter?: Date) => Promise<void>;
-
 function messageId(): string {
   return `msg_${randomUUID().replace(/-/g, "")}`;
 }
 
 /** POST /webhooks/{id}/test: a `ping` message, whatever the endpoint's events and status. */
-export async function sendPing(agentId: string, webhookId: string, enqueue: EnqueueDeliveries): Promise<void> {
+export async function sendPing({ agentId, webhookId }: { agentId: string; webhookId: string }): Promise<Accepted> {
   const hook = await ownWebhook(agentId, webhookId);
   const payload = JSON.stringify({
     type: "ping",
     timestamp: new Date().toISOString(),
     data: { webhook_id: hook.id, message: "ping" },
   });
+  await jobQueueReady();
   await sqlTransaction(async (tx) => {
     const [row] = await tx.query<{ id: string }>(Prisma.sql`
       INSERT INTO webhook_deliveries (id, webhook_id, message_id, event_type, payload, attempt, status)
       VALUES (gen_random_uuid(), ${hook.id}::uuid, ${messageId()}, 'ping', ${payload}, 1, 'pending')
       RETURNING id::text AS id`);
-    await enqueue(tx, [row.id]);
+    await enqueueDeliveries(tx, [row.id]);
   });
+  return ACCEPTED;
 }
 
 /** POST /webhooks/{id}/deliveries/{delivery_id}/redeliver: the same message (same webhook-id), once more. */
-export async function redeliver(agentId: string, webhookId: string, deliveryId: string, enqueue: EnqueueDeliveries): Promise<void> {
+export async function redeliver({
+  agentId,
+  webhookId,
+  deliveryId,
+}: {
+  agentId: string;
+  webhookId: string;
+  deliveryId: string;
+}): Promise<Accepted> {
   const hook = await ownWebhook(agentId, webhookId);
   if (!isUuid(deliveryId)) throw notFound(DELIVERY_NOT_FOUND);
+  await jobQueueReady();
   await sqlTransaction(async (tx) => {
     const [row] = await tx.query<{ id: string }>(Prisma.sql`
       INSERT INTO webhook_deliveries (id, webhook_id, message_id, event_type, payload, attempt, status)
@@ -258,8 +275,9 @@ export async function redeliver(agentId: string, webhookId: string, deliveryId: 
       FROM webhook_deliveries d WHERE d.id = ${deliveryId}::uuid AND d.webhook_id = ${hook.id}::uuid
       RETURNING id::text AS id`);
     if (!row) throw notFound(DELIVERY_NOT_FOUND);
-    await enqueue(tx, [row.id]);
+    await enqueueDeliveries(tx, [row.id]);
   });
+  return ACCEPTED;
 }
 
 // ---- fan-out and delivery (the worker) ----
@@ -269,15 +287,16 @@ export async function redeliver(agentId: string, webhookId: string, deliveryId: 
  * claim already read (a batch of events reads its claims at once); read here when not given.
  */
 export async function eventPayload(event: StoredEvent, claimRead?: Claim | null): Promise<string> {
-  const [claim, evidence, comment] = await Promise.all([
+  const [claim, evidence, comment, argument] = await Promise.all([
     claimRead !== undefined ? claimRead : claimView(event.claim_id, null),
-    event.evidence_id ? getEvidence(event.evidence_id, null).catch(() => undefined) : undefined,
-    event.comment_id ? getComment(event.comment_id).catch(() => undefined) : undefined,
+    event.evidence_id ? getEvidence({ evidenceId: event.evidence_id, viewerId: null }).catch(() => undefined) : undefined,
+    event.comment_id ? getComment({ commentId: event.comment_id }).catch(() => undefined) : undefined,
+    event.argument_id ? getArgument(event.argument_id, null).catch(() => undefined) : undefined,
   ]);
   return JSON.stringify({
     type: event.type,
     timestamp: event.created_at.toISOString(),
-    data: { claim, actor_id: event.actor_id, ...(evidence ? { evidence } : {}), ...(comment ? { comment } : {}) },
+    data: { claim, actor_id: event.actor_id, ...(evidence ? { evidence } : {}), ...(comment ? { comment } : {}), ...(argument ? { argument } : {}) },
   });
 }
 
@@ -302,6 +321,7 @@ export async function queueDeliveries(tx: SqlTx, messages: EventMessage[]): Prom
     JOIN unnest(${messages.map((m) => m.type)}::text[], ${messages.map((m) => m.payload)}::text[]) WITH ORDINALITY AS m(type, payload, n)
       ON m.n = r.message
     JOIN webhooks w ON w.agent_id = r.agent_id AND w.status = 'active' AND m.type = ANY(w.events)
+    JOIN agents a ON a.id = w.agent_id AND ${activeAgent("a")}
     RETURNING id::text AS id`);
   return rows.map((r) => r.id);
 }
@@ -317,6 +337,8 @@ interface PendingDelivery {
   url: string;
   secret: string;
   webhook_status: string;
+  /** The endpoint's owner is not suspended (a delivery queued before a suspension is not sent). */
+  agent_active: boolean;
 }
 
 /** Signs and sends one attempt; exported for tests that check the headers. */
@@ -338,17 +360,18 @@ export function signedHeaders(secret: string, msgId: string, body: string, at: D
 export async function attemptDeliveries(deliveryIds: string[], enqueue: EnqueueDeliveries): Promise<Map<string, AttemptResult>> {
   const pending = await readSql<PendingDelivery>`
     SELECT d.id::text AS id, d.webhook_id::text AS webhook_id, d.message_id, d.event_type, d.payload, d.attempt, d.status,
-           w.url, w.secret, w.status AS webhook_status
-    FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+           w.url, w.secret, w.status AS webhook_status, ${activeAgent("a")} AS agent_active
+    FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id JOIN agents a ON a.id = w.agent_id
     WHERE d.id = ANY(${deliveryIds}::uuid[]) AND d.status = 'pending'`;
   const cfg = config();
   const results = new Map<string, AttemptResult>();
   await Promise.all(
     pending.map(async (d) => {
-      const result: AttemptResult =
-        d.webhook_status !== "active" && d.event_type !== "ping"
+      const result: AttemptResult = !d.agent_active
+        ? { status: null, durationMs: 0, error: "account suspended" }
+        : d.webhook_status !== "active" && d.event_type !== "ping"
           ? { status: null, durationMs: 0, error: "endpoint disabled" }
-          : await postWebhook(d.url, d.payload, signedHeaders(d.secret, d.message_id, d.payload, new Date()), cfg.WEBHOOK_ALLOW_PRIVATE);
+          : await postWebhook(d.url, d.payload, signedHeaders(openSecret(d.secret, cfg.WEBHOOK_SECRET_KEY), d.message_id, d.payload, new Date()), cfg.WEBHOOK_ALLOW_PRIVATE);
       results.set(d.id, result);
     }),
   );

@@ -184,9 +184,11 @@ describe("scopes", () => {
   beforeAll(async () => {
     const doc = (await api.get("/openapi.json")).body;
     // What the contract says each operation needs (the test's own reading of docs/api.md#api-keys).
+    const ACCOUNT_PATHS = /^(PATCH \/auth\/me|POST \/auth\/password|POST \/auth\/logout-everywhere|POST \/auth\/email\/verify|GET \/auth\/me\/export|POST \/auth\/me\/delete)$/;
     const expected = (method: string, path: string) =>
       // Moderation (docs/features/moderation.md) needs an access token or a session, like key management: a leaked key cannot take content down.
-      path.startsWith("/auth/api-keys") || path.startsWith("/moderation/") || path.startsWith("/admin/")
+      // So does the account itself (docs/features/accounts.md): profile, password, email, export, deletion.
+      path.startsWith("/auth/api-keys") || path.startsWith("/moderation/") || path.startsWith("/admin/") || ACCOUNT_PATHS.test(`${method} ${path}`)
         ? "account"
         : method === "GET"
           ? "read"
@@ -200,7 +202,8 @@ describe("scopes", () => {
       for (const method of Object.keys(item)) {
         const m = method.toUpperCase();
         // Sign-in endpoints take no bearer credential at all.
-        if (/^\/auth\/(register|login|refresh|logout|oauth)/.test(path) || path === "/openapi.json") continue;
+        // Nor do the mailed links' endpoints, which a person may follow while holding a stale token.
+        if (/^\/auth\/(register|login|refresh|logout$|oauth|password-reset|email\/verify\/confirm)/.test(path) || path === "/openapi.json") continue;
         operations.push({ method: m, path, scope: expected(m, path) });
       }
     }

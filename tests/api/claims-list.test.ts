@@ -230,7 +230,8 @@ describe("caller fields in lists", () => {
     expect(mine.get(followed.id)).toMatchObject({ user_vote: null, is_bookmarked: false, is_following: true });
 
     const authors = await list(`tags=${tag}`, author.token);
-    for (const c of authors.claims) expect(c).toMatchObject({ user_vote: null, is_bookmarked: false, is_following: false });
+    // Authors follow their own claims from the start.
+    for (const c of authors.claims) expect(c).toMatchObject({ user_vote: null, is_bookmarked: false, is_following: true });
   });
 
   it("cost the same number of queries for 2 claims as for 20 (no query per claim)", async () => {

@@ -22,6 +22,7 @@ const CLAIM_KEYS = [
   "created_at",
   "evidence_count",
   "gradient",
+  "gradient_people",
   "id",
   "is_bookmarked",
   "is_following",
@@ -49,7 +50,8 @@ describe("POST /claims", () => {
       evidence_count: 0,
       user_vote: null,
       is_bookmarked: false,
-      is_following: false,
+      // Authors follow their own claims from the start.
+      is_following: true,
     });
     expect(res.body.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(res.body.author).toMatchObject({ id: author.id, reputation_score: 0, tier: "new" });
@@ -199,7 +201,7 @@ describe("GET /claims/{claim_id}", () => {
     const mine = await api.get(`/claims/${claim.id}`, { token: other.token });
     expect(mine.body).toMatchObject({ user_vote: 0.25, is_bookmarked: true, is_following: false });
     const theirs = await api.get(`/claims/${claim.id}`, { token: author.token });
-    expect(theirs.body).toMatchObject({ user_vote: null, is_bookmarked: false, is_following: false });
+    expect(theirs.body).toMatchObject({ user_vote: null, is_bookmarked: false, is_following: true });
   });
 
   it("answers 404 'Claim not found' for an unknown or malformed id", async () => {

@@ -11,7 +11,7 @@ import { openSse, startLiveServer, type LiveServer, type SseStream } from "../he
 import { eventually } from "../helpers/webhook-receiver.ts";
 import { openLiveStreams } from "../../server/api/live-stream.ts";
 import { startBackground, stopBackground } from "../../server/jobs/index.ts";
-import { startLiveSubscriber } from "../../server/jobs/live.ts";
+import { startLiveSubscriber } from "../../server/queue/live.ts";
 import { newClaim, quickAgent, UNKNOWN_ID, type Voter } from "./claims-fixtures.ts";
 
 /** The contract's bound: an action shows on open pages within 2 seconds of being acknowledged. */

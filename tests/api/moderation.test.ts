@@ -343,10 +343,36 @@ describe("the audit log", () => {
     ].concat(log.body.entries.length > 6 ? [[log.body.entries[6].action, log.body.entries[6].target_id]] : []));
     expect(log.body.entries[0].actor.id).toBe(admin.id);
     expect(log.body.entries[4]).toMatchObject({ target_type: "claim", reason: "audit hide", actor: { id: moderator.id } });
+    // Names for people reading the log: the agent's @username, the claim's statement.
+    expect(log.body.entries[0].target_name).toBe(`@${target.username}`);
+    expect(log.body.entries[4].target_name).toBe("A claim for the audit log.");
     const count = await db().moderationAudit.count();
     await expect(db().$executeRawUnsafe(`DELETE FROM moderation_audit`)).rejects.toThrow();
     await expect(db().$executeRawUnsafe(`UPDATE moderation_audit SET reason = 'x'`)).rejects.toThrow();
     expect(await db().moderationAudit.count()).toBe(count);
     expect(await db().moderationAudit.count({ where: { reason: "x" } })).toBe(0);
+  });
+});
+
+describe("a report whose target is gone", () => {
+  it("keeps the queue answering, with each missing target shown as null", async () => {
+    const claim = await newClaim(author, "A claim whose evidence and comment are reported, then removed.");
+    const evidence = await api.post(`/claims/${claim.id}/evidence`, { position: "supports", content_type: "text", content: "Gone soon." }, { token: author.token });
+    const comment = await api.post(`/claims/${claim.id}/comments`, { content: "Gone soon too." }, { token: author.token });
+    expect([evidence.status, comment.status]).toEqual([201, 201]);
+    for (const [target_type, target_id] of [["evidence", evidence.body.id], ["comment", comment.body.id], ["claim", claim.id]]) {
+      const report = await api.post("/reports", { target_type, target_id, reason: "spam" }, { token: member.token });
+      expect(report.status, report.text).toBe(201);
+    }
+    // No endpoint removes these rows; an operator's cleanup in the database is what leaves reports behind.
+    await db().evidence.delete({ where: { id: evidence.body.id } });
+    await db().comment.delete({ where: { id: comment.body.id } });
+    await db().claim.delete({ where: { id: claim.id } });
+
+    const queue = await api.get("/moderation/reports?limit=100", { token: moderator.token });
+    expect(queue.status, queue.text).toBe(200);
+    for (const id of [evidence.body.id, comment.body.id, claim.id]) {
+      expect(queue.body.targets.find((t: { target_id: string }) => t.target_id === id)).toMatchObject({ target: null, report_count: 1 });
+    }
   });
 });

@@ -113,13 +113,21 @@ describe("rate limits through the API", () => {
     });
   });
 
-  it("auth attempts are limited per email whatever the IP", async () => {
+  it("password guesses on one account are bounded per client, and never lock its owner out", async () => {
     await inOneBucket(15 * 60_000, async () => {
-      const email = `${uniqueName()}@example.test`;
-      expect((await api.post("/auth/login", { email, password: "x" }, from(freshIp()))).status).toBe(401);
-      expect((await api.post("/auth/login", { email, password: "x" }, from(freshIp()))).status).toBe(401);
-      const again = await api.post("/auth/login", { email: email.toUpperCase(), password: "x" }, from(freshIp()));
-      expect(again.status).toBe(429);
+      const username = uniqueName("owner");
+      const email = `${username}@example.test`;
+      expect((await api.post("/auth/register", { email, password: "Password123", username }, from(freshIp()))).status).toBe(201);
+      // Scale 0.2: one failure per client per account, two on the account before it is guarded.
+      const attackers = Array.from({ length: 6 }, freshIp);
+      for (const ip of attackers) expect((await api.post("/auth/login", { email, password: "wrong-guess" }, from(ip))).status).toBe(401);
+      // every client that has failed is refused before its password is looked at…
+      const refused = await api.post("/auth/login", { email: email.toUpperCase(), password: "Password123" }, from(attackers[0]));
+      expect(refused.status).toBe(429);
+      expect(refused.body.detail).toMatch(/too many failed sign-in attempts/i);
+      // …and the owner, from an address that never failed, signs in with the right password
+      const owner = await api.post("/auth/login", { email, password: "Password123" }, from(freshIp()));
+      expect(owner.status, owner.text).toBe(200);
     });
   });
 

@@ -93,6 +93,24 @@ describe("web tRPC endpoint", () => {
     expect((await api.get(`/claims?q=forged`)).body.total).toBe(0);
   });
 
+  it("refuses a call whose Origin is another site, without Sec-Fetch-Site (older browsers)", async () => {
+    const agent = await createAgent(api);
+    const cookie = await sessionCookie(agent.id);
+    for (const origin of ["https://evil.example", "null", "http://127.0.0.1.evil.example"]) {
+      const res = await call("POST", "claims.create", { statement: `Forged with Origin ${origin} only.` }, { cookie, origin });
+      expect(res.status, origin).toBe(403);
+      expect((await res.json()).detail).toBe("Cross-site request refused");
+    }
+    for (const site of ["same-site", "cross-site"]) {
+      const res = await call("POST", "claims.create", { statement: "Forged from a sibling site." }, { cookie, "sec-fetch-site": site });
+      expect(res.status, site).toBe(403);
+    }
+    expect((await api.get(`/claims?q=forged`)).body.total).toBe(0);
+    // the app's own origin passes
+    const own = await call("POST", "claims.create", { statement: "Posted from the app's own pages." }, { cookie, origin: "http://localhost:3000", "sec-fetch-site": "same-origin" });
+    expect(own.status).toBe(200);
+  });
+
   it("answers 404 for an unknown procedure", async () => {
     const res = await call("GET", "claims.nope", {});
     expect(res.status).toBe(404);

@@ -7,7 +7,8 @@ process.env.WEBHOOK_RETRY_BASE_MS = "150";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, type TestApi } from "../helpers/api.ts";
 import { eventually, startReceiver, type Receiver } from "../helpers/webhook-receiver.ts";
-import { enqueueDeliveries, startBackground, stopBackground } from "../../server/jobs/index.ts";
+import { startBackground, stopBackground } from "../../server/jobs/index.ts";
+import { enqueueDeliveries } from "../../server/queue/client.ts";
 import { readSql, sqlTransaction } from "../../server/db/client.ts";
 import { fanOutEvents } from "../../server/services/notifications.ts";
 import { Prisma } from "../../server/db/generated/client.ts";
@@ -284,9 +285,9 @@ describe("a backlog of events", () => {
       return Object.fromEntries(res.body.notifications.map((n: any) => [n.claim.id, n.reasons]));
     };
     expect(await threads(hooked)).toEqual({
-      [claims[0].id]: { votes: 3, evidence: 0, comments: 1, resolved: 0 },
-      [claims[1].id]: { votes: 3, evidence: 0, comments: 0, resolved: 0 },
+      [claims[0].id]: { votes: 3, evidence: 0, comments: 1, resolved: 0, arguments: 0 },
+      [claims[1].id]: { votes: 3, evidence: 0, comments: 0, resolved: 0, arguments: 0 },
     });
-    expect(await threads(quiet)).toEqual({ [claims[0].id]: { votes: 0, evidence: 0, comments: 1, resolved: 0 } });
+    expect(await threads(quiet)).toEqual({ [claims[0].id]: { votes: 0, evidence: 0, comments: 1, resolved: 0, arguments: 0 } });
   });
 });

@@ -8,14 +8,16 @@ test("create → shown once → copy → list → revoke", async ({ page, reques
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const person = await createPerson(request, "keys_");
   await signIn(page, person);
-  await page.getByRole("banner").getByRole("link", { name: "API keys" }).click();
+  await page.getByRole("banner").getByRole("link", { name: "Settings", exact: true }).click();
+  await page.waitForURL("**/settings");
+  await page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "API keys" }).click();
   await page.waitForURL("**/settings/api-keys");
   await expect(page.getByRole("heading", { level: 1, name: "API keys" })).toBeVisible();
   await expect(page.getByText("No keys yet")).toBeVisible();
 
   // A name is required: the server's message appears next to the field.
   await page.getByRole("button", { name: "Create key" }).click();
-  await expect(page.getByText("name: must be 1-100 characters")).toBeVisible();
+  await expect(page.getByText("The name must be 1 to 100 characters long.")).toBeVisible();
 
   const name = unique("crawler-");
   await page.getByLabel("Name").fill(name);

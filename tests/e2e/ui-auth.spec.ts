@@ -16,7 +16,7 @@ test("sign up: the server's rules show next to the fields, then the new account 
   const password = page.getByLabel("Password", { exact: true });
   await expect(password).toHaveAttribute("aria-invalid", "true");
   await expect(page.locator("#" + (await password.getAttribute("aria-describedby"))!.split(" ").pop()!)).toContainText(
-    "password: must contain an uppercase letter",
+    "The password needs an uppercase letter and a digit.",
   );
   await screenshot(page, "signup-errors");
 
@@ -27,7 +27,8 @@ test("sign up: the server's rules show next to the fields, then the new account 
   await page.getByLabel("Display name").fill("Newbie Person");
   await password.fill(PASSWORD);
   await page.getByRole("button", { name: "Create account" }).click();
-  await page.waitForURL("/");
+  // A new account lands on the first-run welcome.
+  await page.waitForURL("/welcome");
   await expectSignedInAs(page, username);
   const profile = await request.get(`/api/v1/profiles/${username}`);
   expect(profile.status()).toBe(200);
@@ -56,7 +57,7 @@ test("sign up: a taken username is reported at the username field", async ({ pag
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByLabel("Username")).toHaveAttribute("aria-invalid", "true");
-  await expect(page.getByText("Username already taken")).toBeVisible();
+  await expect(page.getByText("This username is taken. Please choose another.")).toBeVisible();
 });
 
 test("sign in with email and password, see it in the header, sign out", async ({ page, request }) => {

@@ -22,7 +22,7 @@ test("the claim's bridging badge, the profile's track record and the leaderboard
   await page.goto(`/claims/${claim.id}`);
   const badge = page.getByTestId("bridging-badge");
   await expect(badge).toHaveAttribute("data-status", "insufficient_data");
-  await expect(badge).toContainText("Not enough data");
+  await expect(badge).toContainText("Viewpoints: not enough data");
   await expect(badge).toContainText("Too few votes from people with a voting history to tell whether different viewpoints agree.");
 
   // The forecaster votes first (0.9), then nine others carry it to a true consensus: the claim

@@ -12,13 +12,13 @@ test("create a claim: the server's detail shows at the field, then the claim pag
   await page.getByLabel("Statement").fill("Too short");
   await page.getByRole("button", { name: "Submit claim" }).click();
   await expect(page.getByLabel("Statement")).toHaveAttribute("aria-invalid", "true");
-  await expect(page.getByText("statement: must be 10-5000 characters")).toBeVisible();
+  await expect(page.getByText("The statement must be 10 to 5000 characters long.")).toBeVisible();
 
   const statement = `The moon causes ocean tides ${unique("c")} on Earth.`;
   await page.getByLabel("Statement").fill(statement);
-  await page.getByLabel("Tags").fill("Tides, bad tag!");
+  await page.getByLabel("Tags").fill(`Tides, ${"x".repeat(51)}`);
   await page.getByRole("button", { name: "Submit claim" }).click();
-  await expect(page.getByText("tags: each tag must be 1-50 characters of a-z, 0-9, _ or -")).toBeVisible();
+  await expect(page.getByText("Each tag can use letters, digits, “-” and “_”, up to 50 characters.")).toBeVisible();
   await page.getByLabel("Tags").fill("Tides, astronomy");
   await page.getByLabel("Complexity").selectOption("moderate");
   await page.getByLabel("Search for a parent claim").fill("tides moon");
@@ -67,9 +67,9 @@ test("search and filter claims on Explore", async ({ page, request }) => {
   await expect(results.getByRole("article")).toHaveCount(1);
   await page.goto(`/?q=a`);
   await expect(page.getByRole("searchbox", { name: "Search claims" })).toHaveAttribute("aria-invalid", "true");
-  await expect(page.getByText("q: must be 2-200 characters")).toBeVisible();
+  await expect(page.getByText("The search text must be 2 to 200 characters long.")).toBeVisible();
   await page.goto(`/?min_gradient=0.9&max_gradient=0.1`);
-  await expect(page.getByText("min_gradient: must not be greater than max_gradient")).toBeVisible();
+  await expect(page.getByText("The lowest gradient must not be above the highest.")).toBeVisible();
   await page.goto(`/?q=${unique("nothingmatches")}`);
   await expect(page.getByRole("heading", { name: "No claims match these filters" })).toBeVisible();
 });
@@ -80,28 +80,63 @@ test("vote with the slider, see the gradient move, change and remove the vote", 
   const claim = await createClaim(request, author, { statement: `Vote test ${unique("v")}: bread rises faster in a warm kitchen.` });
   await signIn(page, voter, `/claims/${claim.id}`);
 
-  await expect(gradientValue(page)).toHaveText("50%");
+  // No votes: the status in words, no needle, no percentage, and nothing reads as a vote of 50%.
+  const status = page.getByTestId("consensus-status");
+  await expect(status).toHaveAttribute("data-status", "no_votes");
+  await expect(status).toContainText("No votes yet");
+  await expect(gradientValue(page)).toHaveCount(0);
   await expect(page.getByText("No votes yet: the history starts with the first vote.")).toBeVisible();
   const slider = page.getByRole("slider", { name: /Your vote/ });
+  await expect(page.getByTestId("slider-value")).toHaveText("not cast yet");
+  await expect(page.getByTestId("vote-state")).toHaveText("You have not voted yet. Move the slider, then cast your vote.");
+  await expect(page.getByText("Your vote: 50%")).toHaveCount(0);
+  // Where the person votes: why one vote moves the number a little, with their own weight (reputation 0).
+  await expect(page.getByTestId("vote-weight")).toContainText("Your votes count 0.10 (reputation 0)");
+
   await slider.fill("0.9");
   await expect(page.getByText("Your vote: 90% true")).toBeVisible();
+  await expect(page.getByTestId("vote-state")).toHaveText("Not saved yet: cast your vote to save 90%.");
   await page.getByRole("button", { name: "Cast vote" }).click();
-  await expect(gradientValue(page)).toHaveText("90%");
-  await expect(page.getByText("Your current vote: 90%.")).toBeVisible();
+  // The confirmation is on screen (not only for screen readers), and the focus stays on the control.
+  const confirmation = page.getByTestId("vote-confirmation");
+  await expect(confirmation).toHaveText("Vote saved: 90% true.");
+  await expect(confirmation).toBeVisible();
+  await expect(page.getByRole("button", { name: "Update vote" })).toBeFocused();
+  // One vote is too few to call: no percentage as a verdict; the label and the saved vote agree.
+  await expect(status).toHaveAttribute("data-status", "too_few_votes");
+  await expect(status).toContainText("1 vote so far — too few to call");
+  await expect(gradientValue(page)).toHaveCount(0);
+  await expect(page.getByTestId("vote-state")).toHaveText("Your current vote: 90%.");
+  await expect(page.getByTestId("slider-value")).toHaveText("90% true");
+  await expect(page.getByTestId("own-vote-marker")).toHaveText("▲ you");
   await expect(page.getByTestId("gradient-history-chart").locator(".recharts-wrapper > svg.recharts-surface")).toBeVisible();
-  expect((await api<ClaimOut>(request, voter, "GET", `/claims/${claim.id}`)).body).toMatchObject({ gradient: 0.9, vote_count: 1, user_vote: 0.9 });
+  expect((await api<ClaimOut>(request, voter, "GET", `/claims/${claim.id}`)).body).toMatchObject({
+    gradient: 0.9,
+    vote_count: 1,
+    user_vote: 0.9,
+    consensus: { status: "too_few_votes", voters: 1, decided_by: null },
+  });
   await screenshot(page, "claim-voted");
 
+  // A moved slider says it is not saved yet, beside the saved vote; saving makes them one again.
   await slider.fill("0.2");
+  await expect(page.getByTestId("vote-state")).toHaveText("Your current vote: 90%. Not saved yet: 20%.");
+  await expect(confirmation).toHaveText("");
   await page.getByRole("button", { name: "Update vote" }).click();
-  await expect(gradientValue(page)).toHaveText("20%");
+  await expect(confirmation).toHaveText("Vote saved: 20% true.");
+  await expect(page.getByTestId("vote-state")).toHaveText("Your current vote: 20%.");
   await page.reload();
-  await expect(gradientValue(page)).toHaveText("20%");
-  await expect(page.getByText("Your current vote: 20%.")).toBeVisible();
+  await expect(page.getByTestId("vote-state")).toHaveText("Your current vote: 20%.");
+  await expect(page.getByTestId("slider-value")).toHaveText("20% true");
+  expect((await api<ClaimOut>(request, voter, "GET", `/claims/${claim.id}`)).body).toMatchObject({ gradient: 0.2, user_vote: 0.2 });
 
   await page.getByRole("button", { name: "Remove vote" }).click();
-  await expect(gradientValue(page)).toHaveText("50%");
-  await expect(page.getByText("You have not voted yet.")).toBeVisible();
+  await expect(confirmation).toHaveText("Your vote was removed.");
+  // The pressed button is gone: the focus is on the slider, not lost.
+  await expect(slider).toBeFocused();
+  await expect(status).toHaveAttribute("data-status", "no_votes");
+  await expect(page.getByTestId("slider-value")).toHaveText("not cast yet");
+  await expect(page.getByTestId("own-vote-marker")).toHaveCount(0);
   expect((await api<ClaimOut>(request, voter, "GET", `/claims/${claim.id}`)).body).toMatchObject({ gradient: 0.5, vote_count: 0, user_vote: null });
 });
 
@@ -117,7 +152,7 @@ test("add evidence (with the server's detail at the field) and vote on someone e
   await form.getByLabel("Kind of evidence").selectOption("link");
   await form.getByLabel("Link (http or https)").fill("not a url");
   await form.getByRole("button", { name: "Add evidence" }).click();
-  await expect(form.getByText("content: a link must be an absolute http(s) URL of at most 2048 characters")).toBeVisible();
+  await expect(form.getByText("Enter a full web address, starting with https:// or http://.")).toBeVisible();
   await form.getByLabel("Link (http or https)").fill("https://example.org/sleep-study");
   await form.getByRole("button", { name: "Add evidence" }).click();
   await expect(form.getByText("Evidence added. Thank you!")).toBeVisible();
@@ -200,7 +235,7 @@ test("discuss: comment, reply, edit and delete one's own comment", async ({ page
 
   await discussion.getByLabel("Add a comment").fill("   ");
   await discussion.getByRole("button", { name: "Post comment" }).click();
-  await expect(discussion.getByText("content: must be 1-5000 characters")).toBeVisible();
+  await expect(discussion.getByText("The text must be 1 to 5000 characters long.")).toBeVisible();
   await discussion.getByLabel("Add a comment").fill("Archaeologists found edible honey in tombs.");
   await discussion.getByRole("button", { name: "Post comment" }).click();
   const first = discussion.getByRole("article", { name: `Comment by` }).first();
@@ -245,6 +280,9 @@ test("a signed-in person served the page everyone shares sees their own vote, bo
   const response = await page.goto(`/claims/${claim.id}`);
   expect(response?.headers()["x-page-cache"]).toBe("hit");
   await expect(page.getByText("Your current vote: 70%.")).toBeVisible();
+  // The viewer's own vote is marked on the histogram in the browser, never in the HTML everyone shares.
+  await expect(page.getByTestId("own-vote-marker")).toHaveText("▲ you");
+  expect(await response!.text()).not.toContain("own-vote-marker");
   await expect(page.getByRole("button", { name: /Remove bookmark/ })).toBeVisible();
   await expect(page.getByRole("banner").getByRole("link", { name: /Your profile/ })).toContainText(voter.username);
   await expect(page.getByRole("banner").getByRole("link", { name: "Bookmarks" })).toBeVisible();

@@ -95,3 +95,20 @@ export async function expectAccessible(page: Page, label: string) {
 export function gradientValue(page: Page) {
   return page.getByTestId("gradient-value");
 }
+
+/**
+ * The link (to `path`, e.g. "/reset-password") of the newest mail to `to` whose subject matches, as
+ * read from the SMTP server the app sends to (tests/e2e/smtp-sink-server.ts). Waits for it to arrive.
+ */
+export async function mailedLink(to: string, subject: RegExp, path: string, since = 0): Promise<string> {
+  const mailbox = `http://127.0.0.1:${process.env.E2E_SMTP_HTTP_PORT}/mails?to=${encodeURIComponent(to)}`;
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const mails = (await (await fetch(mailbox)).json()) as { subject: string; text: string; at: number }[];
+    const mail = mails.filter((m) => subject.test(m.subject) && m.at >= since).at(-1);
+    const link = mail?.text.match(/https?:\/\/\S+/g)?.find((l) => l.includes(path));
+    if (link) return link;
+    if (Date.now() > deadline) throw new Error(`no mail to ${to} matching ${subject} with a ${path} link`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -14,8 +14,10 @@ test("one person votes and the other's gauge, count, evidence and comments move 
   const stream = watcher.waitForResponse((r) => r.url().includes(`/api/live/claims/${claim.id}`));
   await watcher.goto(`/claims/${claim.id}`);
   expect((await stream).status()).toBe(200);
-  await expect(gradientValue(watcher)).toHaveText("50%");
-  await expect(watcher.getByText("0 votes", { exact: false })).toBeVisible();
+  // No votes: no needle and no percentage, the status in words.
+  await expect(watcher.getByTestId("consensus-status")).toContainText("No votes yet");
+  await expect(gradientValue(watcher)).toHaveCount(0);
+  await expect(watcher.getByTestId("gauge-votes")).toContainText("0 votes");
   // Survives only as long as the document does: a reload would wipe it.
   await watcher.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
 
@@ -23,10 +25,11 @@ test("one person votes and the other's gauge, count, evidence and comments move 
   await signIn(voterPage, voter, `/claims/${claim.id}`);
   await voterPage.getByRole("slider", { name: /Your vote/ }).fill("0.9");
   await voterPage.getByRole("button", { name: "Cast vote" }).click();
-  await expect(gradientValue(voterPage)).toHaveText("90%");
+  await expect(voterPage.getByTestId("vote-confirmation")).toHaveText("Vote saved: 90% true.");
 
-  await expect(gradientValue(watcher)).toHaveText("90%");
-  await expect(watcher.getByText("1 vote ·", { exact: false })).toBeVisible();
+  await expect(watcher.getByTestId("consensus-status")).toContainText("1 vote so far — too few to call");
+  await expect(watcher.getByTestId("gauge-votes")).toContainText("1 vote ·");
+  await expect(watcher.getByTestId("vote-histogram").getByRole("row", { name: "0.9–1.0 1" })).toHaveCount(1);
 
   expect((await api(request, voter, "POST", `/claims/${claim.id}/comments`, { content: "Watched it rise live." })).status).toBe(201);
   await expect(watcher.getByText("Watched it rise live.")).toBeVisible();

@@ -43,7 +43,11 @@ test("on a phone: explore, open a claim, vote, and read a profile without sidewa
   await expectNoSidewaysScroll(page);
   await page.getByRole("slider", { name: /Your vote/ }).fill("0.75");
   await page.getByRole("button", { name: "Cast vote" }).click();
-  await expect(gradientValue(page)).toHaveText("75%");
+  // One vote is too few to call: the saved vote is confirmed, no percentage stands for a verdict.
+  await expect(page.getByTestId("vote-confirmation")).toHaveText("Vote saved: 75% true.");
+  await expect(page.getByTestId("consensus-status")).toContainText("1 vote so far — too few to call");
+  await expect(gradientValue(page)).toHaveCount(0);
+  await expectNoSidewaysScroll(page);
   await screenshot(page, "mobile-claim");
 
   await page.goto(`/profiles/${voter.username}`);

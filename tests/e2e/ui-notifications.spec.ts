@@ -59,7 +59,7 @@ test("webhooks: create (secret shown once), test ping and its delivery, redelive
     const form = page.getByRole("form", { name: "Add an endpoint" });
     await form.getByLabel("URL").fill("ftp://example.com/hook");
     await form.getByRole("button", { name: "Add endpoint" }).click();
-    await expect(form.getByText(/url: must be an https:\/\/ URL/)).toBeVisible();
+    await expect(form.getByText(/The address must be an https:\/\/ URL/)).toBeVisible();
 
     await form.getByLabel("URL").fill(receiver.url);
     await form.getByLabel("claim.commented").uncheck();

@@ -151,40 +151,61 @@ export function limitSuite(
     expect((await big.limitAuthAttempt("198.51.100.200")).limit).toBe(25);
   });
 
-  test("auth: 10 per 15 min per e-mail, across IPs (case-insensitive)", async () => {
-    const rl = make("auth-email");
+  test("password guesses: 5 failures per account per client; past 10 on the account, only clients that never failed may try", async () => {
+    const rl = make("password");
     await inOneBucket(QUARTER, async (n) => {
-      for (let i = 0; i < 10; i++) {
-        const email = i % 2 ? `Victim${n}@Example.com` : ` victim${n}@example.com`;
-        const r = await rl.limitAuthAttempt(`192.0.${n}.${i + 1}`, email);
-        expect(r, `attempt ${i + 1}`).toMatchObject({ success: true, limit: 10, remaining: 9 - i, retryAfter: 0 });
-        expect(r.reset).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 900);
+      const account = `Victim${n}@Example.com`;
+      const attacker = `192.0.${n}.1`;
+      for (let i = 0; i < 5; i++) {
+        expect((await rl.passwordTryAllowed(account, attacker)).success, `try ${i + 1}`).toBe(true);
+        await rl.recordPasswordFailure(i % 2 ? account : ` victim${n}@example.com`, attacker);
       }
-      const r = await rl.limitAuthAttempt(`192.0.${n}.200`, `VICTIM${n}@example.com`);
-      expect(r.success).toBe(false);
-      expect(r.remaining).toBe(0);
-      expect(r.retryAfter).toBeGreaterThanOrEqual(1);
-      expect(r.retryAfter).toBeLessThanOrEqual(900);
-      // that fresh IP was still fine on its own (it has used 1 of 10), another e-mail passes
-      expect(await rl.limitAuthAttempt(`192.0.${n}.200`, `someone${n}@example.com`)).toMatchObject({
-        success: true,
-        remaining: 8,
-      });
+      const refused = await rl.passwordTryAllowed(account.toUpperCase(), attacker);
+      expect(refused).toMatchObject({ success: false, remaining: 0, limit: 5 });
+      expect(refused.retryAfter).toBeGreaterThanOrEqual(1);
+      expect(refused.retryAfter).toBeLessThanOrEqual(900);
+      // another account from that client, and this account from another client, are untouched
+      expect((await rl.passwordTryAllowed(`other${n}@example.com`, attacker)).success).toBe(true);
+      // ten failures on the account from ten clients: the account is guarded now
+      for (let i = 0; i < 10; i++) await rl.recordPasswordFailure(account, `198.51.${n}.${i + 1}`);
+      // a client that failed on it once is refused…
+      expect((await rl.passwordTryAllowed(account, `198.51.${n}.1`)).success).toBe(false);
+      // …the owner's own client, which never failed, still gets its try
+      expect((await rl.passwordTryAllowed(account, `203.0.${n}.7`)).success).toBe(true);
+      // IPv6: one /64 is one client
+      for (let i = 0; i < 5; i++) await rl.recordPasswordFailure(`v6${n}@example.com`, `2001:db8:${n}:1::${i + 1}`);
+      expect((await rl.passwordTryAllowed(`v6${n}@example.com`, `2001:db8:${n}:1:ffff::9`)).success).toBe(false);
+      expect((await rl.passwordTryAllowed(`v6${n}@example.com`, `2001:db8:${n}:2::9`)).success).toBe(true);
     });
   });
 
-  test("auth: 10 per 15 min per IP, across e-mails and without one", async () => {
+  test("IPv6 clients are limited by /64 (configurable); IPv4-mapped addresses are their IPv4 client", async () => {
+    const rl = make("ipv6", { scale: 0.05 });
+    const narrow = make("ipv6-48", { scale: 0.05, ipv6Prefix: 48 });
+    await inOneBucket(MINUTE, async (n) => {
+      for (let i = 0; i < 3; i++) expect((await rl.limitRequest({ ip: `2001:db8:${n}:7:${i + 1}::1` })).success).toBe(true);
+      expect((await rl.limitRequest({ ip: `2001:db8:${n}:7:abcd::42` })).success).toBe(false);
+      expect((await rl.limitRequest({ ip: `2001:db8:${n}:8::1` })).success).toBe(true);
+      for (let i = 0; i < 3; i++) expect((await narrow.limitRequest({ ip: `2001:db8:${n}:${i + 100}::1` })).success).toBe(true);
+      expect((await narrow.limitRequest({ ip: `2001:db8:${n}:ffff::1` })).success).toBe(false);
+      // a dual-stack socket's ::ffff:a.b.c.d is the same client as a.b.c.d
+      for (let i = 0; i < 3; i++) expect((await rl.limitRequest({ ip: i % 2 ? `::ffff:198.51.99.${n}` : `198.51.99.${n}` })).success).toBe(true);
+      expect((await rl.limitRequest({ ip: `::ffff:198.51.99.${n}` })).success).toBe(false);
+    });
+  });
+
+  test("auth: 10 attempts per 15 min per client", async () => {
     const rl = make("auth-ip");
     await inOneBucket(QUARTER, async (n) => {
       const ip = `192.0.2.${50 + n}`;
       for (let i = 0; i < 10; i++) {
-        const r = await rl.limitAuthAttempt(ip, i === 3 ? undefined : `user${i}-${n}@example.com`);
+        const r = await rl.limitAuthAttempt(ip);
         expect(r, `attempt ${i + 1}`).toMatchObject({ success: true, remaining: 9 - i });
       }
-      const r = await rl.limitAuthAttempt(ip, `fresh${n}@example.com`);
+      const r = await rl.limitAuthAttempt(ip);
       expect(r).toMatchObject({ success: false, remaining: 0, limit: 10 });
       expect(r.retryAfter).toBeGreaterThanOrEqual(1);
-      expect((await rl.limitAuthAttempt(`192.0.2.${150 + n}`, `fresh${n}@example.com`)).success).toBe(true);
+      expect((await rl.limitAuthAttempt(`192.0.2.${150 + n}`)).success).toBe(true);
       // the API limit is a different budget
       expect((await rl.limitRequest({ ip })).remaining).toBe(59);
     });

@@ -34,9 +34,12 @@ describe.skipIf(!redisAvailable)(`redis backend (${REDIS_URL})`, () => {
     expect((await a.limitRequest({ agentId: "shared-agent", tier: "new" })).success).toBe(false);
     expect((await b.limitRequest({ agentId: "shared-agent", tier: "new" })).success).toBe(false);
     // auth budget is shared too
-    for (let i = 0; i < 10; i++) await (i % 2 ? a : b).limitAuthAttempt("192.0.2.9", "x@example.com");
-    expect((await a.limitAuthAttempt("192.0.2.10", "x@example.com")).success).toBe(false);
+    for (let i = 0; i < 10; i++) await (i % 2 ? a : b).limitAuthAttempt("192.0.2.9");
+    expect((await a.limitAuthAttempt("192.0.2.9")).success).toBe(false);
     expect((await b.limitAuthAttempt("192.0.2.9")).success).toBe(false);
+    // and so are the password-guess budgets
+    for (let i = 0; i < 5; i++) await (i % 2 ? a : b).recordPasswordFailure("x@example.com", "192.0.2.11");
+    expect((await a.passwordTryAllowed("X@example.com", "192.0.2.11")).success).toBe(false);
     expect(logs).toEqual([]);
   });
 
@@ -45,14 +48,18 @@ describe.skipIf(!redisAvailable)(`redis backend (${REDIS_URL})`, () => {
     const rl = createRateLimiter({ redisUrl: REDIS_URL, prefix, timeoutMs: 5_000 });
     open.push(rl);
     await rl.limitRequest({ ip: "203.0.113.99" });
-    await rl.limitAuthAttempt("203.0.113.99", "K@Example.com");
+    await rl.limitAuthAttempt("203.0.113.99");
+    await rl.recordPasswordFailure("K@Example.com", "2001:db8:1:2::99");
     const probe = new IORedis(REDIS_URL);
     open.push({ close: async () => void (await probe.quit()) });
     const keys = (await probe.keys(`${prefix}:*`)).sort();
-    expect(keys).toHaveLength(3);
-    expect(keys[0]).toMatch(new RegExp(`^${prefix}:api:ip:203\\.0\\.113\\.99:\\d+$`));
-    expect(keys[1]).toMatch(new RegExp(`^${prefix}:auth:email:k@example\\.com:\\d+$`));
-    expect(keys[2]).toMatch(new RegExp(`^${prefix}:auth:ip:203\\.0\\.113\\.99:\\d+$`));
+    expect(keys).toEqual([
+      expect.stringMatching(new RegExp(`^${prefix}:api:ip:203\\.0\\.113\\.99:\\d+$`)),
+      expect.stringMatching(new RegExp(`^${prefix}:auth:ip:203\\.0\\.113\\.99:\\d+$`)),
+      // an IPv6 client by its /64
+      expect.stringMatching(new RegExp(`^${prefix}:pw-account:k@example\\.com:\\d+$`)),
+      expect.stringMatching(new RegExp(`^${prefix}:pw-client:2001:db8:1:2::/64 k@example\\.com:\\d+$`)),
+    ]);
     for (const k of keys) {
       const ttl = await probe.pttl(k);
       expect(ttl).toBeGreaterThan(0);

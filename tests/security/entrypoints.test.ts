@@ -199,7 +199,7 @@ describe.each(["npm start", "next start"] as const)("%s", (kind) => {
     });
   }, 60_000);
 
-  it("pages under attack: hostile paths, queries and methods are never a 5xx", async () => {
+  it("pages under attack: hostile paths, queries and every method, from IPv4 and IPv6 clients, are never a 5xx", async () => {
     const hostile = [
       "/?q=" + encodeURIComponent("'; DROP TABLE claims; --"),
       "/?q=" + "x".repeat(5000),
@@ -216,12 +216,16 @@ describe.each(["npm start", "next start"] as const)("%s", (kind) => {
       "/..%2f..%2fpackage.json",
       "/_next/static/../../server/config.ts",
     ];
+    let n = 0;
     for (const target of hostile) {
-      for (const method of ["GET", "HEAD", "POST"]) {
+      // Every method renders a page (server/http/page-routes.ts); clients over IPv4 and IPv6.
+      for (const method of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) {
+        const client = ++n % 2 ? freshIp() : `2001:db8:${(process.pid % 0xffff).toString(16)}:${n.toString(16)}::${n.toString(16)}`;
+        const withBody = method !== "GET" && method !== "HEAD" && method !== "OPTIONS";
         const res = await fetch(`${app.base}${target}`, {
           method,
-          headers: { ...via(freshIp()), ...(method === "POST" ? { "content-type": "text/plain", "next-action": "x" } : {}) },
-          body: method === "POST" ? "garbage" : undefined,
+          headers: { ...via(client), ...(withBody ? { "content-type": "text/plain", "next-action": "x" } : {}) },
+          body: withBody ? "garbage" : undefined,
         });
         const text = await res.text();
         expect(res.status, `${method} ${target}: ${text.slice(0, 200)}`).toBeLessThan(500);
@@ -278,8 +282,11 @@ describe.each(["npm start", "next start"] as const)("%s", (kind) => {
       expect(await refused.text()).toContain("Too many requests");
       // The API budget of that IP is its own.
       expect((await fetch(`${app.base}/api/v1/health`, { headers: via(ip) })).status).toBe(200);
-      // Assets are not renders.
-      expect((await fetch(`${app.base}/favicon.ico`, { headers: via(ip) })).status).not.toBe(429);
+      // Next's files and the app's route handlers are not renders (an unknown "/favicon.ico" is: it
+      // renders the not-found page).
+      expect((await fetch(`${app.base}/icon.svg`, { headers: via(ip) })).status).toBe(200);
+      expect((await fetch(`${app.base}/_next/static/missing.js`, { headers: via(ip) })).status).toBe(404);
+      expect((await fetch(`${app.base}/favicon.ico`, { headers: via(ip) })).status).toBe(429);
     });
   }, 60_000);
 });

@@ -3,7 +3,7 @@
 // that make sense for well-known field names) and of invalid ones, each invalid request carrying
 // the answer the contract prescribes for it.
 import fc from "fast-check";
-import { isStorableText } from "../../server/api/text-guard.ts";
+import { isStorableText } from "../../server/domain/text-guard.ts";
 
 export interface JsonSchema {
   type?: string | string[];

@@ -17,9 +17,11 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
  * - api: tRPC (context, procedures, middlewares, routers) and the web UI's context.
  * - nextauth: NextAuth's options and its calls; above services (sign-in creates or checks agents).
  * - http: what every entry point shares (node-level guard, bounded bodies, client IP, the request log).
- * - jobs: background work (queues, the live channel, the bridging schedule); calls the services.
+ * - jobs: the background workers (outbox relay, fan-out, deliveries, the bridging schedule); call the services.
  * - services: transactions and queries that apply the rules (and the bridging fit's worker thread).
+ * - queue: what services hand on: jobs enqueued for the workers, events on the live channel.
  * - ratelimit, cache: the limiter policy and its backends; shared caches.
+ * - mail: outgoing mail (SMTP, or files in development).
  * - auth: tokens, passwords, API keys, identities, providers' credentials.
  * - contract: request/response schemas, imported by routers and services alike.
  * - errors.ts: the service's own errors (AppError), mapped to tRPC in server/api/trpc.ts only.
@@ -35,7 +37,9 @@ const LAYERS: ReadonlyArray<readonly string[]> = [
   ["http"],
   ["jobs"],
   ["services"],
+  ["queue"],
   ["ratelimit"],
+  ["mail"],
   ["auth"],
   ["contract"],
   ["errors.ts"],
@@ -112,13 +116,13 @@ describe("layers", () => {
     expect(violations()).toEqual([]);
   });
 
-  it("keeps services, domain, db, auth, contract and errors free of api and rest", () => {
+  it("keeps services, domain, db, auth, contract and errors free of api, rest and tRPC (they throw AppError)", () => {
     const lower = sourceFiles("server").filter((f) =>
       /^server\/(services|domain|db|auth|contract|ratelimit|cache|http|log|store)\/|^server\/(errors|config)\.ts$/.test(f),
     );
     const upward = lower.flatMap((file) =>
       importsOf(file)
-        .filter((s) => /^server\/(api|rest)\//.test(resolve(file, s) ?? ""))
+        .filter((s) => /^server\/(api|rest)\//.test(resolve(file, s) ?? "") || s.startsWith("@trpc/"))
         .map((s) => `${file} imports ${s}`),
     );
     expect(upward).toEqual([]);

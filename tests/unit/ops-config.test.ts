@@ -1,9 +1,10 @@
+import { randomBytes } from "node:crypto";
 // The operations settings are validated like every other: a bad value names its variable.
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../server/config.ts";
 import { prettyLine } from "../../server/log/logger.ts";
 
-const base = { JWT_SECRET: "x".repeat(40), NEXTAUTH_SECRET: "y".repeat(40), DATA_DIR: "/tmp/claims-config-test" };
+const base = { JWT_SECRET: "jwt-Kq8vT2mZ9xLp4RbN7cWd1YhF6sJe3Ug5", NEXTAUTH_SECRET: "na-Hs5Pw1Qz8Tn3Vx6By0Cm4Dk7Fj2Gl9Rt", WEBHOOK_SECRET_KEY: "wh-Vb6Nm2Qa9Ws3Ed7Rf1Tg5Yh8Uj4Ik0Ol", DATA_DIR: "/tmp/claims-config-test" };
 
 describe("operations configuration", () => {
   it("defaults: no metrics endpoint, no replica, demo data on first dev run, prepared statements on", () => {
@@ -56,5 +57,26 @@ describe("readable development logs", () => {
   it("turns pino's JSON line into time, level, message and fields", () => {
     const line = prettyLine(JSON.stringify({ level: 30, time: Date.UTC(2026, 0, 1, 12, 3, 4), pid: 1, msg: "request", method: "GET", route: "/api/v1/claims", status: 200 }));
     expect(line).toMatch(/^\d\d:\d\d:\d\d INFO  request  method=GET route=\/api\/v1\/claims status=200\n$/);
+  });
+});
+
+describe("secrets in production", () => {
+  const prod = (env: Record<string, string>) => () => parseConfig({ ...base, NODE_ENV: "production", ...env });
+  it("refuses a secret that is long but guessable: one character, a repeated unit, too few different characters", () => {
+    expect(prod({ JWT_SECRET: "a".repeat(32) })).toThrow(/JWT_SECRET: .*guessable/);
+    expect(prod({ NEXTAUTH_SECRET: "abcd".repeat(10) })).toThrow(/NEXTAUTH_SECRET: .*guessable/);
+    expect(prod({ JWT_SECRET: "ab".repeat(20) + "abc" })).toThrow(/JWT_SECRET/);
+    expect(prod({ JWT_SECRET: "1111111111222222222233333333334444" })).toThrow(/JWT_SECRET/);
+  });
+  it("refuses the same value for two of them, and requires WEBHOOK_SECRET_KEY", () => {
+    expect(prod({ NEXTAUTH_SECRET: base.JWT_SECRET })).toThrow(/NEXTAUTH_SECRET: must differ from JWT_SECRET/);
+    expect(prod({ WEBHOOK_SECRET_KEY: base.NEXTAUTH_SECRET })).toThrow(/WEBHOOK_SECRET_KEY: must differ/);
+    expect(prod({ WEBHOOK_SECRET_KEY: "" })).toThrow(/WEBHOOK_SECRET_KEY: required in production/);
+  });
+  it("accepts generated secrets (openssl rand -hex 16 / -base64 32), and anything outside production", () => {
+    for (let i = 0; i < 200; i++) {
+      expect(prod({ JWT_SECRET: randomBytes(16).toString("hex"), NEXTAUTH_SECRET: randomBytes(32).toString("base64"), WEBHOOK_SECRET_KEY: randomBytes(32).toString("base64url") })).not.toThrow();
+    }
+    expect(() => parseConfig({ ...base, JWT_SECRET: "a".repeat(32), NEXTAUTH_SECRET: "a".repeat(32) })).not.toThrow();
   });
 });

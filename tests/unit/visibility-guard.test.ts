@@ -13,9 +13,11 @@ const EXEMPT_FILES: Record<string, string> = {
   "moderation.ts": "hides, restores and shows hidden content to moderators",
   "invariants.ts": "recounts every row; takes the visibility rule for the counters from visibility.ts",
   "visibility.ts": "the rule itself",
+  "accounts.ts": "the export and the deletion of an account cover everything it holds, hidden content included",
 };
 /** Statements that read or write one row by id after the visible check, or whose rows are already visible. */
 const EXEMPT_SNIPPETS = [
+  "FROM claims c WHERE c.id = ${claimId}::uuid AND ${visible}", // lockClaim: visibleClaim, unless account deletion removes a vote on a hidden claim
   "UPDATE claims SET comment_count", // after requireClaim (visible)
   "UPDATE claims SET weighted_sum", // the row locked by lockClaim (visible)
   "SELECT people_weighted_sum, people_weight_total, people_vote_count FROM claims WHERE id", // re-sorting an account's votes keeps hidden claims' people sums exact too (kept for their restore)
@@ -29,6 +31,8 @@ const EXEMPT_SNIPPETS = [
   "NOT EXISTS (SELECT 1 FROM claims c WHERE c.id = p.claim_id)", // rescorePending drops the marks of deleted claims
   "SELECT k.id::text AS id FROM claims k", // a bridging write locks the claims it re-scores, hidden ones too (kept for their restore)
   "FROM claims c WHERE c.id = ANY(${[...bridgingOf.keys()]}::uuid[])", // restateConsensus: the claims a bridging write just changed, hidden ones too
+  "`arguments g JOIN claims c ON c.id = g.child_claim_id LEFT JOIN", // ARGUMENTS_WITH_CHILD: every query using it names visibleClaim("c")
+  "WHERE c.statement_key = claim_statement_key(", // a duplicate statement is refused whoever can see the claim that has it
 ];
 
 const TABLE_REF = /\b(FROM|JOIN)\s+(claims|evidence|comments)\b|\bdb\(\)\.(claim|evidence|comment)\.(findMany|findFirst|findUnique|count)\b|\btx\.(claim|evidence|comment)\.(findMany|findFirst|findUnique|count)\b/g;

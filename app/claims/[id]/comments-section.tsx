@@ -4,7 +4,8 @@
 import { useMutation, useQueries, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
-import { MAX_COMMENT_DEPTH, type CommentOut } from "~/server/contract/comments.ts";
+import type { CommentOut } from "~/server/contract/comments.ts";
+import { MAX_COMMENT_DEPTH } from "~/server/domain/comments.ts";
 import { AuthorLink, Avatar, RelTime } from "../../_components/bits.tsx";
 import { ReportButton } from "../../_components/report-button.tsx";
 import { FieldError, FormError, invalidProps } from "../../_components/form-bits.tsx";

@@ -4,7 +4,8 @@
 import { useMutation, useQueries, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
-import { CONTENT_TYPES, POSITIONS, type Evidence, type EvidenceList } from "~/server/contract/evidence.ts";
+import type { Evidence, EvidenceList } from "~/server/contract/evidence.ts";
+import { CONTENT_TYPES, EXCERPT_MAX, POSITIONS, TITLE_MAX } from "~/server/domain/evidence.ts";
 import { AuthorLink, RelTime } from "../../_components/bits.tsx";
 import { ReportButton } from "../../_components/report-button.tsx";
 import { FieldError, FormError, invalidProps } from "../../_components/form-bits.tsx";
@@ -107,14 +108,24 @@ export function EvidenceSection({ claimId, initial }: { claimId: string; initial
 function EvidenceContent({ item }: { item: Evidence }) {
   if (item.content_type === "link") {
     return (
-      <a href={item.content} rel="nofollow ugc noopener noreferrer" target="_blank">
-        {item.content}
-        <span className="visually-hidden"> (opens in a new tab)</span>
-      </a>
+      <>
+        {item.title ? <strong className={claimStyles["evidence-item__title"]}>{item.title}</strong> : null}
+        <a href={item.content} rel="nofollow ugc noopener noreferrer" target="_blank" className={item.title ? ui.small : undefined}>
+          {item.content}
+          <span className="visually-hidden"> (opens in a new tab)</span>
+        </a>
+      </>
     );
   }
-  if (item.content_type === "code" || item.content_type === "data") return <pre>{item.content}</pre>;
-  return <>{item.content}</>;
+  const body = item.content_type === "code" || item.content_type === "data" ? <pre>{item.content}</pre> : <>{item.content}</>;
+  return item.title ? (
+    <>
+      <strong className={claimStyles["evidence-item__title"]}>{item.title}</strong>
+      {body}
+    </>
+  ) : (
+    body
+  );
 }
 
 function EvidenceItem({ item, claimId, viewerId }: { item: Evidence; claimId: string; viewerId: string | null }) {
@@ -137,44 +148,55 @@ function EvidenceItem({ item, claimId, viewerId }: { item: Evidence; claimId: st
     <article className={claimStyles["evidence-item"]} aria-label={`${CONTENT_TYPE_LABELS[item.content_type]} evidence by ${item.author.display_name}`}>
       <div className={claimStyles["evidence-item__content"]}>
         <EvidenceContent item={item} />
+        {item.excerpt ? (
+          <blockquote className={claimStyles["evidence-item__excerpt"]} data-testid="evidence-excerpt">
+            {item.excerpt}
+          </blockquote>
+        ) : null}
       </div>
       <div className={claimStyles["evidence-item__footer"]}>
         <span>
           <AuthorLink author={item.author} /> · <RelTime iso={item.created_at} />
           {item.content_type !== "text" && item.content_type !== "link" ? ` · ${CONTENT_TYPE_LABELS[item.content_type]}` : ""}
         </span>
-        <span className={claimStyles["vote-buttons"]} role="group" aria-label="Evidence votes">
+        {/* Each number says what it counts (docs/features/friction.md): helpful, not helpful, net. */}
+        <span className={claimStyles["vote-buttons"]} role="group" aria-label="Is this evidence helpful?">
           {viewerId && !isOwn ? (
             <button
               type="button"
               className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`}
               aria-pressed={item.user_vote === "up"}
-              aria-label={`Helpful (${item.upvotes} up)`}
               disabled={pending}
               onClick={() => press("up")}
             >
-              ▲ {item.upvotes}
+              <span aria-hidden="true">▲</span> Helpful {item.upvotes}
             </button>
           ) : (
-            <span title="Up votes">▲ {item.upvotes}</span>
+            <span className={claimStyles["vote-buttons__count"]}>
+              <span aria-hidden="true">▲</span> Helpful {item.upvotes}
+            </span>
           )}
-          <span className={claimStyles["vote-buttons__score"]} aria-label={`Score ${item.vote_score}`} data-testid="evidence-score">
-            {item.vote_score}
-          </span>
           {viewerId && !isOwn ? (
             <button
               type="button"
               className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`}
               aria-pressed={item.user_vote === "down"}
-              aria-label={`Not helpful (${item.downvotes} down)`}
               disabled={pending}
               onClick={() => press("down")}
             >
-              ▼ {item.downvotes}
+              <span aria-hidden="true">▼</span> Not helpful {item.downvotes}
             </button>
           ) : (
-            <span title="Down votes">▼ {item.downvotes}</span>
+            <span className={claimStyles["vote-buttons__count"]}>
+              <span aria-hidden="true">▼</span> Not helpful {item.downvotes}
+            </span>
           )}
+          <span className={claimStyles["vote-buttons__net"]} title="Helpful minus not helpful" data-testid="evidence-net">
+            Net{" "}
+            <span className={claimStyles["vote-buttons__score"]} data-testid="evidence-score">
+              {item.vote_score}
+            </span>
+          </span>
         </span>
         {viewerId && !isOwn ? <ReportButton targetType="evidence" targetId={item.id} /> : null}
       </div>
@@ -187,7 +209,7 @@ function EvidenceItem({ item, claimId, viewerId }: { item: Evidence; claimId: st
   );
 }
 
-const EVIDENCE_FIELDS = ["position", "content_type", "content"] as const;
+const EVIDENCE_FIELDS = ["position", "content_type", "content", "title", "excerpt"] as const;
 
 function AddEvidenceForm({ claimId }: { claimId: string }) {
   const trpc = useTRPC();
@@ -196,6 +218,8 @@ function AddEvidenceForm({ claimId }: { claimId: string }) {
   const [position, setPosition] = useState<(typeof POSITIONS)[number]>("supports");
   const [contentType, setContentType] = useState<(typeof CONTENT_TYPES)[number]>("text");
   const [content, setContent] = useState("");
+  const [title, setTitle] = useState("");
+  const [excerpt, setExcerpt] = useState("");
   const [error, setError] = useState<ApiError | null>(null);
   const [status, setStatus] = useState("");
 
@@ -207,6 +231,8 @@ function AddEvidenceForm({ claimId }: { claimId: string }) {
       },
       onSuccess: async () => {
         setContent("");
+        setTitle("");
+        setExcerpt("");
         setStatus("Evidence added. Thank you!");
         await Promise.all([
           queryClient.invalidateQueries({ queryKey: trpc.evidence.list.queryKey({ claim_id: claimId }) }),
@@ -222,7 +248,7 @@ function AddEvidenceForm({ claimId }: { claimId: string }) {
       aria-labelledby={`${id}-title`}
       onSubmit={(e) => {
         e.preventDefault();
-        create.mutate({ claim_id: claimId, position, content_type: contentType, content });
+        create.mutate({ claim_id: claimId, position, content_type: contentType, content, title, excerpt });
       }}
       noValidate
     >
@@ -281,6 +307,34 @@ function AddEvidenceForm({ claimId }: { claimId: string }) {
           />
         )}
         <FieldError error={error} field="content" id={`${id}-content`} />
+      </div>
+      <div className={ui.field}>
+        <label htmlFor={`${id}-evtitle`}>{contentType === "link" ? "Title of the page" : "Title"} (optional)</label>
+        <input
+          id={`${id}-evtitle`}
+          className={ui.input}
+          maxLength={TITLE_MAX}
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+          placeholder={contentType === "link" ? "e.g. Coffee and attention: a randomised trial" : ""}
+          {...invalidProps(error, "title", `${id}-evtitle`)}
+        />
+        <FieldError error={error} field="title" id={`${id}-evtitle`} />
+      </div>
+      <div className={ui.field}>
+        <label htmlFor={`${id}-excerpt`}>Quote or why it matters (optional)</label>
+        <textarea
+          id={`${id}-excerpt`}
+          className={ui.textarea}
+          rows={3}
+          maxLength={EXCERPT_MAX}
+          value={excerpt}
+          onChange={(e) => setExcerpt(e.target.value)}
+          placeholder="The passage that bears on the claim, or a sentence on why it counts"
+          {...invalidProps(error, "excerpt", `${id}-excerpt`)}
+        />
+        <span className={ui.hint}>Up to {EXCERPT_MAX.toLocaleString("en-US")} characters · {excerpt.length} so far</span>
+        <FieldError error={error} field="excerpt" id={`${id}-excerpt`} />
       </div>
       <div className={ui["form-actions"]}>
         <button type="submit" className={ui.button} disabled={create.isPending}>

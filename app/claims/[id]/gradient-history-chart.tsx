@@ -1,7 +1,10 @@
 "use client";
-// The gradient over time (gradient_history, oldest first) as a step line between 0 (false) and 1 (true).
+// The gradient over time (gradient_history, oldest first) as a step line between 0 (false) and 1 (true);
+// the time axis carries dates.
 import { format, parseISO } from "date-fns";
+import { useMemo } from "react";
 import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { timeAxis } from "~/server/domain/chart-points.ts";
 import { CONSENSUS_HIGH, CONSENSUS_LOW } from "~/server/domain/gradient.ts";
 import { percent } from "../../_lib/format.ts";
 import ui from "../../_components/ui.module.css";
@@ -13,6 +16,10 @@ export interface GradientPoint {
 }
 
 export function GradientHistoryChart({ history }: { history: GradientPoint[] }) {
+  const from = history.length ? parseISO(history[0].recorded_at).getTime() : 0;
+  const to = history.length ? parseISO(history[history.length - 1].recorded_at).getTime() : 0;
+  // The same ticks and formatter while the span stands: re-renders (a refetch) keep the axis as drawn.
+  const axis = useMemo(() => timeAxis(from, to, 3), [from, to]);
   if (history.length === 0) {
     return (
       <div className={`${ui["chart-box"]} ${ui["chart-box--small"]}`}>
@@ -23,20 +30,19 @@ export function GradientHistoryChart({ history }: { history: GradientPoint[] }) 
   const data = history.map((p) => ({ t: parseISO(p.recorded_at).getTime(), gradient: p.gradient, votes: p.vote_count }));
   const firstPoint = history[0];
   const lastPoint = history[history.length - 1];
-  const spanDays = (data[data.length - 1].t - data[0].t) / 86_400_000;
-  const tickFormat = spanDays > 2 ? "d MMM" : "HH:mm";
   return (
     <figure style={{ margin: 0 }}>
       <div className={`${ui["chart-box"]} ${ui["chart-box--small"]}`} data-testid="gradient-history-chart">
         <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 520, height: 200 }}>
-          <LineChart data={data} margin={{ top: 8, right: 12, bottom: 0, left: -16 }}>
+          <LineChart data={data} margin={{ top: 8, right: 56, bottom: 0, left: 8 }}>
             <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" vertical={false} />
             <XAxis
               dataKey="t"
               type="number"
-              scale="time"
               domain={["dataMin", "dataMax"]}
-              tickFormatter={(t: number) => format(t, tickFormat)}
+              ticks={axis.ticks}
+              interval={0}
+              tickFormatter={axis.label}
               tick={{ fill: "var(--text-muted)", fontSize: 12 }}
               stroke="var(--border-strong)"
               minTickGap={24}
@@ -63,7 +69,7 @@ export function GradientHistoryChart({ history }: { history: GradientPoint[] }) 
       <figcaption className={`${ui.muted} ${ui.small}`}>
         {history.length === 1
           ? `${percent(lastPoint.gradient)} after the first vote.`
-          : `From ${percent(firstPoint.gradient)} to ${percent(lastPoint.gradient)} over ${history.length} changes. Dashed lines mark consensus (above ${percent(CONSENSUS_HIGH)} or below ${percent(CONSENSUS_LOW)}).`}
+          : `From ${percent(firstPoint.gradient)} to ${percent(lastPoint.gradient)} over ${history.length} changes. Dashed lines at ${percent(CONSENSUS_HIGH)} and ${percent(CONSENSUS_LOW)}: beyond them, votes alone call a consensus while there is too little voting history to compare viewpoints.`}
       </figcaption>
     </figure>
   );

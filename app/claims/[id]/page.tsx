@@ -1,23 +1,27 @@
-// One claim: its statement (server-rendered), where consensus stands and how it moved, the evidence,
-// the discussion, and how it connects to other claims. Rendered the same for every viewer (one render
-// serves them all, server/http/page-cache.ts); the viewer's own vote, bookmark, follow and what they
+// One claim: its statement (server-rendered), where consensus stands and how it moved, its arguments
+// (docs/features/arguments.md), the evidence, the discussion, and how it connects to other claims.
+// Rendered the same for every viewer (one render serves them all, server/http/page-cache.ts); the viewer's own vote, bookmark, follow and what they
 // may do are filled in by the client parts. A hidden claim, which only its author and moderators may
 // see, is the exception: it is rendered for the viewer who may.
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { cache, Suspense } from "react";
-import { isTrpcError, publicCaller, serverCaller, type ServerCaller } from "~/server/api/server-caller.ts";
+import { Suspense } from "react";
+import { publicCaller, type ServerCaller } from "~/server/api/server-caller.ts";
 import type { Claim } from "~/server/contract/claims.ts";
+import { config } from "~/server/config.ts";
 import { thinStepPoints } from "~/server/domain/chart-points.ts";
 import { AuthorLink, RelTime, SkeletonLines, TagList } from "../../_components/bits.tsx";
+import { ConsensusLine } from "../../_components/consensus.tsx";
 import { GradientValue } from "../../_components/gradient.tsx";
 import { HiddenBanner } from "../../_components/report-button.tsx";
 import { plural } from "../../_lib/format.ts";
+import { ArgumentsSection } from "./arguments-section.tsx";
 import { ClaimActions } from "./claim-actions.tsx";
 import { CHART_POINTS } from "./chart-points.ts";
 import { ClaimLive } from "./claim-live.tsx";
+import { loadClaim } from "./load-claim.ts";
 import { CommentsSection } from "./comments-section.tsx";
+import { EvidenceCount } from "./evidence-count.tsx";
 import { EvidenceSection } from "./evidence-section.tsx";
 import claimStyles from "./claim.module.css";
 import ui from "../../_components/ui.module.css";
@@ -25,22 +29,6 @@ import ui from "../../_components/ui.module.css";
 export const dynamic = "force-dynamic";
 
 type Params = Promise<{ id: string }>;
-
-/**
- * Once per request (metadata and page share it): the claim as anyone sees it, or, when it is hidden
- * from the public, as the viewer sees it (its author and moderators do), with the caller that found it.
- */
-const loadClaim = cache(async (id: string) => {
-  for (const callerOf of [publicCaller, serverCaller]) {
-    const caller = await callerOf();
-    try {
-      return { claim: await caller.claims.get({ claim_id: id }), caller };
-    } catch (err) {
-      if (!isTrpcError(err, "NOT_FOUND")) throw err;
-    }
-  }
-  notFound();
-});
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { id } = await params;
@@ -55,10 +43,11 @@ export default async function ClaimPage({ params }: { params: Params }) {
   const { claim, caller } = await loadClaim(id);
   // A hidden claim (shown to its author and moderators only) is out of every list, its own included.
   const hidden = Boolean(claim.moderation);
-  const [evidence, comments, children] = await Promise.all([
+  const [evidence, comments, children, args] = await Promise.all([
     hidden ? { evidence: [], total: 0, limit: 50, offset: 0 } : caller.evidence.list({ claim_id: claim.id, limit: 50 }),
     hidden ? { comments: [], total: 0 } : caller.comments.list({ claim_id: claim.id, limit: 50 }),
     hidden ? { claims: [], total: 0, limit: 10, offset: 0 } : caller.claims.children({ claim_id: claim.id, limit: 10 }),
+    hidden ? { arguments: [], total: 0, balance: 0 } : caller.arguments.list({ claim_id: claim.id, sort_by: "impact", limit: 50 }),
   ]);
 
   return (
@@ -79,7 +68,7 @@ export default async function ClaimPage({ params }: { params: Params }) {
           <span>
             Submitted by <AuthorLink author={claim.author} /> <RelTime iso={claim.created_at} />
           </span>
-          <span>{plural(claim.evidence_count, "piece of evidence", "pieces of evidence")}</span>
+          <EvidenceCount claimId={claim.id} initial={claim.evidence_count} />
         </div>
         <div style={{ marginTop: "0.75rem" }}>
           <ClaimActions initial={claim} />
@@ -88,7 +77,11 @@ export default async function ClaimPage({ params }: { params: Params }) {
 
       <div className={ui["layout-sidebar"]}>
         <div className={ui.stack}>
-          <ClaimLive initial={{ ...claim, gradient_history: thinStepPoints(claim.gradient_history, CHART_POINTS) }} />
+          <ClaimLive
+            initial={{ ...claim, gradient_history: thinStepPoints(claim.gradient_history, CHART_POINTS) }}
+            resolutionStableSeconds={config().RESOLUTION_STABLE_SECONDS}
+          />
+          {hidden ? null : <ArgumentsSection claimId={claim.id} initial={args} />}
           <EvidenceSection claimId={claim.id} initial={evidence} />
           <CommentsSection claimId={claim.id} initial={comments} />
         </div>
@@ -142,7 +135,8 @@ function RelatedList({ claims, reason }: { claims: Claim[]; reason?: (c: Claim) 
           <Link href={`/claims/${c.id}`}>{c.statement}</Link>
           <div className={ui.meta}>
             <span>{reason ? reason(c) : plural(c.vote_count, "vote")}</span>
-            <GradientValue gradient={c.gradient} />
+            <GradientValue gradient={c.gradient} consensus={c.consensus} />
+            <ConsensusLine consensus={c.consensus} />
           </div>
         </li>
       ))}

@@ -2,15 +2,16 @@
 // activity per day and the reputation journey (profiles.get / timeline / reputationJourney).
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { cache } from "react";
-import { isTrpcError, publicCaller } from "~/server/api/server-caller.ts";
+import { publicCaller } from "~/server/api/server-caller.ts";
+import { config } from "~/server/config.ts";
+import { atConsensusVersusResolved } from "../../_components/consensus.tsx";
 import { Avatar, TierBadge } from "../../_components/bits.tsx";
 import { ReportButtonForOthers } from "../../_components/report-button.tsx";
 import { percent, shortDate } from "../../_lib/format.ts";
 import { ActivityChart } from "./activity-chart.tsx";
 import { ReputationChart } from "./reputation-chart.tsx";
 import { CalibrationChart } from "./calibration-chart.tsx";
+import { loadProfile } from "./load-profile.ts";
 import profileStyles from "./profile.module.css";
 import ui from "../../_components/ui.module.css";
 
@@ -28,23 +29,13 @@ function ordinal(n: number): string {
   return `${whole}${suffix}`;
 }
 
-const loadProfile = cache(async (idOrUsername: string) => {
-  const caller = await publicCaller();
-  try {
-    return await caller.profiles.get({ agent_id: idOrUsername });
-  } catch (err) {
-    if (isTrpcError(err, "NOT_FOUND")) notFound();
-    throw err;
-  }
-});
-
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
-  const profile = await loadProfile(decodeURIComponent((await params).idOrUsername));
+  const profile = await loadProfile((await params).idOrUsername);
   return { title: `${profile.display_name} (@${profile.username})` };
 }
 
 export default async function ProfilePage({ params }: { params: Params }) {
-  const profile = await loadProfile(decodeURIComponent((await params).idOrUsername));
+  const profile = await loadProfile((await params).idOrUsername);
   // The same for every viewer (one render serves them all); the report button is theirs to see.
   const caller = await publicCaller();
   const [timeline, journey, track] = await Promise.all([
@@ -149,7 +140,10 @@ export default async function ProfilePage({ params }: { params: Params }) {
             <p className={`${ui.muted} ${ui.small}`} style={{ margin: 0 }}>
               {learning.total_resolved_votes === 0
                 ? "No resolved votes yet."
-                : `${learning.correct_resolved_votes} of ${learning.total_resolved_votes} resolved votes matched consensus${learning.accuracy_rate !== null ? ` (${percent(learning.accuracy_rate)})` : ""}.`}
+                : `${learning.correct_resolved_votes} of ${learning.total_resolved_votes} resolved votes matched the outcome${learning.accuracy_rate !== null ? ` (${percent(learning.accuracy_rate)})` : ""}.`}
+            </p>
+            <p className={`${ui.muted} ${ui.small}`} data-testid="consensus-vocabulary" style={{ marginBottom: 0 }}>
+              {atConsensusVersusResolved(config().RESOLUTION_STABLE_SECONDS)}
             </p>
           </section>
 

@@ -3,14 +3,15 @@
 import { format, parseISO } from "date-fns";
 import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { ReputationJourney } from "~/server/contract/profiles.ts";
+import { timeAxis } from "~/server/domain/chart-points.ts";
 import ui from "../../_components/ui.module.css";
 
 const REASONS: Record<ReputationJourney["history"][number]["reason"], string> = {
   evidence_upvoted: "Evidence voted up",
   evidence_downvoted: "Evidence voted down",
   evidence_vote_removed: "Evidence vote removed",
-  vote_aligned: "Vote matched consensus",
-  vote_opposed: "Vote opposed consensus",
+  vote_aligned: "Vote matched a resolved claim",
+  vote_opposed: "Vote opposed a resolved claim",
 };
 
 /**
@@ -23,7 +24,7 @@ export function ReputationChart({ journey, joinedAt, complete }: { journey: Repu
       <figure style={{ margin: 0 }}>
         <div className={ui["chart-box"]} data-testid="reputation-chart">
           <div className={ui["chart-empty"]}>
-            No reputation changes yet. Reputation grows when evidence is voted up and when votes match consensus.
+            No reputation changes yet. Reputation grows when evidence is voted up and when votes match claims that resolve.
           </div>
         </div>
       </figure>
@@ -35,11 +36,12 @@ export function ReputationChart({ journey, joinedAt, complete }: { journey: Repu
     data.unshift({ t: Math.min(parseISO(joinedAt).getTime(), data[0].t), score: first.reputation_score - first.delta, delta: 0, reason: "Joined" });
   }
   const last = journey.history[journey.history.length - 1];
+  const axis = timeAxis(data[0].t, data[data.length - 1].t, 4);
   return (
     <figure style={{ margin: 0 }}>
       <div className={ui["chart-box"]} data-testid="reputation-chart">
         <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 640, height: 240 }}>
-          <AreaChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
+          <AreaChart data={data} margin={{ top: 8, right: 48, bottom: 0, left: 8 }}>
             <defs>
               <linearGradient id="reputation-fill" x1="0" x2="0" y1="0" y2="1">
                 <stop offset="0%" stopColor="var(--accent)" stopOpacity={0.35} />
@@ -50,9 +52,10 @@ export function ReputationChart({ journey, joinedAt, complete }: { journey: Repu
             <XAxis
               dataKey="t"
               type="number"
-              scale="time"
               domain={["dataMin", "dataMax"]}
-              tickFormatter={(t: number) => format(t, "d MMM")}
+              ticks={axis.ticks}
+              interval={0}
+              tickFormatter={axis.label}
               tick={{ fill: "var(--text-muted)", fontSize: 12 }}
               stroke="var(--border-strong)"
               minTickGap={24}

@@ -21,12 +21,12 @@ type Params = Promise<{ tag: string }>;
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { tag } = await params;
-  return { title: `#${decodeURIComponent(tag)}` };
+  return { title: `#${tag}` };
 }
 
 export default async function TopicPage({ params, searchParams }: { params: Params; searchParams: Promise<SearchParams> }) {
-  const { tag: rawTag } = await params;
-  const tag = decodeURIComponent(rawTag);
+  // Next hands the segment over decoded: decoding it again would show "/topics/%2525" as "%".
+  const { tag } = await params;
   const query = await searchParams;
   const sortParam = first(query.sort);
   const sort: TopicSort = TOPIC_SORTS.includes(sortParam as TopicSort) ? (sortParam as TopicSort) : "recent";

@@ -44,5 +44,5 @@ export const apiKeysRouter = router({
     })
     .input(apiKeyIdInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => apiKeys.revokeApiKey(ctx.agent.id, input.key_id)),
+    .mutation(({ ctx, input }) => apiKeys.revokeApiKey({ agentId: ctx.agent.id, keyId: input.key_id })),
 });

@@ -1,10 +1,9 @@
 import { z } from "zod";
 import * as auth from "../../services/auth.ts";
 import * as automatedAccounts from "../../services/automated-accounts.ts";
-import { announcePagesChanged } from "../../jobs/live.ts";
-import { logError } from "../../log/logger.ts";
 import { loginInput, refreshInput, registerInput, tokenPairSchema, updateMeInput } from "../../contract/auth.ts";
 import { agentWithEmailSchema } from "../../contract/common.ts";
+import { accountSchema, updateProfileInput } from "../../contract/accounts.ts";
 import { agentProcedure, publicProcedure, router } from "../trpc.ts";
 
 const TAG = ["auth"];
@@ -25,7 +24,7 @@ export const authRouter = router({
     })
     .input(loginInput)
     .output(tokenPairSchema)
-    .mutation(({ input }) => auth.login(input)),
+    .mutation(({ input, ctx }) => auth.login(input, ctx.ip)),
 
   refresh: publicProcedure
     .meta({
@@ -51,21 +50,16 @@ export const authRouter = router({
       openapi: { method: "GET", path: "/auth/me", tags: TAG, protect: true, summary: "The signed-in agent", errorResponses: [401] },
     })
     .input(z.object({}))
-    .output(agentWithEmailSchema)
+    .output(accountSchema)
     .query(({ ctx }) => auth.me(ctx.agent.id)),
 
   updateMe: agentProcedure
     .meta({
       // The account's own settings: an access token or a web session, never an API key or an MCP grant.
       scope: "account",
-      openapi: { method: "PATCH", path: "/auth/me", tags: TAG, protect: true, summary: "Change what the account says about itself (automated)", errorResponses: [400, 401, 403] },
+      openapi: { method: "PATCH", path: "/auth/me", tags: TAG, protect: true, summary: "Change the display name, bio (≤ 500) or the automated flag", errorResponses: [400, 401, 403] },
     })
-    .input(updateMeInput)
-    .output(agentWithEmailSchema)
-    .mutation(async ({ ctx, input }) => {
-      const { agent, resorted } = await automatedAccounts.updateSelf(ctx.agent.id, input);
-      // Claims whose gradient_people moved: every instance drops its shared page renders.
-      if (resorted > 0) await announcePagesChanged().catch((err) => logError("[auth] page cache announcement failed", err));
-      return agent;
-    }),
+    .input(updateMeInput.extend(updateProfileInput.shape))
+    .output(accountSchema)
+    .mutation(({ ctx, input }) => automatedAccounts.updateSelf(ctx.agent.id, input)),
 });

@@ -6,6 +6,7 @@ import * as bookmarks from "../../services/bookmarks.ts";
 import * as claims from "../../services/claims.ts";
 import * as follows from "../../services/follows.ts";
 import * as votes from "../../services/votes.ts";
+import * as similar from "../../services/similar-claims.ts";
 import {
   bookmarkSchema,
   claimDetailSchema,
@@ -18,6 +19,8 @@ import {
   followSchema,
   listClaimsInput,
   pageInput,
+  similarClaimsInput,
+  similarClaimsSchema,
 } from "../../contract/claims.ts";
 import { agentProcedure, publicProcedure, router } from "../trpc.ts";
 
@@ -28,7 +31,16 @@ export const claimsRouter = router({
     .meta({
       scope: "write",
       successStatus: 201,
-      openapi: { method: "POST", path: "/claims", tags: TAG, protect: true, summary: "Submit a claim", errorResponses: [400, 401] },
+      openapi: {
+        method: "POST",
+        path: "/claims",
+        tags: TAG,
+        protect: true,
+        summary: "Submit a claim",
+        description:
+          "409 `A claim with this statement already exists`, with `existing_claim_id` beside `detail`, when another claim has the same statement once case, whitespace and punctuation are folded.",
+        errorResponses: [400, 401, 409],
+      },
     })
     .input(createClaimInput)
     .output(claimSchema)
@@ -67,6 +79,23 @@ export const claimsRouter = router({
     .output(claimListSchema)
     .query(({ ctx, input }) => claims.listFollowedClaims(ctx.agent.id, input)),
 
+  similar: publicProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/claims/similar",
+        tags: TAG,
+        protect: false,
+        summary: "Claims whose statements are near a text, best first",
+        description:
+          "Trigram similarity (pg_trgm) and full-text rank together; `similarity` is 0–1, 1 for the same statement. Hidden claims are left out.",
+        errorResponses: [400],
+      },
+    })
+    .input(similarClaimsInput)
+    .output(similarClaimsSchema)
+    .query(({ ctx, input }) => similar.similarClaims(input, ctx.agent?.id ?? null)),
+
   get: publicProcedure
     .meta({
       openapi: { method: "GET", path: "/claims/{claim_id}", tags: TAG, protect: false, summary: "A claim with its gradient history and parent claims", errorResponses: [404] },
@@ -90,7 +119,7 @@ export const claimsRouter = router({
     })
     .input(claimVoteInput)
     .output(claimSchema)
-    .mutation(({ ctx, input }) => votes.castVote(ctx.agent.id, input.claim_id, input.value)),
+    .mutation(({ ctx, input }) => votes.castVote({ agentId: ctx.agent.id, claimId: input.claim_id, value: input.value })),
 
   unvote: agentProcedure
     .meta({
@@ -100,7 +129,7 @@ export const claimsRouter = router({
     })
     .input(claimIdInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => votes.removeVote(ctx.agent.id, input.claim_id)),
+    .mutation(({ ctx, input }) => votes.removeVote({ agentId: ctx.agent.id, claimId: input.claim_id })),
 
   bookmark: agentProcedure
     .meta({
@@ -109,7 +138,7 @@ export const claimsRouter = router({
     })
     .input(claimIdInput)
     .output(bookmarkSchema)
-    .mutation(({ ctx, input }) => bookmarks.bookmarkClaim(ctx.agent.id, input.claim_id)),
+    .mutation(({ ctx, input }) => bookmarks.bookmarkClaim({ agentId: ctx.agent.id, claimId: input.claim_id })),
 
   unbookmark: agentProcedure
     .meta({
@@ -119,7 +148,7 @@ export const claimsRouter = router({
     })
     .input(claimIdInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => bookmarks.unbookmarkClaim(ctx.agent.id, input.claim_id)),
+    .mutation(({ ctx, input }) => bookmarks.unbookmarkClaim({ agentId: ctx.agent.id, claimId: input.claim_id })),
 
   follow: agentProcedure
     .meta({
@@ -135,7 +164,7 @@ export const claimsRouter = router({
     })
     .input(followInput)
     .output(followSchema)
-    .mutation(({ ctx, input }) => follows.followClaim(ctx.agent.id, input.claim_id, input)),
+    .mutation(({ ctx, input }) => follows.followClaim({ agentId: ctx.agent.id, claimId: input.claim_id, flags: input })),
 
   updateFollow: agentProcedure
     .meta({
@@ -144,7 +173,7 @@ export const claimsRouter = router({
     })
     .input(followInput)
     .output(followSchema)
-    .mutation(({ ctx, input }) => follows.updateFollow(ctx.agent.id, input.claim_id, input)),
+    .mutation(({ ctx, input }) => follows.updateFollow({ agentId: ctx.agent.id, claimId: input.claim_id, flags: input })),
 
   unfollow: agentProcedure
     .meta({
@@ -154,5 +183,5 @@ export const claimsRouter = router({
     })
     .input(claimIdInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => follows.unfollowClaim(ctx.agent.id, input.claim_id)),
+    .mutation(({ ctx, input }) => follows.unfollowClaim({ agentId: ctx.agent.id, claimId: input.claim_id })),
 });

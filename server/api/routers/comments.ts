@@ -47,7 +47,7 @@ export const commentsRouter = router({
     })
     .input(commentIdInput)
     .output(commentSchema)
-    .query(({ ctx, input }) => comments.getComment(input.comment_id, ctx.agent?.id ?? null)),
+    .query(({ ctx, input }) => comments.getComment({ commentId: input.comment_id, viewerId: ctx.agent?.id ?? null })),
 
   update: agentProcedure
     .meta({
@@ -56,7 +56,7 @@ export const commentsRouter = router({
     })
     .input(updateCommentInput)
     .output(commentSchema)
-    .mutation(({ ctx, input }) => comments.updateComment(ctx.agent.id, input.comment_id, input.content)),
+    .mutation(({ ctx, input }) => comments.updateComment({ agentId: ctx.agent.id, commentId: input.comment_id, content: input.content })),
 
   delete: agentProcedure
     .meta({
@@ -67,6 +67,6 @@ export const commentsRouter = router({
     .input(commentIdInput)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      await comments.deleteComment(ctx.agent.id, input.comment_id);
+      await comments.deleteComment({ agentId: ctx.agent.id, commentId: input.comment_id });
     }),
 });

@@ -38,7 +38,7 @@ export const evidenceRouter = router({
     })
     .input(evidenceIdInput)
     .output(evidenceSchema)
-    .query(({ ctx, input }) => evidence.getEvidence(input.evidence_id, ctx.agent?.id ?? null)),
+    .query(({ ctx, input }) => evidence.getEvidence({ evidenceId: input.evidence_id, viewerId: ctx.agent?.id ?? null })),
 
   vote: agentProcedure
     .meta({
@@ -47,7 +47,7 @@ export const evidenceRouter = router({
     })
     .input(evidenceVoteInput)
     .output(evidenceSchema)
-    .mutation(({ ctx, input }) => evidence.voteEvidence(ctx.agent.id, input.evidence_id, input.direction)),
+    .mutation(({ ctx, input }) => evidence.voteEvidence({ agentId: ctx.agent.id, evidenceId: input.evidence_id, direction: input.direction })),
 
   unvote: agentProcedure
     .meta({
@@ -57,5 +57,5 @@ export const evidenceRouter = router({
     })
     .input(evidenceIdInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => evidence.removeEvidenceVote(ctx.agent.id, input.evidence_id)),
+    .mutation(({ ctx, input }) => evidence.removeEvidenceVote({ agentId: ctx.agent.id, evidenceId: input.evidence_id })),
 });

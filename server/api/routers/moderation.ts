@@ -19,20 +19,9 @@ import {
   unsuspendInput,
 } from "../../contract/moderation.ts";
 import { adminProcedure, agentProcedure, moderatorProcedure, router } from "../trpc.ts";
-import { announcePagesChanged } from "../../jobs/live.ts";
-import { logError } from "../../log/logger.ts";
 
 const TAG = ["moderation"];
 const MODERATORS = "Moderators and admins, with an access token or a web session (an API key gets 403).";
-
-/**
- * After a moderation change has committed: every instance drops its shared page renders, so what was
- * hidden is gone from every page (and what was restored back) on the next load, not PAGE_CACHE_SECONDS later.
- */
-async function pagesFollow(change: Promise<void>): Promise<void> {
-  await change;
-  await announcePagesChanged().catch((err) => logError("[moderation] page cache announcement failed", err));
-}
 
 export const moderationRouter = router({
   report: agentProcedure
@@ -92,7 +81,7 @@ export const moderationRouter = router({
     })
     .input(resolveReportInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => pagesFollow(moderation.resolveReport(ctx.agent, input.report_id, input.action, input.note ?? null))),
+    .mutation(({ ctx, input }) => moderation.resolveReport(ctx.agent, input.report_id, input.action, input.note ?? null)),
 
   suspend: moderatorProcedure
     .meta({
@@ -135,7 +124,7 @@ export const moderationRouter = router({
     })
     .input(hideInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => pagesFollow(moderation.hide(ctx.agent, input.target_type, input.target_id, input.reason))),
+    .mutation(({ ctx, input }) => moderation.hide(ctx.agent, input.target_type, input.target_id, input.reason)),
 
   restore: moderatorProcedure
     .meta({
@@ -152,7 +141,7 @@ export const moderationRouter = router({
     })
     .input(restoreInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => pagesFollow(moderation.restore(ctx.agent, input.target_type, input.target_id, input.reason ?? null))),
+    .mutation(({ ctx, input }) => moderation.restore(ctx.agent, input.target_type, input.target_id, input.reason ?? null)),
 
   setRole: adminProcedure
     .meta({

@@ -74,5 +74,5 @@ export const notificationsRouter = router({
     })
     .input(notificationIdInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => notifications.markRead(ctx.agent.id, input.notification_id)),
+    .mutation(({ ctx, input }) => notifications.markRead({ agentId: ctx.agent.id, notificationId: input.notification_id })),
 });

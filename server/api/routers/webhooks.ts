@@ -2,7 +2,6 @@
 // them needs the `webhooks` scope of an API key (or an access token); listing them `read`.
 import { z } from "zod";
 import * as webhooks from "../../services/webhooks.ts";
-import { enqueueDeliveries, jobQueueReady } from "../../jobs/index.ts";
 import {
   acceptedSchema,
   createWebhookInput,
@@ -50,7 +49,7 @@ export const webhooksRouter = router({
     .meta({ openapi: { method: "GET", path: "/webhooks/{webhook_id}", tags: TAG, protect: true, summary: "One endpoint", errorResponses: [401, 404] } })
     .input(webhookIdInput)
     .output(webhookSchema)
-    .query(({ ctx, input }) => webhooks.getWebhook(ctx.agent.id, input.webhook_id)),
+    .query(({ ctx, input }) => webhooks.getWebhook({ agentId: ctx.agent.id, webhookId: input.webhook_id })),
 
   update: agentProcedure
     .meta({
@@ -67,10 +66,7 @@ export const webhooksRouter = router({
     })
     .input(updateWebhookInput)
     .output(webhookSchema)
-    .mutation(({ ctx, input }) => {
-      const { webhook_id, ...changes } = input;
-      return webhooks.updateWebhook(ctx.agent.id, webhook_id, changes);
-    }),
+    .mutation(({ ctx, input: { webhook_id, ...changes } }) => webhooks.updateWebhook({ agentId: ctx.agent.id, webhookId: webhook_id, changes })),
 
   remove: agentProcedure
     .meta({
@@ -80,7 +76,7 @@ export const webhooksRouter = router({
     })
     .input(webhookIdInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => webhooks.deleteWebhook(ctx.agent.id, input.webhook_id)),
+    .mutation(({ ctx, input }) => webhooks.deleteWebhook({ agentId: ctx.agent.id, webhookId: input.webhook_id })),
 
   rotateSecret: agentProcedure
     .meta({
@@ -96,7 +92,7 @@ export const webhooksRouter = router({
     })
     .input(webhookIdInput)
     .output(webhookWithSecretSchema)
-    .mutation(({ ctx, input }) => webhooks.rotateSecret(ctx.agent.id, input.webhook_id)),
+    .mutation(({ ctx, input }) => webhooks.rotateSecret({ agentId: ctx.agent.id, webhookId: input.webhook_id })),
 
   test: agentProcedure
     .meta({
@@ -106,11 +102,7 @@ export const webhooksRouter = router({
     })
     .input(webhookIdInput)
     .output(acceptedSchema)
-    .mutation(async ({ ctx, input }) => {
-      await jobQueueReady();
-      await webhooks.sendPing(ctx.agent.id, input.webhook_id, enqueueDeliveries);
-      return { accepted: true as const };
-    }),
+    .mutation(({ ctx, input }) => webhooks.sendPing({ agentId: ctx.agent.id, webhookId: input.webhook_id })),
 
   deliveries: agentProcedure
     .meta({
@@ -125,7 +117,7 @@ export const webhooksRouter = router({
     })
     .input(deliveriesInput)
     .output(deliveryListSchema)
-    .query(({ ctx, input }) => webhooks.listDeliveries(ctx.agent.id, input.webhook_id, input)),
+    .query(({ ctx, input }) => webhooks.listDeliveries({ agentId: ctx.agent.id, webhookId: input.webhook_id, page: input })),
 
   redeliver: agentProcedure
     .meta({
@@ -142,9 +134,7 @@ export const webhooksRouter = router({
     })
     .input(redeliverInput)
     .output(acceptedSchema)
-    .mutation(async ({ ctx, input }) => {
-      await jobQueueReady();
-      await webhooks.redeliver(ctx.agent.id, input.webhook_id, input.delivery_id, enqueueDeliveries);
-      return { accepted: true as const };
-    }),
+    .mutation(({ ctx, input }) =>
+      webhooks.redeliver({ agentId: ctx.agent.id, webhookId: input.webhook_id, deliveryId: input.delivery_id }),
+    ),
 });

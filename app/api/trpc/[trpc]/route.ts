@@ -9,6 +9,7 @@ import { createWebContext, enforceWebRateLimits } from "~/server/api/web-context
 import { config } from "~/server/config.ts";
 import { TOO_LARGE, tooLargeDetail, withBoundedBody } from "~/server/http/body-limit.ts";
 import { freshCookie } from "~/server/http/page-cache.ts";
+import { crossSiteRefusal } from "~/server/http/same-origin.ts";
 import { logError } from "~/server/log/logger.ts";
 
 export const dynamic = "force-dynamic";
@@ -28,8 +29,11 @@ function callCount(url: URL): number {
 }
 
 async function handler(request: Request): Promise<Response> {
-  // The session is a cookie: refuse calls that another site's page makes with it (CSRF).
-  if (request.headers.get("sec-fetch-site") === "cross-site") return refuse(403, "Cross-site request refused");
+  // The session is a cookie: refuse calls that another site's page makes with it (CSRF), by
+  // Sec-Fetch-Site and by Origin.
+  const cfg = config();
+  const crossSite = crossSiteRefusal(request.headers, cfg.NEXTAUTH_URL, cfg.TRUST_PROXY > 0);
+  if (crossSite) return refuse(403, crossSite);
   const calls = callCount(new URL(request.url));
   if (calls > MAX_BATCH_CALLS) return refuse(400, `batch: at most ${MAX_BATCH_CALLS} calls per request (got ${calls})`);
   const bounded = await withBoundedBody(request);

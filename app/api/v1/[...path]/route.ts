@@ -23,11 +23,11 @@ async function handler(request: Request): Promise<Response> {
     clientIp: clientIpFromHeaders(request.headers),
     readBody: () => readWebBody(request),
   };
-  const out = await handleRest(restReq);
+  // Next compresses what this handler returns (its `compress`, in dev and start alike): one layer.
+  const out = await handleRest(restReq, { compress: false });
   const responseHeaders = new Headers(out.headers);
   for (const cookie of out.setCookies ?? []) responseHeaders.append("Set-Cookie", cookie);
   if (out.status === 413) responseHeaders.set("Connection", "close");
-  // An encoded body (Content-Encoding set) passes Next's own compression untouched.
   const body = typeof out.body === "string" || out.body === null ? out.body : new Uint8Array(out.body);
   return new Response(body, { status: out.status, headers: responseHeaders });
 }

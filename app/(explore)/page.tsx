@@ -8,14 +8,15 @@ import { COMPLEXITY_TIERS, type ListClaimsInput } from "~/server/contract/claims
 import { publicCaller } from "~/server/api/server-caller.ts";
 import { parseTagQuery } from "~/server/domain/tags.ts";
 import { TRPCError } from "@trpc/server";
-import { EmptyState } from "./_components/bits.tsx";
-import { ClaimList } from "./_components/claim-card.tsx";
-import { Pagination } from "./_components/pagination.tsx";
-import { SidebarCardSkeleton, TopicsCard, TrendingCard } from "./_components/sidebar.tsx";
-import { StatsBar, StatsBarSkeleton } from "./_components/stats-bar.tsx";
-import { first, offsetParam, type SearchParams } from "./_lib/search-params.ts";
+import { EmptyState } from "../_components/bits.tsx";
+import { ClaimList } from "../_components/claim-card.tsx";
+import { Pagination } from "../_components/pagination.tsx";
+import { SidebarCardSkeleton, TopicsCard, TrendingCard } from "../_components/sidebar.tsx";
+import { StatsBar, StatsBarSkeleton } from "../_components/stats-bar.tsx";
+import { first, offsetParam, type SearchParams } from "../_lib/search-params.ts";
+import { humanError } from "../_lib/human-errors.ts";
 import exploreStyles from "./page.module.css";
-import ui from "./_components/ui.module.css";
+import ui from "../_components/ui.module.css";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Explore claims" };
@@ -70,8 +71,8 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
   } catch (err) {
     if (!(err instanceof TRPCError) || err.code !== "BAD_REQUEST") throw err;
     const body = errorBody(err);
-    listError = body.detail;
-    fieldErrors = Object.fromEntries((body.errors ?? []).map((e) => [e.field, e.message]));
+    listError = humanError(body.detail);
+    fieldErrors = Object.fromEntries((body.errors ?? []).map((e) => [e.field, humanError(e.message)]));
   }
   const invalid = (field: string) => (fieldErrors[field] ? { "aria-invalid": true, "aria-describedby": `${field}-error` } : {});
   const fieldError = (field: string) =>

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import ui from "../../_components/ui.module.css";
+import ui from "../_components/ui.module.css";
 
 export default function ClaimNotFound() {
   return (

@@ -11,10 +11,9 @@ export function isStorableText(value: string): boolean {
 
 /**
  * The path ("content", "tags.2") of the first string in `input` that is not storable text, or null.
- * Top-level keys in `skip` are not looked at (path ids: a malformed id answers 404, not 400).
  * Iterative, because a 256 KiB body can nest objects tens of thousands of levels deep.
  */
-export function firstUnstorableField(input: unknown, skip: ReadonlySet<string> = new Set()): string | null {
+export function firstUnstorableField(input: unknown): string | null {
   // Each entry links to its parent, so that deep nesting costs no copied paths.
   type Entry = { value: unknown; key: string; parent: Entry | null };
   const pathOf = (entry: Entry): string => {
@@ -31,7 +30,6 @@ export function firstUnstorableField(input: unknown, skip: ReadonlySet<string> =
     } else if (value !== null && typeof value === "object") {
       // Reversed, so that fields come off the stack in document order.
       for (const [key, child] of Object.entries(value).reverse()) {
-        if (!entry.parent && skip.has(key)) continue;
         stack.push({ value: child, key, parent: entry });
       }
     }

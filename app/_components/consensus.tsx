@@ -1,0 +1,172 @@
+// Where consensus on a claim stands, in words: the same words on the claim page, on every card, on
+// home, profiles and the leaderboard (docs/features/consensus-ui.md). The words follow the claim's
+// `consensus` as the API gives it; nothing here decides a status. Plain components: usable from server
+// and client components alike.
+import type { Claim, Consensus } from "~/server/contract/claims.ts";
+import { histogramBin, MIN_CONSENSUS_VOTERS } from "~/server/domain/consensus.ts";
+import { CONSENSUS_HIGH, CONSENSUS_LOW } from "~/server/domain/gradient.ts";
+import { durationWords, longDate, percent, plural } from "../_lib/format.ts";
+import type { GradientTone } from "../_lib/format.ts";
+import ui from "./ui.module.css";
+import consensusStyles from "./consensus.module.css";
+
+type ClaimConsensus = Pick<Claim, "consensus" | "bridging">;
+
+/** Whether the claim has a number worth showing as where it stands (5 voters or more). */
+export function hasVerdict(consensus: Consensus): boolean {
+  return consensus.status !== "no_votes" && consensus.status !== "too_few_votes";
+}
+
+/** The status in a few words: the headline everywhere a claim appears. */
+export function consensusHeadline(consensus: Consensus): string {
+  switch (consensus.status) {
+    case "no_votes":
+      return "No votes yet";
+    case "too_few_votes":
+      return `${plural(consensus.voters, "vote")} so far — too few to call`;
+    case "consensus_true":
+      return "At consensus: true";
+    case "consensus_false":
+      return "At consensus: false";
+    case "divided":
+      return "Divided";
+    case "open":
+      return "Open: no consensus yet";
+  }
+}
+
+/** Which rule decided, in a sentence (the claim page). */
+export function consensusReason({ consensus, bridging }: ClaimConsensus): string {
+  switch (consensus.status) {
+    case "no_votes":
+      return "Nothing to call until people vote.";
+    case "too_few_votes":
+      return `A call needs at least ${MIN_CONSENSUS_VOTERS} voters.`;
+    case "consensus_true":
+    case "consensus_false": {
+      const side = consensus.status === "consensus_true" ? "true" : "false";
+      return consensus.decided_by === "viewpoints"
+        ? `People who usually disagree both rate it ${side}.`
+        : `Decided by votes alone (average ${consensus.status === "consensus_true" ? `above ${percent(CONSENSUS_HIGH)}` : `below ${percent(CONSENSUS_LOW)}`}); not enough voting history to compare viewpoints.`;
+    }
+    case "divided":
+      return "People who usually disagree rate it differently: one group high, the other low. The average shows which group voted more, not agreement.";
+    case "open":
+      return bridging.status === "undecided"
+        ? "People from different viewpoints have rated it, but not clearly true and not clearly false."
+        : `Votes alone, between ${percent(CONSENSUS_LOW)} and ${percent(CONSENSUS_HIGH)}; not enough voting history to compare viewpoints.`;
+  }
+}
+
+/** Which rule decided, in two or three words (cards). */
+export function consensusBasis(consensus: Consensus): string | null {
+  if (consensus.decided_by === "viewpoints") return "across viewpoints";
+  if (consensus.decided_by === "votes") return "by votes alone";
+  return null;
+}
+
+/** The colour of a status: true and false only for a consensus. */
+export function consensusTone(consensus: Consensus): GradientTone {
+  return consensus.status === "consensus_true" ? "true" : consensus.status === "consensus_false" ? "false" : "neutral";
+}
+
+/** "At consensus" is not "resolved": the sentence that says so, wherever either word is shown. */
+export function atConsensusVersusResolved(stableSeconds: number): string {
+  const held = stableSeconds > 0 ? `has held consensus for ${durationWords(stableSeconds)}` : "has reached consensus";
+  return `At consensus: where the votes stand now. Resolved: a claim that ${held} with at least 10 votes; only then are votes on it scored for reputation and track records.`;
+}
+
+/** The status on the claim page: headline, who decided, since when. */
+export function ConsensusStatus({ claim }: { claim: ClaimConsensus }) {
+  const { consensus } = claim;
+  const tone = consensusTone(consensus);
+  return (
+    <div className={consensusStyles.status} data-testid="consensus-status" data-status={consensus.status}>
+      <p className={`${consensusStyles.status__headline} ${consensusStyles[`tone--${tone}`]}`}>{consensusHeadline(consensus)}</p>
+      <p className={`${ui.small} ${consensusStyles.status__reason}`} data-testid="consensus-reason">
+        {consensusReason(claim)}
+      </p>
+      {consensus.since && hasVerdict(consensus) ? (
+        <p className={`${ui.muted} ${ui.small}`} style={{ margin: 0 }}>
+          Since {longDate(consensus.since)}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The status on a card: the headline and, for a consensus, which rule decided. */
+export function ConsensusLine({ consensus }: { consensus: Consensus }) {
+  const basis = consensusBasis(consensus);
+  return (
+    <span className={`${ui.small} ${consensusStyles.line}`} data-testid="card-consensus" data-status={consensus.status}>
+      <span className={`${consensusStyles.line__headline} ${consensusStyles[`tone--${consensusTone(consensus)}`]}`}>{consensusHeadline(consensus)}</span>
+      {basis ? <span className={ui.muted}> · {basis}</span> : null}
+    </span>
+  );
+}
+
+const BIN_LABELS = Array.from({ length: 10 }, (_, i) => `${(i / 10).toFixed(1)}–${i === 9 ? "1.0" : ((i + 1) / 10).toFixed(1)}`);
+
+/**
+ * How the current votes spread over the scale (10 bins), the bin of the viewer's own vote marked. A
+ * chart for the eye and a table for screen readers, both from the same numbers. `ownVote` is known only
+ * in the browser (the server's render is the same for every viewer): null there.
+ */
+export function VoteHistogram({ histogram, ownVote }: { histogram: readonly number[]; ownVote: number | null }) {
+  const total = histogram.reduce((a, b) => a + b, 0);
+  const tallest = Math.max(1, ...histogram);
+  const ownBin = ownVote === null ? null : histogramBin(ownVote);
+  return (
+    <figure className={consensusStyles.histogram} data-testid="vote-histogram" aria-labelledby="vote-histogram-caption">
+      <div className={consensusStyles.histogram__bars} aria-hidden="true">
+        {histogram.map((count, bin) => (
+          <div key={bin} className={consensusStyles.histogram__column} data-own={bin === ownBin ? "true" : undefined}>
+            <span className={consensusStyles.histogram__count}>{count > 0 ? count : ""}</span>
+            <span
+              className={`${consensusStyles.histogram__bar} ${bin === ownBin ? consensusStyles["histogram__bar--own"] : ""}`}
+              style={{ height: `${(count / tallest) * 100}%` }}
+            />
+          </div>
+        ))}
+      </div>
+      <div className={consensusStyles.histogram__marks} aria-hidden="true">
+        {histogram.map((_, bin) => (
+          <span key={bin} className={consensusStyles.histogram__mark} data-testid={bin === ownBin ? "own-vote-marker" : undefined}>
+            {bin === ownBin ? "▲ you" : ""}
+          </span>
+        ))}
+      </div>
+      <div className={consensusStyles.histogram__axis} aria-hidden="true">
+        <span>0 · false</span>
+        <span>0.5</span>
+        <span>1 · true</span>
+      </div>
+      <figcaption id="vote-histogram-caption" className={`${ui.muted} ${ui.small}`}>
+        {total === 0
+          ? "How votes spread: no votes yet."
+          : `How the ${plural(total, "vote")} spread from false (0) to true (1)${ownVote !== null ? `; yours (${percent(ownVote)}) is marked` : ""}.`}
+      </figcaption>
+      <table className="visually-hidden">
+        <caption>Votes per tenth of the scale</caption>
+        <thead>
+          <tr>
+            <th scope="col">Vote value</th>
+            <th scope="col">Votes</th>
+          </tr>
+        </thead>
+        <tbody>
+          {histogram.map((count, bin) => (
+            <tr key={bin}>
+              <th scope="row">{BIN_LABELS[bin]}</th>
+              <td>
+                {count}
+                {bin === ownBin ? " (including yours)" : ""}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}

@@ -1,0 +1,10 @@
+// A missing profile answers a real 404: it is looked up here, above the page's loading state, before
+// the first byte is sent (a notFound() behind a loading state can only stream a 200).
+// docs/features/friction.md
+import type { ReactNode } from "react";
+import { loadProfile } from "./load-profile.ts";
+
+export default async function ProfileLayout({ children, params }: { children: ReactNode; params: Promise<{ idOrUsername: string }> }) {
+  await loadProfile((await params).idOrUsername);
+  return children;
+}

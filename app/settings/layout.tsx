@@ -1,0 +1,13 @@
+// Every settings page: the account (/settings), API keys and webhooks, beside one navigation.
+import type { ReactNode } from "react";
+import { SettingsNav } from "./settings-nav.tsx";
+import styles from "./settings.module.css";
+
+export default function SettingsLayout({ children }: { children: ReactNode }) {
+  return (
+    <div className={styles.settings}>
+      <SettingsNav />
+      <div className={styles.sections}>{children}</div>
+    </div>
+  );
+}

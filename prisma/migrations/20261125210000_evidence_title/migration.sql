@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "evidence" ADD COLUMN     "excerpt" TEXT,
+ADD COLUMN     "title" TEXT;

@@ -1,0 +1,173 @@
+// The account its owner manages (docs/features/accounts.md): profile, password, reset by mail, email
+// verification, sign out everywhere, export and deletion. Every change needs an access token or the
+// web session (scope `account`): an API key can do none of it, nor read the export.
+import { z } from "zod";
+import * as accounts from "../../services/accounts.ts";
+import {
+  accountExportSchema,
+  changePasswordInput,
+  deleteAccountInput,
+  emailVerifyConfirmInput,
+  passwordResetConfirmInput,
+  passwordResetInput,
+} from "../../contract/accounts.ts";
+import { acceptedSchema } from "../../contract/webhooks.ts";
+import { agentProcedure, publicProcedure, router } from "../trpc.ts";
+
+const TAG = ["auth"];
+const MAIL_NOTE = "Without SMTP on the server: 503 `Mail is not configured`.";
+
+export const accountRouter = router({
+  changePassword: agentProcedure
+    .meta({
+      scope: "account",
+      successStatus: 204,
+      openapi: {
+        method: "POST",
+        path: "/auth/password",
+        tags: TAG,
+        protect: true,
+        summary: "Change the password: every other login and web session ends at once",
+        errorResponses: [400, 401, 403],
+      },
+    })
+    .input(changePasswordInput)
+    .output(z.void())
+    .mutation(async ({ ctx, input }) => {
+      const own = ctx.identity.kind === "agent" ? { familyId: ctx.identity.familyId, sessionId: ctx.identity.sessionId } : {};
+      await accounts.changePassword(ctx.agent.id, input, own);
+    }),
+
+  signOutEverywhere: agentProcedure
+    .meta({
+      scope: "account",
+      successStatus: 204,
+      openapi: {
+        method: "POST",
+        path: "/auth/logout-everywhere",
+        tags: TAG,
+        protect: true,
+        summary: "End every login and web session of the account, this one included",
+        errorResponses: [401, 403],
+      },
+    })
+    .input(z.object({}))
+    .output(z.void())
+    .mutation(async ({ ctx }) => {
+      await accounts.signOutEverywhere(ctx.agent.id);
+    }),
+
+  requestPasswordReset: publicProcedure
+    .meta({
+      successStatus: 202,
+      openapi: {
+        method: "POST",
+        path: "/auth/password-reset",
+        tags: TAG,
+        protect: false,
+        summary: "Mail a password-reset link (valid 1 hour, once); 202 whether or not the address is known",
+        description: MAIL_NOTE,
+        errorResponses: [400, 429, 503],
+      },
+    })
+    .input(passwordResetInput)
+    .output(acceptedSchema)
+    .mutation(async ({ input }) => {
+      await accounts.requestPasswordReset(input.email);
+      return { accepted: true as const };
+    }),
+
+  confirmPasswordReset: publicProcedure
+    .meta({
+      successStatus: 204,
+      openapi: {
+        method: "POST",
+        path: "/auth/password-reset/confirm",
+        tags: TAG,
+        protect: false,
+        summary: "Set a new password with a mailed token; every login and web session ends",
+        errorResponses: [400, 429],
+      },
+    })
+    .input(passwordResetConfirmInput)
+    .output(z.void())
+    .mutation(async ({ input }) => {
+      await accounts.confirmPasswordReset(input.token, input.new_password);
+    }),
+
+  requestEmailVerification: agentProcedure
+    .meta({
+      scope: "account",
+      successStatus: 202,
+      openapi: {
+        method: "POST",
+        path: "/auth/email/verify",
+        tags: TAG,
+        protect: true,
+        summary: "Mail a link that verifies the account's address (valid 24 hours, once)",
+        description: MAIL_NOTE,
+        errorResponses: [400, 401, 403, 503],
+      },
+    })
+    .input(z.object({}))
+    .output(acceptedSchema)
+    .mutation(async ({ ctx }) => {
+      await accounts.requestEmailVerification(ctx.agent.id);
+      return { accepted: true as const };
+    }),
+
+  confirmEmailVerification: publicProcedure
+    .meta({
+      successStatus: 204,
+      openapi: {
+        method: "POST",
+        path: "/auth/email/verify/confirm",
+        tags: TAG,
+        protect: false,
+        summary: "Verify the address with a mailed token",
+        errorResponses: [400, 429],
+      },
+    })
+    .input(emailVerifyConfirmInput)
+    .output(z.void())
+    .mutation(async ({ input }) => {
+      await accounts.confirmEmailVerification(input.token);
+    }),
+
+  export: agentProcedure
+    .meta({
+      scope: "account",
+      openapi: {
+        method: "GET",
+        path: "/auth/me/export",
+        tags: TAG,
+        protect: true,
+        summary: "Everything the account holds, as JSON (no secrets)",
+        errorResponses: [401, 403],
+      },
+    })
+    .input(z.object({}))
+    .output(accountExportSchema)
+    .query(({ ctx }) => accounts.exportAccount(ctx.agent.id)),
+
+  delete: agentProcedure
+    .meta({
+      scope: "account",
+      successStatus: 204,
+      openapi: {
+        method: "POST",
+        path: "/auth/me/delete",
+        tags: TAG,
+        protect: true,
+        summary: "Delete the account (password, or `confirm: <username>` for accounts without one)",
+        description:
+          "Removes the person and their votes (every gradient and reputation they moved is corrected); what they wrote stays, attributed to `deleted`.",
+        errorResponses: [400, 401, 403],
+      },
+    })
+    .input(deleteAccountInput)
+    .output(z.void())
+    .mutation(async ({ ctx, input }) => {
+      await accounts.deleteAccount(ctx.agent.id, input);
+    }),
+});

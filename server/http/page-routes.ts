@@ -1,0 +1,60 @@
+// Which requests make Next render a page. Next answers a few things without rendering: its static files
+// (/_next/static), its image optimizer, and the app's route handlers (app/**/route.ts and metadata
+// files such as app/icon.svg). Every other request renders a page whatever its method or however its
+// path ends: PUT/PATCH/DELETE render the page like GET, `/topics/x.css` renders the topic "x.css", and
+// an unknown path (`/favicon.ico`, `/api/nope`, `/_next/data/…`) renders the not-found page. So a page
+// render is "anything that is not one of those", never "a GET of something that looks like a page"
+// (docs/security.md, "Limits").
+
+/** The app's route handlers, as Next names them ([x]: one segment, [...x]: one or more). */
+export const ROUTE_HANDLERS = [
+  "/api/auth/[...nextauth]",
+  "/api/live/claims/[id]",
+  "/api/trpc/[trpc]",
+  "/api/v1/[...path]",
+  "/auth/complete",
+  "/consent/[uid]/decision",
+  "/icon.svg",
+  "/llms.txt",
+  "/markdown/claims/[id]",
+  "/mcp",
+  "/oauth/authorization-server",
+  "/oauth/protected-resource",
+  "/settings/api-keys/mcp-clients/[grantId]/revoke",
+] as const;
+
+/** Paths next.config.mjs rewrites onto a route handler before routing (what the client sends). */
+const REWRITTEN_TO_HANDLERS = ["/.well-known/oauth-protected-resource", "/.well-known/oauth-authorization-server"] as const;
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+function routePattern(route: string): string {
+  return route
+    .split("/")
+    .map((segment) => (/^\[\.\.\.\w+\]$/.test(segment) ? "[^/]+(?:/[^/]+)*" : /^\[\w+\]$/.test(segment) ? "[^/]+" : escapeRegExp(segment)))
+    .join("/");
+}
+
+/** Next's own files: static assets (a miss there is a short 404, not a page) and the image optimizer. */
+const FRAMEWORK = "/_next/static/[^/]+(?:/[^/]+)*|/_next/image";
+
+const NOT_A_RENDER = new RegExp(`^(?:${FRAMEWORK}|${[...ROUTE_HANDLERS, ...REWRITTEN_TO_HANDLERS].map(routePattern).join("|")})/?$`);
+
+/**
+ * The path as Next routes it: dot segments resolved ("/_next/static/../../claims/x" is a claim page,
+ * "%2e%2e" included), without the query.
+ */
+export function routedPath(url: string | undefined): string {
+  try {
+    const raw = url ?? "/";
+    // Origin-form is read as a path ("//x/y" is not a host); absolute-form as the URL it is.
+    return (raw.startsWith("/") ? new URL(`http://localhost${raw}`) : new URL(raw, "http://localhost")).pathname;
+  } catch {
+    return url ?? "/";
+  }
+}
+
+/** Whether Next answers this request by rendering a page (and so it is charged to the page budget). */
+export function isPageRender(url: string | undefined): boolean {
+  return !NOT_A_RENDER.test(routedPath(url));
+}

@@ -1,0 +1,84 @@
+// A real SMTP server for tests (the `smtp-server` package), started in-process: the app sends through
+// SMTP_URL exactly as in production, and each message is parsed (`mailparser`) and kept for the test
+// to read — no mocked transport. `linkIn` finds the mailed link the way a person would: in the text.
+import type { AddressInfo } from "node:net";
+import { simpleParser } from "mailparser";
+import { SMTPServer } from "smtp-server";
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+  at: number;
+}
+
+export interface SmtpSink {
+  /** smtp://127.0.0.1:<port>, for SMTP_URL */
+  url: string;
+  port: number;
+  mails: ReceivedMail[];
+  /** The first mail to `to` (received after `since`, ms) whose subject matches; waits up to timeoutMs. */
+  waitForMail(to: string, opts?: { subject?: RegExp; since?: number; timeoutMs?: number }): Promise<ReceivedMail>;
+  close(): Promise<void>;
+}
+
+/** The first http(s) link in a mail's text that contains `path` (e.g. "/reset-password"). */
+export function linkIn(mail: ReceivedMail, path: string): string {
+  const link = mail.text.match(/https?:\/\/\S+/g)?.find((l) => l.includes(path));
+  if (!link) throw new Error(`no ${path} link in the mail "${mail.subject}":\n${mail.text}`);
+  return link;
+}
+
+/** The `token` query parameter of the mail's link to `path`. */
+export function tokenIn(mail: ReceivedMail, path: string): string {
+  const token = new URL(linkIn(mail, path)).searchParams.get("token");
+  if (!token) throw new Error(`the ${path} link carries no token`);
+  return token;
+}
+
+export async function startSmtpSink(port = 0): Promise<SmtpSink> {
+  const mails: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, session, callback) {
+      simpleParser(stream)
+        .then((parsed) => {
+          mails.push({
+            from: parsed.from?.text ?? "",
+            to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+            subject: parsed.subject ?? "",
+            text: parsed.text ?? "",
+            html: typeof parsed.html === "string" ? parsed.html : "",
+            at: Date.now(),
+          });
+          callback();
+        })
+        .catch((err: Error) => callback(err));
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve());
+  });
+  const actualPort = (server.server.address() as AddressInfo).port;
+  return {
+    url: `smtp://127.0.0.1:${actualPort}`,
+    port: actualPort,
+    mails,
+    async waitForMail(to, opts = {}) {
+      const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
+      const wanted = to.toLowerCase();
+      for (;;) {
+        const found = mails.find((m) => m.to.includes(wanted) && m.at >= (opts.since ?? 0) && (!opts.subject || opts.subject.test(m.subject)));
+        if (found) return found;
+        if (Date.now() > deadline) throw new Error(`no mail to ${to}${opts.subject ? ` matching ${opts.subject}` : ""} (received: ${mails.map((m) => `${m.to.join(",")}: ${m.subject}`).join("; ") || "none"})`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
