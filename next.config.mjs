@@ -42,6 +42,7 @@ const nextConfig = {
         { source: "/claims/:id([^/]+)\\.md", destination: "/markdown/claims/:id" },
         // The app folder cannot hold a dot-folder route: the well-known document is served from /oauth.
         { source: "/.well-known/oauth-protected-resource", destination: "/oauth/protected-resource" },
+        { source: "/.well-known/oauth-authorization-server", destination: "/oauth/authorization-server" },
       ],
     };
   },
@@ -55,6 +56,8 @@ const nextConfig = {
     "standardwebhooks",
     "pino",
     "prom-client",
+    // One copy for the node-level OAuth endpoints and the consent page (server/auth/mcp-oauth.ts).
+    "oidc-provider",
   ],
   // Server actions read their body with this limit (the 256 KiB every other way in has: docs/security.md#every-way-in);
   // route handlers bound their own reads (server/http/body-limit.ts).

@@ -25,6 +25,10 @@ export interface Fixtures {
   controlVotes: VoteSpec[];
   /** Visible claims with votes, most voted first (the claim page rotates over them). */
   claimsWithVotes: string[];
+  /** Claims with arguments under them (the arguments list rotates over them). */
+  claimsWithArguments: string[];
+  /** Texts near seeded statements (a statement with its last word dropped): what the new-claim form sends while typing. */
+  similarQueries: string[];
   /** Seeded agents that sign in to the web UI for the signed-in pages (password SEED_PASSWORD). */
   pageAgents: { id: string; email: string; username: string }[];
 }
@@ -55,6 +59,11 @@ export async function loadFixtures(url: string, opts: Options): Promise<Fixtures
     const claims = await ids(`SELECT id::text AS id FROM claims ORDER BY random() LIMIT 2000`);
     const claimsWithEvidence = await ids(`SELECT id::text AS id FROM claims WHERE evidence_count > 0 ORDER BY random() LIMIT 2000`);
     const profiles = await ids(`SELECT id::text AS id FROM agents ORDER BY random() LIMIT 500`);
+    const claimsWithArguments = await ids(`SELECT DISTINCT parent_claim_id::text AS id FROM arguments LIMIT 2000`);
+    const { rows: statementRows } = await client.query<{ statement: string }>(
+      `SELECT statement FROM claims WHERE hidden_at IS NULL ORDER BY random() LIMIT 500`,
+    );
+    const similarQueries = statementRows.map((r) => r.statement.replace(/\s+\S+$/, "")).filter((q) => q.length >= 10);
     const claimsWithVotes = await ids(`SELECT id::text AS id FROM claims WHERE vote_count > 0 AND hidden_at IS NULL ORDER BY random() LIMIT 500`);
     const { rows: pageAgents } = await client.query<{ id: string; email: string; username: string }>(
       `SELECT id::text AS id, email, username FROM agents
@@ -131,6 +140,8 @@ export async function loadFixtures(url: string, opts: Options): Promise<Fixtures
       controlVotes,
       claims,
       claimsWithEvidence: claimsWithEvidence.length ? claimsWithEvidence : claims,
+      claimsWithArguments: claimsWithArguments.length ? claimsWithArguments : claims,
+      similarQueries: similarQueries.length ? similarQueries : ["Battery storage lowers the cost of power"],
       profiles,
       tag: tagRows[0]?.tag ?? "science",
       q: SEARCH_WORD,
@@ -172,6 +183,8 @@ export function endpoints(f: Fixtures, server: "ours" | "bare"): Endpoint[] {
   const claim = rotating(f.claims);
   const viewedClaim = rotating(f.claims.slice(0, RELATED_VIEWED));
   const evidenceClaim = rotating(f.claimsWithEvidence);
+  const argumentClaim = rotating(f.claimsWithArguments);
+  const similarQuery = rotating(f.similarQueries);
   const agent = rotating(f.profiles);
   const voter = rotating(f.voters);
   const vote = rotating(f.votes[server]);
@@ -194,6 +207,22 @@ export function endpoints(f: Fixtures, server: "ours" | "bare"): Endpoint[] {
       label: "GET /claims/{id}/evidence",
       next: () => ({ path: `/claims/${evidenceClaim()}/evidence` }),
       bare: true,
+    },
+    {
+      name: "similar",
+      kind: "read",
+      route: "GET /claims/similar",
+      label: "GET /claims/similar?q=…",
+      next: () => ({ path: `/claims/similar?q=${encodeURIComponent(similarQuery())}` }),
+      bare: false,
+    },
+    {
+      name: "arguments",
+      kind: "read",
+      route: "GET /claims/{claim_id}/arguments",
+      label: "GET /claims/{id}/arguments",
+      next: () => ({ path: `/claims/${argumentClaim()}/arguments` }),
+      bare: false,
     },
     { name: "trending", kind: "read", route: "GET /discover/trending", label: "GET /discover/trending", next: fixed("/discover/trending"), bare: true },
     {

@@ -369,6 +369,39 @@ function loadSteps(sizes: SeedSizes, passwordHash: string, chunks: number): Step
             SELECT c.id, p.id, x.position FROM ${S}.parents x JOIN ${S}.claims c ON c.i = x.claim JOIN ${S}.claims p ON p.i = x.parent`,
     },
     {
+      // Generated statements may repeat: like the migration 'arguments', the oldest copy keeps the
+      // folded-statement key and later copies a null one, so that its unique index builds.
+      label: "duplicate statements",
+      weight: C * 0.5,
+      sql: `UPDATE claims k SET statement_key = NULL
+            FROM (SELECT id, row_number() OVER (PARTITION BY statement_key ORDER BY created_at, id) AS n FROM claims) d
+            WHERE d.id = k.id AND d.n > 1`,
+    },
+    {
+      // Arguments with depth (docs/features/arguments.md): four claims in ten stand under claim i/8, so
+      // trees are up to log8(claims) levels deep (6 at 100k, within the limit of 8) and never cyclic.
+      // Four in five carry one relevance vote, their author's.
+      label: "arguments",
+      weight: C * 0.4,
+      sql: `INSERT INTO arguments (id, parent_claim_id, child_claim_id, stance, author_id, relevance_sum, relevance_votes, created_at)
+            SELECT gen_random_uuid(), x.parent, x.child, (CASE WHEN x.supports THEN 'supports' ELSE 'opposes' END)::"ArgumentStance",
+              x.author, CASE WHEN x.voted THEN x.value ELSE 0 END, CASE WHEN x.voted THEN 1 ELSE 0 END, x.created_at
+            FROM (
+              SELECT p.id AS parent, c.id AS child, a.id AS author, greatest(c.created_at, p.created_at) AS created_at,
+                random() < 0.6 AS supports, random() < 0.8 AS voted, round(random()::numeric, 2)::float8 AS value
+              FROM ${S}.claims c
+              JOIN ${S}.claims p ON p.i = c.i / 8
+              JOIN ${S}.agents a ON a.i = c.author
+              WHERE c.i >= 8 AND random() < 0.4
+            ) x`,
+    },
+    {
+      label: "relevance votes",
+      weight: C * 0.3,
+      sql: `INSERT INTO relevance_votes (argument_id, agent_id, value, created_at, updated_at)
+            SELECT id, author_id, relevance_sum, created_at, created_at FROM arguments WHERE relevance_votes = 1`,
+    },
+    {
       label: "evidence",
       weight: E * 2,
       sql: `INSERT INTO evidence (id, claim_id, author_id, position, content_type, content, upvotes, downvotes, vote_score, created_at, updated_at)

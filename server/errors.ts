@@ -17,6 +17,15 @@ export interface FieldError {
   message: string;
 }
 
+/**
+ * Fields an error body may carry beside "detail", e.g. the claim a refused duplicate names. The one
+ * list of them: the REST adapter keeps exactly these when it reshapes an error (server/rest/handler.ts).
+ */
+export interface ErrorExtra {
+  existing_claim_id?: string;
+}
+export const ERROR_EXTRA_FIELDS = ["existing_claim_id"] as const satisfies readonly (keyof ErrorExtra)[];
+
 export class AppError extends Error {
   override readonly name = "AppError";
   constructor(
@@ -24,6 +33,8 @@ export class AppError extends Error {
     message: string,
     /** Per-field messages of an `invalid` request (sent as "errors" next to "detail"). */
     readonly fieldErrors?: FieldError[],
+    /** Sent beside "detail". */
+    readonly extra?: ErrorExtra,
   ) {
     super(message);
   }
@@ -33,7 +44,7 @@ export const unauthorized = (message = "Invalid or expired token") => new AppErr
 export const forbidden = () => new AppError("forbidden", "Insufficient permissions");
 export const notFound = (message = "Not found") => new AppError("not_found", message);
 export const badRequest = (message: string) => new AppError("invalid", message);
-export const conflict = (message: string) => new AppError("conflict", message);
+export const conflict = (message: string, extra?: ErrorExtra) => new AppError("conflict", message, undefined, extra);
 export const notImplemented = (message: string) => new AppError("not_implemented", message);
 
 /** The detail of every unexpected failure: what went wrong stays in the log, never in the answer. */

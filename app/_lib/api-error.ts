@@ -9,9 +9,12 @@ export interface ApiError {
   status: number | null;
   /** field name → message, e.g. { statement: "The statement must be 10 to 5000 characters long." } */
   fields: Record<string, string>;
+  /** Fields the server sent beside detail (server/errors.ts), e.g. the claim a duplicate names. */
+  extra: { existing_claim_id?: string };
 }
 
 interface ErrorShape {
+  existing_claim_id?: unknown;
   detail?: unknown;
   errors?: unknown;
   data?: { httpStatus?: unknown };
@@ -31,11 +34,12 @@ export function toApiError(error: unknown): ApiError {
       for (const field of Object.keys(fields)) fields[field] = humanError(fields[field]);
     }
     const detail = typeof shape.detail === "string" ? shape.detail : error.message || "Request failed";
-    if (status === 401) return { detail: "Your session has ended. Please sign in again.", status, fields };
-    if (status === 429) return { detail: "Too many requests. Please wait a minute and try again.", status, fields };
-    return { detail: humanError(detail), status, fields };
+    const extra = typeof shape.existing_claim_id === "string" ? { existing_claim_id: shape.existing_claim_id } : {};
+    if (status === 401) return { detail: "Your session has ended. Please sign in again.", status, fields, extra };
+    if (status === 429) return { detail: "Too many requests. Please wait a minute and try again.", status, fields, extra };
+    return { detail: humanError(detail), status, fields, extra };
   }
-  return { detail: "Could not reach the server. Check your connection and try again.", status: null, fields: {} };
+  return { detail: "Could not reach the server. Check your connection and try again.", status: null, fields: {}, extra: {} };
 }
 
 /** The message for one field, if the server named it. */

@@ -22,6 +22,7 @@ function reasonsText(r: Notification["reasons"]): string {
     r.votes > 0 ? plural(r.votes, "vote") : null,
     r.evidence > 0 ? plural(r.evidence, "piece of evidence", "pieces of evidence") : null,
     r.comments > 0 ? plural(r.comments, "comment") : null,
+    r.arguments > 0 ? plural(r.arguments, "argument") : null,
   ].filter(Boolean);
   return parts.length ? `New: ${parts.join(", ")}` : "Nothing new since you read it";
 }

@@ -3,11 +3,11 @@
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { ZodError, type z } from "zod";
-import { AppError, INTERNAL_ERROR, type AppErrorKind, type FieldError } from "../errors.ts";
+import { AppError, INTERNAL_ERROR, type AppErrorKind, type ErrorExtra, type FieldError } from "../errors.ts";
 
 export type { FieldError };
 
-export interface ErrorBody {
+export interface ErrorBody extends ErrorExtra {
   detail: string;
   errors?: FieldError[];
 }
@@ -38,6 +38,7 @@ export function errorBody(error: TRPCError): ErrorBody {
   if (error.cause instanceof AppError && error.cause.fieldErrors?.length) {
     return { detail: error.message, errors: error.cause.fieldErrors };
   }
+  if (error.cause instanceof AppError && error.cause.extra) return { detail: error.message, ...error.cause.extra };
   if (error.code === "INTERNAL_SERVER_ERROR") return { detail: INTERNAL_ERROR };
   if (error.code === "UNAUTHORIZED") return { detail: error.message || "Invalid or expired token" };
   if (error.code === "FORBIDDEN" && !error.message) return { detail: "Insufficient permissions" };

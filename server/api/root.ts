@@ -6,6 +6,7 @@ import { authRouter } from "./routers/auth.ts";
 import { healthRouter } from "./routers/health.ts";
 import { oauthRouter } from "./routers/oauth.ts";
 import { claimsRouter } from "./routers/claims.ts";
+import { argumentsRouter } from "./routers/arguments.ts";
 import { commentsRouter } from "./routers/comments.ts";
 import { evidenceRouter } from "./routers/evidence.ts";
 import { profilesRouter } from "./routers/profiles.ts";
@@ -23,6 +24,7 @@ export const appRouter = router({
   apiKeys: apiKeysRouter,
   oauth: oauthRouter,
   claims: claimsRouter,
+  arguments: argumentsRouter,
   evidence: evidenceRouter,
   comments: commentsRouter,
   profiles: profilesRouter,

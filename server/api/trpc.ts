@@ -19,7 +19,13 @@ export interface Context {
    * Conditional GETs on the REST surface: the request's If-Modified-Since, and what a procedure
    * answers — the Last-Modified to send, and whether the adapter should answer 304 instead.
    */
-  http?: { ifModifiedSince?: string; lastModified?: string; notModified?: boolean };
+  http?: {
+    ifModifiedSince?: string;
+    lastModified?: string;
+    notModified?: boolean;
+    /** Set by a procedure whose REST answer is plain text (an Argdown tree): sent as text/plain instead of the JSON. */
+    plainText?: string;
+  };
 }
 
 export type ProcedureMeta = {

@@ -7,6 +7,7 @@ import type { Tier } from "../domain/reputation.ts";
 import type { Role } from "../domain/roles.ts";
 import type { ApiKeyScope } from "../domain/scopes.ts";
 import { apiKeyMatches, isWellFormedApiKey, looksLikeApiKey, lookupPrefix } from "./api-keys.ts";
+import { verifyMcpAccessToken } from "./mcp-oauth.ts";
 import { hashToken, verifyAccessToken } from "./tokens.ts";
 
 export interface SessionAgent {
@@ -54,8 +55,18 @@ export function grantedScopes(identity: Identity): readonly ApiKeyScope[] | null
  * The identity at /mcp: what /api/v1 accepts (access tokens, API keys) and, only there, the tokens
  * the authorization server issued to MCP clients for that resource.
  */
-export async function identityForMcp(header: string | undefined | null): Promise<Identity> {
-  return identityFromAuthorization(header);
+export async function identityForMcp(header: string | undefined | null, origin: string): Promise<Identity> {
+  const identity = await identityFromAuthorization(header);
+  if (identity.kind !== "invalid") return identity;
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "")?.[1];
+  if (!token || looksLikeApiKey(token)) return INVALID;
+  const grant = await verifyMcpAccessToken(origin, token);
+  if (!grant) return INVALID;
+  const [row] = await preparedSql<SessionAgent>`
+    SELECT a.id, a.username, a.tier, a.reputation, a.role::text AS role
+    FROM agents a WHERE a.id = ${grant.agentId}::uuid AND ${Prisma.raw(NOT_SUSPENDED)}`;
+  if (!row) return INVALID;
+  return { ...agentIdentity(row), mcpGrant: { grantId: grant.grantId, clientId: grant.clientId, scopes: grant.scopes } } as Identity;
 }
 
 export const ANONYMOUS: Identity = { kind: "anonymous" };

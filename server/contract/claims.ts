@@ -253,3 +253,31 @@ export const followInput = z.object({
 });
 
 export type FollowFlags = Partial<Record<"notify_on_vote" | "notify_on_evidence" | "notify_on_comment", boolean>>;
+
+// ---- similar claims (docs/features/arguments.md#similar-claims) ----
+
+const similarQMessage = `q: must be ${STATEMENT_MIN}-${STATEMENT_MAX} characters`;
+export const similarClaimsInput = z.object({
+  q: z
+    .string({ message: similarQMessage })
+    .trim()
+    .min(STATEMENT_MIN, { message: similarQMessage })
+    .max(STATEMENT_MAX, { message: similarQMessage }),
+  limit: boundedInt("limit", 1, 20, 5),
+});
+
+export type SimilarClaimsInput = z.infer<typeof similarClaimsInput>;
+
+export const similarClaimSchema = claimSchema
+  .extend({
+    /** 0–1: trigram similarity of the statements, raised by the full-text rank of the words they share. */
+    similarity: z.number().min(0).max(1),
+  })
+  .meta({ id: "SimilarClaim" });
+
+export const similarClaimsSchema = z.object({ claims: z.array(similarClaimSchema) }).meta({ id: "SimilarClaims" });
+
+export type SimilarClaims = z.infer<typeof similarClaimsSchema>;
+
+/** The 409 of a claim whose folded statement another claim already has. */
+export const DUPLICATE_STATEMENT = "A claim with this statement already exists";

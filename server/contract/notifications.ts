@@ -30,7 +30,14 @@ export const notificationSchema = z
     id: z.uuid(),
     claim: claimSchema,
     reasons: z
-      .object({ votes: z.number().int(), evidence: z.number().int(), comments: z.number().int(), resolved: z.number().int() })
+      .object({
+        votes: z.number().int(),
+        evidence: z.number().int(),
+        comments: z.number().int(),
+        resolved: z.number().int(),
+        /** New arguments under the claim (docs/features/arguments.md#notifications). */
+        arguments: z.number().int(),
+      })
       .meta({ description: "Events on the claim since the notification was last read" }),
     unread: z.boolean(),
     updated_at: isoDate,

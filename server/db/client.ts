@@ -25,6 +25,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
@@ -279,9 +280,11 @@ function openPostgres(url: string, statementTimeoutMs: number, jobsPoolSize: num
 const pgliteLocks = new Set<number>();
 
 function openPglite(dataDir: string): Omit<DbState, "ready"> {
+  // pg_trgm (similar claims, docs/features/arguments.md) ships with PGlite as a loadable extension.
+  const options = { extensions: { pg_trgm } };
   const pglite = dataDir.startsWith("memory://")
-    ? new PGlite(dataDir)
-    : new PGlite(path.resolve(/*turbopackIgnore: true*/ dataDir, "pglite"));
+    ? new PGlite(dataDir, options)
+    : new PGlite(path.resolve(/*turbopackIgnore: true*/ dataDir, "pglite"), options);
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   return {
     prisma,

@@ -1,6 +1,12 @@
 // Which events exist and who hears of them (docs/features/following.md). Pure rules, unit-tested.
 
-export const CLAIM_EVENT_TYPES = ["claim.voted", "claim.evidence_added", "claim.commented", "claim.resolved"] as const;
+export const CLAIM_EVENT_TYPES = [
+  "claim.voted",
+  "claim.evidence_added",
+  "claim.commented",
+  "claim.resolved",
+  "claim.argument_added",
+] as const;
 export type ClaimEventType = (typeof CLAIM_EVENT_TYPES)[number];
 
 /** What a webhook can subscribe to: the claim events and `ping` (sent by POST /webhooks/{id}/test). */
@@ -15,7 +21,8 @@ export interface FollowFlags {
 
 /**
  * Whether a follower hears of an event: never of their own action; the flags filter votes, evidence
- * and comments; a resolution always reaches every follower.
+ * and comments — a new argument is a reason like evidence, so the evidence flag filters it too
+ * (docs/features/arguments.md#notifications); a resolution always reaches every follower.
  */
 export function followerHears(type: ClaimEventType, follow: FollowFlags & { agent_id: string }, actorId: string | null): boolean {
   if (follow.agent_id === actorId) return false;
@@ -23,6 +30,7 @@ export function followerHears(type: ClaimEventType, follow: FollowFlags & { agen
     case "claim.voted":
       return follow.notify_on_vote;
     case "claim.evidence_added":
+    case "claim.argument_added":
       return follow.notify_on_evidence;
     case "claim.commented":
       return follow.notify_on_comment;
@@ -32,7 +40,7 @@ export function followerHears(type: ClaimEventType, follow: FollowFlags & { agen
 }
 
 /** The inbox counter an event increments. */
-export function reasonOf(type: ClaimEventType): "votes" | "evidence" | "comments" | "resolved" {
+export function reasonOf(type: ClaimEventType): "votes" | "evidence" | "comments" | "resolved" | "arguments" {
   switch (type) {
     case "claim.voted":
       return "votes";
@@ -42,5 +50,7 @@ export function reasonOf(type: ClaimEventType): "votes" | "evidence" | "comments
       return "comments";
     case "claim.resolved":
       return "resolved";
+    case "claim.argument_added":
+      return "arguments";
   }
 }

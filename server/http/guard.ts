@@ -14,13 +14,17 @@ import { INTERNAL_ERROR_BODY } from "../errors.ts";
 import { config } from "../config.ts";
 import { rateLimiter } from "../ratelimit/limiter.ts";
 import { declaresTooLarge, tooLargeDetail } from "./body-limit.ts";
-import { stampClientIp } from "./client-ip.ts";
+import { clientIpFromHeaders, stampClientIp } from "./client-ip.ts";
 import { logError } from "../log/logger.ts";
 import { runInRequest } from "../log/request-context.ts";
 import { observeRequest } from "./request-log.ts";
 import { EVERY_PAGE, onAnyLiveEvent } from "../queue/live.ts";
 import { PageCache } from "./page-cache.ts";
 import { syncViewerHint } from "./viewer-hint.ts";
+import { ANONYMOUS } from "../auth/identity.ts";
+import { handleOAuthRequest, isOAuthEndpoint } from "../auth/mcp-oauth.ts";
+import { limitCaller } from "../ratelimit/limiter.ts";
+import { publicOriginOfNode } from "./public-origin.ts";
 import { isPageRender } from "./page-routes.ts";
 import { isStorableText } from "../domain/text-guard.ts";
 
@@ -131,8 +135,27 @@ export function pageCache(): PageCache | null {
   return globalForPages.__claimsPageCache;
 }
 
+function tooManyRequests(res: ServerResponse, retryAfter: number): void {
+  const body = JSON.stringify({ detail: "Rate limit exceeded" });
+  res.writeHead(429, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), "Retry-After": String(retryAfter), "Cache-Control": "no-store" });
+  res.end(body);
+}
+
+/**
+ * The authorization server for MCP clients (docs/features/mcp.md#oauth) is a node handler, so it is
+ * served here, where `npm start`, `next start` and `next dev` all pass: after the guard's checks, each
+ * request costs one unit of the client IP's API budget, as an anonymous REST call does.
+ */
+async function serveOAuth(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const ip = clientIpFromHeaders(req.headers);
+  const limit = await limitCaller(ANONYMOUS, ip, 1);
+  if (!limit.success) return tooManyRequests(res, limit.retryAfter);
+  await handleOAuthRequest(publicOriginOfNode(req), req, res);
+}
+
 /** A page render may be answered from the page cache; anything else goes on to its handler. */
 function proceed(req: IncomingMessage, res: ServerResponse, next: () => void): Promise<void> | void {
+  if (isOAuthEndpoint(pathOf(req.url))) return serveOAuth(req, res);
   if (!isPageRender(req.url)) return next();
   syncViewerHint(req, res);
   const cache = pageCache();

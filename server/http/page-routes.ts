@@ -13,15 +13,18 @@ export const ROUTE_HANDLERS = [
   "/api/trpc/[trpc]",
   "/api/v1/[...path]",
   "/auth/complete",
+  "/consent/[uid]/decision",
   "/icon.svg",
   "/llms.txt",
   "/markdown/claims/[id]",
   "/mcp",
+  "/oauth/authorization-server",
   "/oauth/protected-resource",
+  "/settings/api-keys/mcp-clients/[grantId]/revoke",
 ] as const;
 
 /** Paths next.config.mjs rewrites onto a route handler before routing (what the client sends). */
-const REWRITTEN_TO_HANDLERS = ["/.well-known/oauth-protected-resource"] as const;
+const REWRITTEN_TO_HANDLERS = ["/.well-known/oauth-protected-resource", "/.well-known/oauth-authorization-server"] as const;
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 

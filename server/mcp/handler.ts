@@ -159,7 +159,7 @@ async function handle(request: Request): Promise<Response> {
 
   await dbReady();
   const authorization = request.headers.get("authorization");
-  const identity = await identityForMcp(authorization);
+  const identity = await identityForMcp(authorization, publicOrigin(request));
   if (identity.kind !== "agent") return unauthorized(request, Boolean(authorization));
   const ip = clientIpFromHeaders(request.headers);
   const limits: { last?: RateLimitResult } = {};

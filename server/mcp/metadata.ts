@@ -1,14 +1,15 @@
-// The MCP endpoint's protected-resource metadata (RFC 9728, docs/features/mcp.md): what the resource
-// is, which scopes its tokens carry and how they are sent. The `authorization_servers` entry joins it
-// with the authorization server for MCP clients; until then clients connect with an access token or
-// an API key sent as a Bearer header.
+// The MCP endpoint's protected-resource metadata (RFC 9728) and the authorization server's (RFC 8414),
+// docs/features/mcp.md#oauth: what the resource is, which scopes its tokens carry, how they are sent,
+// and where an MCP client registers, sends the person to consent, and gets its tokens.
 import { publicOrigin } from "../http/public-origin.ts";
 import { API_KEY_SCOPES } from "../domain/scopes.ts";
+import { authorizationServerMetadata } from "../auth/mcp-oauth.ts";
 import { MCP_PATH } from "./handler.ts";
 
 export function protectedResourceMetadata(origin: string) {
   return {
     resource: `${origin}${MCP_PATH}`,
+    authorization_servers: [origin],
     scopes_supported: [...API_KEY_SCOPES],
     bearer_methods_supported: ["header"],
     resource_name: "Claims service MCP server",
@@ -18,6 +19,12 @@ export function protectedResourceMetadata(origin: string) {
 
 export function protectedResourceMetadataResponse(request: Request): Response {
   return Response.json(protectedResourceMetadata(publicOrigin(request)), {
+    headers: { "Cache-Control": "public, max-age=300", "Access-Control-Allow-Origin": "*", "X-Content-Type-Options": "nosniff" },
+  });
+}
+
+export function authorizationServerMetadataResponse(request: Request): Response {
+  return Response.json(authorizationServerMetadata(publicOrigin(request)), {
     headers: { "Cache-Control": "public, max-age=300", "Access-Control-Allow-Origin": "*", "X-Content-Type-Options": "nosniff" },
   });
 }

@@ -12,7 +12,7 @@ import { config } from "../config.ts";
 import { clientIpOf } from "../http/client-ip.ts";
 import { ClientGoneError, MAX_BODY_BYTES, TOO_LARGE, tooLargeDetail, type BoundedBody } from "../http/body-limit.ts";
 import { dbReady, isStatementTimeout } from "../db/client.ts";
-import { DATABASE_BUSY, INTERNAL_ERROR } from "../errors.ts";
+import { DATABASE_BUSY, ERROR_EXTRA_FIELDS, INTERNAL_ERROR } from "../errors.ts";
 import { mostRestrictive, type RateLimitResult } from "../ratelimit/index.ts";
 import { limitAuthAttempt, limitCaller, peekCaller } from "../ratelimit/limiter.ts";
 import { openApiCaller, type ProcedureCaller } from "./openapi-call.ts";
@@ -185,11 +185,13 @@ function exceedsDepth(value: unknown, max: number): boolean {
 function reshapeError(status: number, raw: string): RestResponse {
   let detail = "Request failed";
   let errors: unknown;
+  const extra: Record<string, string> = {};
   try {
-    const parsed = JSON.parse(raw) as { detail?: unknown; errors?: unknown; message?: unknown };
+    const parsed = JSON.parse(raw) as { detail?: unknown; errors?: unknown; message?: unknown } & Record<string, unknown>;
     if (typeof parsed.detail === "string") detail = parsed.detail;
     else if (typeof parsed.message === "string") detail = parsed.message;
     errors = parsed.errors;
+    for (const field of ERROR_EXTRA_FIELDS) if (typeof parsed[field] === "string") extra[field] = parsed[field];
   } catch {
     /* keep the generic detail */
   }
@@ -200,7 +202,7 @@ function reshapeError(status: number, raw: string): RestResponse {
     return databaseBusyResponse();
   }
   if (status >= 500 && status !== 501) detail = INTERNAL_ERROR;
-  return json(status, errors ? { detail, errors } : { detail });
+  return json(status, errors ? { detail, errors } : { detail, ...(status < 500 ? extra : {}) });
 }
 
 /** A procedure with successStatus 302 returns {location, set_cookies}: sent as a redirect, no body. */
@@ -336,5 +338,8 @@ async function handle(req: RestRequest, state: { limit?: RateLimitResult }): Pro
   }
   if (route.successStatus === 204) return finish({ status: 204, headers: {}, body: null });
   if (route.successStatus === 302) return finish(redirectResponse(out.body));
+  if (ctx.http?.plainText !== undefined) {
+    return finish({ status: route.successStatus, headers: { "Content-Type": "text/plain; charset=utf-8" }, body: method === "HEAD" ? null : ctx.http.plainText });
+  }
   return finish({ status: route.successStatus, headers: { "Content-Type": "application/json" }, body: method === "HEAD" ? null : out.body });
 }

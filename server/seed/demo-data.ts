@@ -426,3 +426,60 @@ export const DEMO_CLAIMS: DemoClaim[] = [
     tags: ["biology"],
   },
 ];
+
+/**
+ * Arguments (docs/features/arguments.md): a claim under another as a reason for or against it, either
+ * an existing demo claim (`child`) or a new one (`statement`, written by `by`, voted on by `votes`).
+ * `under` names the parent by its demo key, or by the key given to an earlier argument's new claim,
+ * so trees grow several levels deep. `relevance`: username → how much it bears on the parent.
+ */
+export interface DemoArgument {
+  key?: string;
+  under: string;
+  stance: "supports" | "opposes";
+  by: string;
+  child?: string;
+  statement?: string;
+  votes?: Record<string, number>;
+  relevance: Record<string, number>;
+}
+
+export const DEMO_ARGUMENTS: DemoArgument[] = [
+  { under: "ev-emissions", stance: "supports", by: "katherine", child: "ev-coal", relevance: { ada: 0.6, grace: 0.7, edsger: 0.5 } },
+  {
+    key: "battery-payback",
+    under: "ev-emissions",
+    stance: "supports",
+    by: "katherine",
+    statement: "The extra emissions of making an electric car's battery are paid back within two years of driving on an average grid.",
+    votes: { ada: 0.8, alan: 0.75, grace: 0.7, edsger: 0.65 },
+    relevance: { ada: 0.9, alan: 0.85, grace: 0.8 },
+  },
+  {
+    key: "battery-mining",
+    under: "ev-emissions",
+    stance: "opposes",
+    by: "edsger",
+    statement: "Mining the lithium and cobalt for batteries causes emissions that life-cycle studies leave out.",
+    votes: { ada: 0.35, alan: 0.3, grace: 0.4, katherine: 0.25 },
+    relevance: { ada: 0.6, katherine: 0.4, alan: 0.5 },
+  },
+  {
+    key: "grid-cleaner",
+    under: "ev-coal",
+    stance: "supports",
+    by: "grace",
+    statement: "Grids get cleaner every year, so a car bought today is charged from cleaner power over its life.",
+    votes: { ada: 0.75, alan: 0.7, katherine: 0.8, edsger: 0.6 },
+    relevance: { ada: 0.7, alan: 0.8 },
+  },
+  {
+    under: "grid-cleaner",
+    stance: "opposes",
+    by: "edsger",
+    statement: "Some coal-heavy grids have added new coal plants in the last ten years.",
+    votes: { ada: 0.7, grace: 0.65, katherine: 0.6 },
+    relevance: { grace: 0.5, katherine: 0.4 },
+  },
+  { under: "tests-first", stance: "supports", by: "ada", child: "typed", relevance: { alan: 0.3, katherine: 0.4 } },
+];

@@ -11,7 +11,8 @@ import { createEvidence, voteEvidence } from "../services/evidence.ts";
 import { runBridgingFit } from "../services/bridging.ts";
 import { resolveDueClaims } from "../services/resolution.ts";
 import { castVote } from "../services/votes.ts";
-import { DEMO_AGENTS, DEMO_CLAIMS, DEMO_EMAIL_DOMAIN, DEMO_PASSWORD, demoVotes } from "./demo-data.ts";
+import { addArgument, voteRelevance } from "../services/arguments.ts";
+import { DEMO_AGENTS, DEMO_ARGUMENTS, DEMO_CLAIMS, DEMO_EMAIL_DOMAIN, DEMO_PASSWORD, demoVotes } from "./demo-data.ts";
 
 export const demoEmail = (username: string) => `${username}@${DEMO_EMAIL_DOMAIN}`;
 
@@ -84,6 +85,29 @@ export async function loadDemoData(): Promise<SeedResult> {
         await createComment(agent(r.by), { claim_id: claim.id, content: r.content, parent_id: comment.id });
         result.comments++;
       }
+    }
+  }
+  for (const a of DEMO_ARGUMENTS) {
+    const parentId = claimIds.get(a.under);
+    if (!parentId) throw new Error(`demo data: unknown claim ${a.under}`);
+    const child = a.child ? claimIds.get(a.child) : undefined;
+    const argument = await addArgument(agent(a.by), {
+      claim_id: parentId,
+      stance: a.stance,
+      ...(child ? { child_claim_id: child } : { statement: a.statement! }),
+    });
+    if (a.statement) {
+      result.claims++;
+      if (a.key) claimIds.set(a.key, argument.claim.id);
+      for (const [voter, value] of Object.entries(a.votes ?? {})) {
+        if (voter === a.by) continue;
+        await castVote({ agentId: agent(voter), claimId: argument.claim.id, value });
+        result.votes++;
+      }
+    }
+    for (const [voter, value] of Object.entries(a.relevance)) {
+      await voteRelevance(agent(voter), argument.id, value);
+      result.votes++;
     }
   }
   // The viewpoint model scores the claims now rather than at the server's first background fit: a

@@ -7,6 +7,7 @@ import { consensusFilter, type ClaimDetail, type ClaimList, type CreateClaimInpu
 import { parseTagQuery } from "../domain/tags.ts";
 import { claimAfterWrite, claimView, claimViews, type Claim } from "./claim-views.ts";
 import { mayReveal, visibleClaim, VISIBLE_CLAIM_WHERE } from "./visibility.ts";
+import { claimWithStatement, duplicateStatement, isDuplicateStatement, TRIGRAM_MATCH, TRIGRAM_RANK } from "./similar-claims.ts";
 
 type Tx = Prisma.TransactionClient;
 
@@ -34,26 +35,53 @@ export async function assertClaimExists(claimId: string, tx: Tx = db()): Promise
 export async function createClaim(authorId: string, input: CreateClaimInput): Promise<Claim> {
   // Ids are case-insensitive: the same parent named twice is linked once.
   const parentIds = [...new Set(input.parent_ids.map((id) => id.toLowerCase()))];
-  const id = await db().$transaction(async (tx) => {
-    await assertParentsExist(tx, parentIds);
-    const claim = await tx.claim.create({
-      data: {
-        statement: input.statement,
-        complexityTier: input.complexity_tier,
-        tags: input.tags,
-        authorId,
-        parents: { create: parentIds.map((parentId, position) => ({ parentId, position })) },
-        // Authors follow their own claims from the start, so they hear when others vote or argue
-        // (they can unfollow like any follower).
-        follows: { create: { agentId: authorId } },
-      },
-      select: { id: true },
-    });
-    return claim.id;
-  });
+  const id = await refusingDuplicates(input.statement, () =>
+    db().$transaction(async (tx) => {
+      await assertParentsExist(tx, parentIds);
+      return insertClaim(tx, authorId, input, parentIds);
+    }),
+  );
   const created = await claimAfterWrite(id, authorId);
   if (!created) throw notFound(CLAIM_NOT_FOUND); // deleted by its author since
   return created;
+}
+
+/** Inserts a claim row (and its parent links) in the caller's transaction; returns its id. */
+export async function insertClaim(
+  tx: Tx,
+  authorId: string,
+  input: Pick<CreateClaimInput, "statement" | "complexity_tier" | "tags">,
+  parentIds: string[] = [],
+): Promise<string> {
+  const claim = await tx.claim.create({
+    data: {
+      statement: input.statement,
+      complexityTier: input.complexity_tier,
+      tags: input.tags,
+      authorId,
+      parents: { create: parentIds.map((parentId, position) => ({ parentId, position })) },
+      // Authors follow their own claims from the start, so they hear when others vote or argue
+      // (they can unfollow like any follower).
+      follows: { create: { agentId: authorId } },
+    },
+    select: { id: true },
+  });
+  return claim.id;
+}
+
+/**
+ * Runs a write that inserts a claim with `statement`; when the unique key of folded statements refuses
+ * it, answers 409 naming the claim that has the statement (docs/features/arguments.md#similar-claims).
+ */
+export async function refusingDuplicates<T>(statement: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (!isDuplicateStatement(err)) throw err;
+    const existing = await claimWithStatement(statement);
+    if (existing) throw duplicateStatement(existing);
+    throw err;
+  }
 }
 
 async function assertParentsExist(tx: Tx, parentIds: string[]): Promise<void> {
@@ -132,26 +160,16 @@ export async function listClaims(input: ListClaimsInput, viewerId: string | null
   let ids: string[];
   let total: number;
   if (input.q) {
-    const where = Prisma.join([Prisma.sql`c.search_vector @@ query.q`, visibleClaim("c"), ...filters], " AND ");
     const tsquery = Prisma.sql`WITH query AS (SELECT websearch_to_tsquery('english', ${input.q}) AS q)`;
-    // How many matches, counting no further than the cap (the scan stops there).
-    const [probe] = await readSql<{ n: number }>`
-      ${tsquery} SELECT count(*)::int AS n FROM (SELECT 1 FROM ${from}, query WHERE ${where} LIMIT ${SEARCH_MATCH_CAP + 1}) m`;
-    const capped = Number(probe.n) > SEARCH_MATCH_CAP;
-    // Below the cap: every match, found once through the GIN index. Above it: the newest matches only.
-    const newest = capped ? Prisma.sql`ORDER BY c.created_at DESC, c.id DESC LIMIT ${SEARCH_MATCH_CAP}` : Prisma.empty;
-    const [row] = await readSql<{ total: number; ids: string[] }>`
-      ${tsquery},
-      matches AS MATERIALIZED (
-        SELECT c.id, c.created_at, c.gradient, c.vote_count,
-               ${from === CLAIMS ? Prisma.sql`NULL::float8` : Prisma.sql`cb.score`} AS bridging_score,
-               ts_rank(c.search_vector, query.q) AS rank
-        FROM ${from}, query WHERE ${where} ${newest}
-      )
-      SELECT (SELECT count(*)::int FROM matches) AS total,
-             ARRAY(SELECT m.id::text FROM matches m ORDER BY m.${column} ${direction}${nulls}, m.id ${direction} ${page}) AS ids`;
-    ids = row.ids;
-    total = Number(row.total);
+    const fullText = { match: Prisma.sql`c.search_vector @@ query.q`, rank: Prisma.sql`ts_rank(c.search_vector, query.q)` };
+    let found = await searchMatches(tsquery, fullText, from, filters, column, direction, nulls, page);
+    // Nothing by full text: a typo ("coffe") still finds its claim by trigram word similarity.
+    if (found.total === 0) {
+      const trigram = { match: TRIGRAM_MATCH(input.q), rank: TRIGRAM_RANK(input.q) };
+      found = await searchMatches(Prisma.sql`WITH query AS (SELECT 1)`, trigram, from, filters, column, direction, nulls, page);
+    }
+    ids = found.ids;
+    total = found.total;
   } else {
     // The maintained counter counts visible claims, like the list.
     const where = Prisma.sql`WHERE ${Prisma.join([visibleClaim("c"), ...filters], " AND ")}`;
@@ -164,6 +182,41 @@ export async function listClaims(input: ListClaimsInput, viewerId: string | null
     total = count;
   }
   return { claims: await claimViews(ids, viewerId), total, limit: input.limit, offset: input.offset };
+}
+
+/**
+ * The matches of a search (`match`, ranked by `rank`), counted no further than SEARCH_MATCH_CAP + 1 and
+ * found once through the index that serves `match`; then counted and sorted from that set.
+ */
+async function searchMatches(
+  prelude: Prisma.Sql,
+  search: { match: Prisma.Sql; rank: Prisma.Sql },
+  from: Prisma.Sql,
+  filters: Prisma.Sql[],
+  column: Prisma.Sql,
+  direction: Prisma.Sql,
+  nulls: Prisma.Sql,
+  page: Prisma.Sql,
+): Promise<{ ids: string[]; total: number }> {
+  const where = Prisma.join([search.match, visibleClaim("c"), ...filters], " AND ");
+  // How many matches, counting no further than the cap (the scan stops there).
+  const [probe] = await readSql<{ n: number }>`
+    ${prelude} SELECT count(*)::int AS n FROM (SELECT 1 FROM ${from}, query WHERE ${where} LIMIT ${SEARCH_MATCH_CAP + 1}) m`;
+  if (Number(probe.n) === 0) return { ids: [], total: 0 };
+  const capped = Number(probe.n) > SEARCH_MATCH_CAP;
+  // Below the cap: every match, found once through the GIN index. Above it: the newest matches only.
+  const newest = capped ? Prisma.sql`ORDER BY c.created_at DESC, c.id DESC LIMIT ${SEARCH_MATCH_CAP}` : Prisma.empty;
+  const [row] = await readSql<{ total: number; ids: string[] }>`
+    ${prelude},
+    matches AS MATERIALIZED (
+      SELECT c.id, c.created_at, c.gradient, c.vote_count,
+             ${from === CLAIMS ? Prisma.sql`NULL::float8` : Prisma.sql`cb.score`} AS bridging_score,
+             ${search.rank} AS rank
+      FROM ${from}, query WHERE ${where} ${newest}
+    )
+    SELECT (SELECT count(*)::int FROM matches) AS total,
+           ARRAY(SELECT m.id::text FROM matches m ORDER BY m.${column} ${direction}${nulls}, m.id ${direction} ${page}) AS ids`;
+  return { ids: row.ids, total: Number(row.total) };
 }
 
 async function countClaims(from: Prisma.Sql, where: Prisma.Sql): Promise<number> {

@@ -3,7 +3,8 @@
 // (claims, the claim-vote stripes), the tag counters (tag_stats, tag_daily_counts), each agent's
 // reputation and tier against their reputation events, and the outcome records against the
 // resolution events and the agents' resolved-vote counts, every claim's bridging row, and each claim's
-// vote histogram and consensus status (docs/features/consensus.md).
+// vote histogram and consensus status (docs/features/consensus.md), each argument's relevance sums
+// (docs/features/arguments.md).
 // Used after concurrency tests and by `npm run check:invariants` against any database.
 import { readQuery } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
@@ -250,6 +251,18 @@ const CHECKS: Check[] = [
       `agent ${r.id}: reputation=${r.reputation} (events sum to ${r.events_total}), tier=${r.tier} (expected ${r.expected_tier}), ` +
       `resolved_votes=${r.resolved_votes} (events ${r.resolved}, outcome records ${r.rec_resolved}), ` +
       `correct_resolved_votes=${r.correct_resolved_votes} (events ${r.correct}, outcome records ${r.rec_correct})`,
+  },
+  {
+    // Each argument's relevance sums (docs/features/arguments.md): Σ value and the count of its votes.
+    sql: `
+      SELECT g.id::text AS id, g.relevance_sum AS stored_sum, g.relevance_votes AS stored_votes,
+             coalesce(v.sum, 0) AS sum, coalesce(v.votes, 0) AS votes
+      FROM arguments g
+      LEFT JOIN (SELECT argument_id, sum(value) AS sum, count(*)::int AS votes FROM relevance_votes GROUP BY argument_id) v
+        ON v.argument_id = g.id
+      WHERE g.relevance_votes <> coalesce(v.votes, 0) OR ${differs("g.relevance_sum", "coalesce(v.sum, 0)")}`,
+    describe: (r) =>
+      `argument ${r.id}: relevance_sum ${r.stored_sum} / votes ${r.stored_votes}, expected ${r.sum} / ${r.votes}`,
   },
 ];
 

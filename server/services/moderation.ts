@@ -341,7 +341,7 @@ async function suspensionTarget(tx: Prisma.TransactionClient, actor: Actor, agen
 /**
  * POST /moderation/agents/{agent_id}/suspend. At once, in one transaction: the agent is marked (every
  * credential is refused while it is: server/auth/identity.ts), its token families and API keys are
- * revoked (they stay dead afterwards), and its web sessions signed in before now are refused.
+ * revoked (they stay dead afterwards) with its MCP clients' grants, and its web sessions signed in before now are refused.
  */
 export async function suspend(actor: Actor, agentId: string, reason: string, until: string | null | undefined): Promise<void> {
   const now = new Date();
@@ -355,6 +355,8 @@ export async function suspend(actor: Actor, agentId: string, reason: string, unt
     });
     await tx.refreshTokenFamily.updateMany({ where: { agentId: target.id, revokedAt: null }, data: { revokedAt: now } });
     await tx.apiKey.updateMany({ where: { agentId: target.id, revokedAt: null }, data: { revokedAt: now } });
+    // The MCP clients it granted (docs/features/mcp.md#oauth): grants, codes and tokens go.
+    await tx.mcpOAuthArtifact.deleteMany({ where: { agentId: target.id } });
     await audit(tx, actor.id, "suspend", "agent", target.id, untilDate ? `${reason} (until ${untilDate.toISOString()})` : reason);
   });
 }

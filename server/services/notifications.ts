@@ -48,13 +48,15 @@ interface InboxEntry {
 }
 
 const EVENT_COLUMNS = Prisma.sql`e.id::text AS id, e.type, e.claim_id::text AS claim_id, e.actor_id::text AS actor_id,
-  e.evidence_id::text AS evidence_id, e.comment_id::text AS comment_id, e.created_at, e.fanout_cursor::text AS fanout_cursor,
+  e.evidence_id::text AS evidence_id, e.comment_id::text AS comment_id, e.argument_id::text AS argument_id, e.created_at, e.fanout_cursor::text AS fanout_cursor,
   e.fanned_out_at`;
 
 /** Whether the event's claim (and its evidence or comment, if any) is still visible: the one rule of visibility.ts. */
 const eventVisible = Prisma.sql`(EXISTS (SELECT 1 FROM claims c WHERE c.id = e.claim_id AND ${visibleClaim("c")})
   AND (e.evidence_id IS NULL OR EXISTS (SELECT 1 FROM evidence ev WHERE ev.id = e.evidence_id AND ${visibleEvidence("ev")}))
-  AND (e.comment_id IS NULL OR EXISTS (SELECT 1 FROM comments m WHERE m.id = e.comment_id AND ${visibleComment("m")})))`;
+  AND (e.comment_id IS NULL OR EXISTS (SELECT 1 FROM comments m WHERE m.id = e.comment_id AND ${visibleComment("m")}))
+  AND (e.argument_id IS NULL OR EXISTS (SELECT 1 FROM arguments ar JOIN claims ch ON ch.id = ar.child_claim_id
+                                        WHERE ar.id = e.argument_id AND ${visibleClaim("ch")})))`;
 
 /** An outbox event with what its fan-out needs to know before it starts. */
 export interface PendingEvent extends EventRow {
@@ -288,8 +290,9 @@ async function addToInbox(tx: SqlTx, entries: InboxEntry[]): Promise<void> {
   if (entries.length === 0) return;
   const count = (reason: InboxEntry["reason"]) => Prisma.sql`count(*) FILTER (WHERE r.reason = ${reason})::int`;
   await tx.execute(Prisma.sql`
-    INSERT INTO notifications (id, agent_id, claim_id, votes, evidence, comments, resolved, unread, last_event_id, updated_at)
+    INSERT INTO notifications (id, agent_id, claim_id, votes, evidence, comments, resolved, arguments, unread, last_event_id, updated_at)
     SELECT gen_random_uuid(), r.agent_id, r.claim_id, ${count("votes")}, ${count("evidence")}, ${count("comments")}, ${count("resolved")},
+           ${count("arguments")},
            true, max(r.event_id), now()
     FROM unnest(${entries.map((e) => e.agentId)}::uuid[], ${entries.map((e) => e.claimId)}::uuid[],
                 ${entries.map((e) => e.reason)}::text[], ${entries.map((e) => e.eventId)}::bigint[]) AS r(agent_id, claim_id, reason, event_id)
@@ -298,6 +301,7 @@ async function addToInbox(tx: SqlTx, entries: InboxEntry[]): Promise<void> {
     ON CONFLICT (agent_id, claim_id) DO UPDATE SET
       votes = notifications.votes + EXCLUDED.votes, evidence = notifications.evidence + EXCLUDED.evidence,
       comments = notifications.comments + EXCLUDED.comments, resolved = notifications.resolved + EXCLUDED.resolved,
+      arguments = notifications.arguments + EXCLUDED.arguments,
       unread = true, last_event_id = GREATEST(notifications.last_event_id, EXCLUDED.last_event_id), updated_at = now()`);
 }
 
@@ -310,6 +314,7 @@ interface NotificationRow {
   evidence: number;
   comments: number;
   resolved: number;
+  arguments: number;
   unread: boolean;
   updated_at: Date;
   last_read_at: Date | null;
@@ -324,7 +329,7 @@ export async function listNotifications(
   const visibleThread = Prisma.sql`EXISTS (SELECT 1 FROM claims c WHERE c.id = n.claim_id AND ${visibleClaim("c")})`;
   const [rows, [counts]] = await Promise.all([
     readSql<NotificationRow>`
-      SELECT id::text AS id, claim_id::text AS claim_id, votes, evidence, comments, resolved, unread, updated_at, last_read_at
+      SELECT id::text AS id, claim_id::text AS claim_id, votes, evidence, comments, resolved, arguments, unread, updated_at, last_read_at
       FROM notifications n WHERE agent_id = ${agentId}::uuid ${unreadFilter} AND ${visibleThread}
       ORDER BY last_event_id DESC, updated_at DESC, id DESC LIMIT ${input.limit} OFFSET ${input.offset}`,
     readSql<{ total: number; unread_count: number }>`
@@ -338,7 +343,7 @@ export async function listNotifications(
       .map((r) => ({
         id: r.id,
         claim: claims.get(r.claim_id)!,
-        reasons: { votes: r.votes, evidence: r.evidence, comments: r.comments, resolved: r.resolved },
+        reasons: { votes: r.votes, evidence: r.evidence, comments: r.comments, resolved: r.resolved, arguments: r.arguments },
         unread: r.unread,
         updated_at: r.updated_at.toISOString(),
         last_read_at: r.last_read_at?.toISOString() ?? null,
@@ -364,7 +369,7 @@ export async function markRead({ agentId, notificationId }: { agentId: string; n
   if (!isUuid(notificationId)) throw notFound(NOTIFICATION_NOT_FOUND);
   const changed = await sqlTransaction((tx) =>
     tx.execute(Prisma.sql`
-      UPDATE notifications SET unread = false, votes = 0, evidence = 0, comments = 0, resolved = 0,
+      UPDATE notifications SET unread = false, votes = 0, evidence = 0, comments = 0, resolved = 0, arguments = 0,
         last_read_at = clock_timestamp()
       WHERE id = ${notificationId}::uuid AND agent_id = ${agentId}::uuid`),
   );
@@ -376,7 +381,7 @@ export async function markAllRead(agentId: string, before?: Date): Promise<void>
   const upTo = before ? Prisma.sql`AND updated_at <= ${before}::timestamptz` : Prisma.empty;
   await sqlTransaction((tx) =>
     tx.execute(Prisma.sql`
-      UPDATE notifications SET unread = false, votes = 0, evidence = 0, comments = 0, resolved = 0,
+      UPDATE notifications SET unread = false, votes = 0, evidence = 0, comments = 0, resolved = 0, arguments = 0,
         last_read_at = clock_timestamp()
       WHERE agent_id = ${agentId}::uuid AND unread ${upTo}`),
   );

@@ -17,6 +17,7 @@ export interface RecordedEvent {
   actorId: string | null;
   evidenceId?: string;
   commentId?: string;
+  argumentId?: string;
 }
 
 /** An outbox row as the relay, the fan-out and the webhook payloads read it. */
@@ -26,6 +27,7 @@ export interface StoredEvent {
   actor_id: string | null;
   evidence_id: string | null;
   comment_id: string | null;
+  argument_id: string | null;
   created_at: Date;
 }
 
@@ -38,8 +40,9 @@ export type AnyTx = SqlTx | Prisma.TransactionClient;
  */
 export function eventInsert(e: RecordedEvent): Prisma.Sql {
   return Prisma.sql`
-      INSERT INTO outbox_events (type, claim_id, actor_id, evidence_id, comment_id)
-      VALUES (${e.type}, ${e.claimId}::uuid, ${e.actorId}::uuid, ${e.evidenceId ?? null}::uuid, ${e.commentId ?? null}::uuid)
+      INSERT INTO outbox_events (type, claim_id, actor_id, evidence_id, comment_id, argument_id)
+      VALUES (${e.type}, ${e.claimId}::uuid, ${e.actorId}::uuid, ${e.evidenceId ?? null}::uuid, ${e.commentId ?? null}::uuid,
+              ${e.argumentId ?? null}::uuid)
       RETURNING id`;
 }
 

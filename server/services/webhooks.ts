@@ -20,6 +20,7 @@ import { claimView } from "./claim-views.ts";
 import type { StoredEvent } from "./outbox.ts";
 import { getEvidence } from "./evidence.ts";
 import { getComment } from "./comments.ts";
+import { getArgument } from "./arguments.ts";
 import { postWebhook, type AttemptResult } from "./webhook-http.ts";
 import { activeAgent } from "./visibility.ts";
 import { isSealed, openSecret, sealSecret } from "../auth/secret-box.ts";
@@ -286,15 +287,16 @@ export async function redeliver({
  * claim already read (a batch of events reads its claims at once); read here when not given.
  */
 export async function eventPayload(event: StoredEvent, claimRead?: Claim | null): Promise<string> {
-  const [claim, evidence, comment] = await Promise.all([
+  const [claim, evidence, comment, argument] = await Promise.all([
     claimRead !== undefined ? claimRead : claimView(event.claim_id, null),
     event.evidence_id ? getEvidence({ evidenceId: event.evidence_id, viewerId: null }).catch(() => undefined) : undefined,
     event.comment_id ? getComment({ commentId: event.comment_id }).catch(() => undefined) : undefined,
+    event.argument_id ? getArgument(event.argument_id, null).catch(() => undefined) : undefined,
   ]);
   return JSON.stringify({
     type: event.type,
     timestamp: event.created_at.toISOString(),
-    data: { claim, actor_id: event.actor_id, ...(evidence ? { evidence } : {}), ...(comment ? { comment } : {}) },
+    data: { claim, actor_id: event.actor_id, ...(evidence ? { evidence } : {}), ...(comment ? { comment } : {}), ...(argument ? { argument } : {}) },
   });
 }
 

@@ -6,11 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startApi, type TestApi } from "../helpers/api.ts";
 import { databaseIsEmpty, demoEmail, loadDemoData, type SeedResult } from "../../server/seed/demo.ts";
-import { DEMO_AGENTS, DEMO_CLAIMS, DEMO_PASSWORD } from "../../server/seed/demo-data.ts";
+import { DEMO_AGENTS, DEMO_ARGUMENTS, DEMO_CLAIMS, DEMO_PASSWORD } from "../../server/seed/demo-data.ts";
 import { consensusVerdict, isConsensus } from "../../server/domain/consensus.ts";
 import { MIN_RESOLUTION_VOTES } from "../../server/domain/gradient.ts";
 import { runBridgingFit } from "../../server/services/bridging.ts";
 import type { Claim } from "../../server/contract/claims.ts";
+
+/** Demo claims, and the claims written as arguments. */
+const ALL_CLAIMS = DEMO_CLAIMS.length + DEMO_ARGUMENTS.filter((a) => a.statement).length;
 
 // As on a first `npm run dev`: resolution waits (the tests' default resolves at once, in the vote).
 vi.hoisted(() => {
@@ -39,7 +42,7 @@ describe("demo data", () => {
     const started = performance.now();
     first = await loadDemoData();
     seconds = (performance.now() - started) / 1000;
-    expect(first).toMatchObject({ loaded: true, agents: DEMO_AGENTS.length, claims: DEMO_CLAIMS.length });
+    expect(first).toMatchObject({ loaded: true, agents: DEMO_AGENTS.length, claims: ALL_CLAIMS });
     expect(first.claims).toBeGreaterThanOrEqual(20);
     expect(await databaseIsEmpty()).toBe(false);
     expect((await loadDemoData()).loaded).toBe(false);
@@ -55,7 +58,7 @@ describe("demo data", () => {
     expect(me.body.username).toBe("ada");
 
     const claims = await allClaims();
-    expect(claims.length).toBe(DEMO_CLAIMS.length);
+    expect(claims.length).toBe(ALL_CLAIMS);
     const lightning = byStatement(claims, "Lightning never strikes");
     expect(lightning.vote_count).toBeGreaterThanOrEqual(MIN_RESOLUTION_VOTES);
     expect(lightning.gradient).toBeLessThan(0.2);

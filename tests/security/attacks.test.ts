@@ -205,8 +205,9 @@ describe("acting on another agent's objects", () => {
       const bookmarks = await api.get(`/claims/bookmarks${query}`, { token: bob.token });
       expect(bookmarks.status).toBe(200);
       expect(bookmarks.body.claims.map((c: { id: string }) => c.id)).toEqual([mine.id]);
+      // Only what Bob follows: the claims he wrote (authors follow their own, docs/features/accounts.md).
       const following = await api.get(`/claims/following${query}`, { token: bob.token });
-      expect(following.body.claims).toEqual([]);
+      expect(following.body.claims.filter((c: { author: { id: string } }) => c.author.id !== bob.id)).toEqual([]);
     }
     expect((await api.get(`/claims/${theirs.id}`, { token: bob.token })).body).toMatchObject({ is_bookmarked: false, is_following: false });
 
@@ -342,7 +343,8 @@ describe("mass assignment: fields a client may not set change nothing", () => {
     expect(Date.parse(follow.body.created_at)).toBeGreaterThan(Date.now() - 60_000);
     const bookmark = await api.post(`/claims/${target.id}/bookmark`, { ...SERVER_FIELDS, claim_id: other.id }, { token: bob.token });
     expect(bookmark.body.claim_id).toBe(target.id);
-    expect(await db().follow.count({ where: { claimId: other.id } })).toBe(0);
+    // The author follows their own claim (docs/features/accounts.md); nobody else was made to.
+    expect(await db().follow.count({ where: { claimId: other.id, agentId: { not: carol.id } } })).toBe(0);
     expect(await db().bookmark.count({ where: { claimId: other.id } })).toBe(0);
   });
 

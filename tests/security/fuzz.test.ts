@@ -13,6 +13,7 @@
 // requests, about a minute).
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+import { ERROR_EXTRA_FIELDS } from "../../server/errors.ts";
 import { issueTokenPair } from "../../server/services/auth.ts";
 import { grantAdmin } from "../../server/services/moderation.ts";
 import { createAgent, startApi, type ApiResponse, type TestAgent } from "../helpers/api.ts";
@@ -127,12 +128,19 @@ for (const agent of agents) {
   deliveryIds.push(...(await made(api.get(`/webhooks/${hook.id}/deliveries`, { token: agent.token }))).deliveries.map((d: any) => d.id));
 }
 
+// Arguments between fixture claims (docs/features/arguments.md), for the relevance operations.
+const argumentIds: string[] = [];
+for (let i = 0; i + 1 < Math.min(claimIds.length, 4); i++) {
+  argumentIds.push((await made(api.post(`/claims/${claimIds[i]}/arguments`, { stance: "supports", child_claim_id: claimIds[i + 1] }, { token: agents[0].token }))).id);
+}
+
 let emailCounter = 0;
 /** Values that make sense for well-known names: fixture ids, fresh emails, real refresh tokens, URLs for content. */
 const overrides: Overrides = {
   claim_id: fc.constantFrom(...claimIds),
   evidence_id: fc.constantFrom(...evidenceIds),
   comment_id: fc.constantFrom(...commentIds),
+  argument_id: fc.constantFrom(...argumentIds),
   key_id: fc.constantFrom(...keyIds, "00000000-0000-4000-8000-000000000000"),
   webhook_id: fc.constantFrom(...webhookIds, "00000000-0000-4000-8000-000000000000"),
   delivery_id: fc.constantFrom(...deliveryIds, "00000000-0000-4000-8000-000000000000"),
@@ -291,6 +299,7 @@ const NOT_FOUND_DETAIL: Record<string, string> = {
   claim_id: "Claim not found",
   evidence_id: "Evidence not found",
   comment_id: "Comment not found",
+  argument_id: "Argument not found",
   agent_id: "Agent not found",
   webhook_id: "Webhook not found",
   notification_id: "Notification not found",
@@ -463,13 +472,17 @@ async function exercise(op: Operation, req: FuzzRequest, tally: Map<number, numb
 
   if (res.status === 204 || res.status === 302) {
     expect(res.text, where).toBe("");
+  } else if (op.path.endsWith("/tree") && res.status === 200 && /^text\/plain/.test(res.headers.get("content-type") ?? "")) {
+    // ?format=argdown: the tree as Argdown text (docs/features/arguments.md#lists-and-the-tree).
+    expect(res.text.length, where).toBeGreaterThan(0);
   } else {
     expect(res.headers.get("content-type"), where).toMatch(/^application\/json/);
     expect(res.body !== null && typeof res.body === "object", `not a JSON object: ${where}`).toBe(true);
   }
   if (res.status >= 400) {
     expect(typeof res.body.detail === "string" && res.body.detail.length > 0, `no detail: ${where}`).toBe(true);
-    expect(Object.keys(res.body).every((k) => k === "detail" || k === "errors"), `extra keys in an error: ${where}`).toBe(true);
+    const allowed = new Set<string>(["detail", "errors", ...ERROR_EXTRA_FIELDS]);
+    expect(Object.keys(res.body).every((k) => allowed.has(k)), `extra keys in an error: ${where}`).toBe(true);
     if ("errors" in res.body) {
       expect(Array.isArray(res.body.errors) && res.body.errors.every((e: any) => typeof e.field === "string" && typeof e.message === "string"), where).toBe(true);
     }

@@ -31,6 +31,8 @@ const EXEMPT_SNIPPETS = [
   "NOT EXISTS (SELECT 1 FROM claims c WHERE c.id = p.claim_id)", // rescorePending drops the marks of deleted claims
   "SELECT k.id::text AS id FROM claims k", // a bridging write locks the claims it re-scores, hidden ones too (kept for their restore)
   "FROM claims c WHERE c.id = ANY(${[...bridgingOf.keys()]}::uuid[])", // restateConsensus: the claims a bridging write just changed, hidden ones too
+  "`arguments g JOIN claims c ON c.id = g.child_claim_id LEFT JOIN", // ARGUMENTS_WITH_CHILD: every query using it names visibleClaim("c")
+  "WHERE c.statement_key = claim_statement_key(", // a duplicate statement is refused whoever can see the claim that has it
 ];
 
 const TABLE_REF = /\b(FROM|JOIN)\s+(claims|evidence|comments)\b|\bdb\(\)\.(claim|evidence|comment)\.(findMany|findFirst|findUnique|count)\b|\btx\.(claim|evidence|comment)\.(findMany|findFirst|findUnique|count)\b/g;

@@ -1,6 +1,6 @@
-// One claim: its statement (server-rendered), where consensus stands and how it moved, the evidence,
-// the discussion, and how it connects to other claims. Rendered the same for every viewer (one render
-// serves them all, server/http/page-cache.ts); the viewer's own vote, bookmark, follow and what they
+// One claim: its statement (server-rendered), where consensus stands and how it moved, its arguments
+// (docs/features/arguments.md), the evidence, the discussion, and how it connects to other claims.
+// Rendered the same for every viewer (one render serves them all, server/http/page-cache.ts); the viewer's own vote, bookmark, follow and what they
 // may do are filled in by the client parts. A hidden claim, which only its author and moderators may
 // see, is the exception: it is rendered for the viewer who may.
 import type { Metadata } from "next";
@@ -15,6 +15,7 @@ import { ConsensusLine } from "../../_components/consensus.tsx";
 import { GradientValue } from "../../_components/gradient.tsx";
 import { HiddenBanner } from "../../_components/report-button.tsx";
 import { plural } from "../../_lib/format.ts";
+import { ArgumentsSection } from "./arguments-section.tsx";
 import { ClaimActions } from "./claim-actions.tsx";
 import { CHART_POINTS } from "./chart-points.ts";
 import { ClaimLive } from "./claim-live.tsx";
@@ -42,10 +43,11 @@ export default async function ClaimPage({ params }: { params: Params }) {
   const { claim, caller } = await loadClaim(id);
   // A hidden claim (shown to its author and moderators only) is out of every list, its own included.
   const hidden = Boolean(claim.moderation);
-  const [evidence, comments, children] = await Promise.all([
+  const [evidence, comments, children, args] = await Promise.all([
     hidden ? { evidence: [], total: 0, limit: 50, offset: 0 } : caller.evidence.list({ claim_id: claim.id, limit: 50 }),
     hidden ? { comments: [], total: 0 } : caller.comments.list({ claim_id: claim.id, limit: 50 }),
     hidden ? { claims: [], total: 0, limit: 10, offset: 0 } : caller.claims.children({ claim_id: claim.id, limit: 10 }),
+    hidden ? { arguments: [], total: 0, balance: 0 } : caller.arguments.list({ claim_id: claim.id, sort_by: "impact", limit: 50 }),
   ]);
 
   return (
@@ -79,6 +81,7 @@ export default async function ClaimPage({ params }: { params: Params }) {
             initial={{ ...claim, gradient_history: thinStepPoints(claim.gradient_history, CHART_POINTS) }}
             resolutionStableSeconds={config().RESOLUTION_STABLE_SECONDS}
           />
+          {hidden ? null : <ArgumentsSection claimId={claim.id} initial={args} />}
           <EvidenceSection claimId={claim.id} initial={evidence} />
           <CommentsSection claimId={claim.id} initial={comments} />
         </div>

@@ -8,6 +8,8 @@ import { cleanTagInput } from "~/server/domain/tags.ts";
 import { changedField, FieldError, FormError, invalidProps } from "../../_components/form-bits.tsx";
 import { toApiError, withoutField, type ApiError } from "../../_lib/api-error.ts";
 import { useTRPC } from "../../_lib/trpc.tsx";
+import { useDebounced } from "../../_lib/use-debounced.ts";
+import Link from "next/link";
 import ui from "../../_components/ui.module.css";
 import { ClientForm } from "../../_components/client-form.tsx";
 
@@ -87,6 +89,12 @@ export function NewClaimForm({
           {limits.statementMin}–{limits.statementMax} characters · {length} so far
         </span>
         <FieldError error={error} field="statement" id={`${id}-statement`} />
+        {error?.extra.existing_claim_id ? (
+          <p className={ui.small}>
+            <Link href={`/claims/${error.extra.existing_claim_id}`}>Open the claim that has this statement</Link>
+          </p>
+        ) : null}
+        <SimilarClaims statement={statement} minLength={limits.statementMin} />
       </div>
       <div className={ui.field}>
         <label htmlFor={`${id}-tier`}>Complexity</label>
@@ -230,5 +238,42 @@ function ParentPicker({
         </div>
       ) : null}
     </fieldset>
+  );
+}
+
+/**
+ * Claims like the one being typed (docs/features/arguments.md#similar-claims), asked once the person
+ * pauses: open one, or add what is typed as an argument under it instead of a new claim.
+ */
+function SimilarClaims({ statement, minLength }: { statement: string; minLength: number }) {
+  const trpc = useTRPC();
+  const typed = useDebounced(statement.trim(), 400);
+  const similar = useQuery({ ...trpc.claims.similar.queryOptions({ q: typed, limit: 5 }), enabled: typed.length >= minLength });
+  const claims = typed.length >= minLength ? (similar.data?.claims ?? []) : [];
+  return (
+    <div aria-live="polite">
+      {claims.length === 0 ? null : (
+        <section aria-label="Similar claims" data-testid="similar-claims" style={{ marginTop: "0.5rem" }}>
+          <p className={ui.small} style={{ margin: "0 0 0.25rem" }}>
+            <strong>Similar claims already here</strong> — maybe yours is one of them, or a reason for or against one:
+          </p>
+          <ul className={ui["compact-list"]}>
+            {claims.map((c) => (
+              <li key={c.id}>
+                <span style={{ overflowWrap: "anywhere" }}>{c.statement}</span>
+                <div className={ui.row} style={{ gap: "0.5rem" }}>
+                  <Link className={ui.small} href={`/claims/${c.id}`}>
+                    Open
+                  </Link>
+                  <Link className={ui.small} href={`/claims/${c.id}?argument=${encodeURIComponent(statement.trim())}#arguments`}>
+                    Add mine as an argument to it instead
+                  </Link>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </div>
   );
 }

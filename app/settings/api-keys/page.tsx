@@ -5,6 +5,7 @@ import { currentViewer, serverCaller } from "~/server/api/server-caller.ts";
 import { MAX_LIVE_API_KEYS } from "~/server/contract/api-keys.ts";
 import { API_KEY_SCOPES, SCOPE_DESCRIPTIONS } from "~/server/domain/scopes.ts";
 import { ApiKeysManager } from "./api-keys-manager.tsx";
+import { McpClients } from "./mcp-clients.tsx";
 import ui from "../../_components/ui.module.css";
 
 export const dynamic = "force-dynamic";
@@ -31,6 +32,7 @@ export default async function ApiKeysPage() {
         scopes={API_KEY_SCOPES.map((scope) => ({ scope, description: SCOPE_DESCRIPTIONS[scope] }))}
         maxKeys={MAX_LIVE_API_KEYS}
       />
+      <McpClients agentId={viewer.id} />
     </div>
   );
 }

@@ -6,6 +6,7 @@ import * as bookmarks from "../../services/bookmarks.ts";
 import * as claims from "../../services/claims.ts";
 import * as follows from "../../services/follows.ts";
 import * as votes from "../../services/votes.ts";
+import * as similar from "../../services/similar-claims.ts";
 import {
   bookmarkSchema,
   claimDetailSchema,
@@ -18,6 +19,8 @@ import {
   followSchema,
   listClaimsInput,
   pageInput,
+  similarClaimsInput,
+  similarClaimsSchema,
 } from "../../contract/claims.ts";
 import { agentProcedure, publicProcedure, router } from "../trpc.ts";
 
@@ -28,7 +31,16 @@ export const claimsRouter = router({
     .meta({
       scope: "write",
       successStatus: 201,
-      openapi: { method: "POST", path: "/claims", tags: TAG, protect: true, summary: "Submit a claim", errorResponses: [400, 401] },
+      openapi: {
+        method: "POST",
+        path: "/claims",
+        tags: TAG,
+        protect: true,
+        summary: "Submit a claim",
+        description:
+          "409 `A claim with this statement already exists`, with `existing_claim_id` beside `detail`, when another claim has the same statement once case, whitespace and punctuation are folded.",
+        errorResponses: [400, 401, 409],
+      },
     })
     .input(createClaimInput)
     .output(claimSchema)
@@ -66,6 +78,23 @@ export const claimsRouter = router({
     .input(pageInput)
     .output(claimListSchema)
     .query(({ ctx, input }) => claims.listFollowedClaims(ctx.agent.id, input)),
+
+  similar: publicProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/claims/similar",
+        tags: TAG,
+        protect: false,
+        summary: "Claims whose statements are near a text, best first",
+        description:
+          "Trigram similarity (pg_trgm) and full-text rank together; `similarity` is 0–1, 1 for the same statement. Hidden claims are left out.",
+        errorResponses: [400],
+      },
+    })
+    .input(similarClaimsInput)
+    .output(similarClaimsSchema)
+    .query(({ ctx, input }) => similar.similarClaims(input, ctx.agent?.id ?? null)),
 
   get: publicProcedure
     .meta({

@@ -1,0 +1,34 @@
+// POST /consent/{uid}/decision: the consent page's answer (docs/features/mcp.md#oauth). Only the
+// signed-in person of this browser (same-origin form, the NextAuth session, the provider's interaction
+// cookie) can answer; the browser then goes back into the provider, which redirects to the client
+// with a code or with error=access_denied.
+import { cookies } from "next/headers";
+import { finishConsent, INTERACTION_COOKIE } from "~/server/auth/mcp-oauth.ts";
+import { identityFromNextAuthRequest } from "~/server/nextauth/session.ts";
+import { publicOrigin } from "~/server/http/public-origin.ts";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+const seeOther = (location: string) => new Response(null, { status: 303, headers: { Location: location, "Cache-Control": "no-store" } });
+const refused = (status: number, detail: string) => Response.json({ detail }, { status, headers: { "Cache-Control": "no-store" } });
+
+export async function POST(request: Request, { params }: { params: Promise<{ uid: string }> }) {
+  const { uid } = await params;
+  const origin = publicOrigin(request);
+  const sentFrom = request.headers.get("origin");
+  if (sentFrom && sentFrom !== origin) return refused(403, "Cross-site form submission refused");
+  const identity = await identityFromNextAuthRequest(request.headers);
+  if (identity.kind !== "agent") return seeOther(`/signin?redirect_to=${encodeURIComponent(`/consent/${uid}`)}`);
+  if ((await cookies()).get(INTERACTION_COOKIE)?.value !== uid) return refused(400, "This request has expired; start again from the client");
+  let decision: FormDataEntryValue | null = null;
+  try {
+    decision = (await request.formData()).get("decision");
+  } catch {
+    return refused(400, "decision: must be allow or deny");
+  }
+  if (decision !== "allow" && decision !== "deny") return refused(400, "decision: must be allow or deny");
+  const next = await finishConsent(origin, uid, identity.agent.id, decision === "allow");
+  if (!next) return refused(400, "This request has expired; start again from the client");
+  return seeOther(next);
+}

@@ -1,0 +1,66 @@
+// The consent page of the authorization server for MCP clients (docs/features/mcp.md#oauth): the
+// person, signed in (sent to sign in first and back), sees which client asks, where it will return,
+// and what each scope it asks for allows, and allows or denies.
+import type { Metadata } from "next";
+import { cookies, headers } from "next/headers";
+import { redirect } from "next/navigation";
+import { currentViewer } from "~/server/api/server-caller.ts";
+import { consentRequest, INTERACTION_COOKIE } from "~/server/auth/mcp-oauth.ts";
+import { SCOPE_DESCRIPTIONS } from "~/server/domain/scopes.ts";
+import { publicOriginOfHeaders } from "~/server/http/public-origin.ts";
+import ui from "../../_components/ui.module.css";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Allow access", robots: { index: false } };
+
+function Expired() {
+  return (
+    <div style={{ maxWidth: 640, margin: "0 auto" }}>
+      <h1>This request has expired</h1>
+      <p>Start connecting again from your MCP client.</p>
+    </div>
+  );
+}
+
+export default async function ConsentPage({ params }: { params: Promise<{ uid: string }> }) {
+  const { uid } = await params;
+  const viewer = await currentViewer();
+  if (!viewer) redirect(`/signin?redirect_to=${encodeURIComponent(`/consent/${uid}`)}`);
+  // The request belongs to the browser that started it (the provider's cookie names it).
+  if ((await cookies()).get(INTERACTION_COOKIE)?.value !== uid) return <Expired />;
+  const request = await consentRequest(publicOriginOfHeaders(await headers()), uid);
+  if (!request) return <Expired />;
+  const returnsTo = URL.parse(request.redirectUri)?.host ?? request.redirectUri;
+  return (
+    <div style={{ maxWidth: 640, margin: "0 auto" }}>
+      <div className={ui["page-header"]}>
+        <div>
+          <h1>Allow {request.clientName} to use your account?</h1>
+          <p>
+            <strong>{request.clientName}</strong> wants to act as <strong>{viewer.username}</strong> through the MCP server. It
+            will return to <code>{returnsTo}</code>.
+          </p>
+        </div>
+      </div>
+      <div className={ui.card}>
+        <h2 className={ui.card__title}>It asks to</h2>
+        <ul aria-label="Requested scopes">
+          {request.scopes.map((scope) => (
+            <li key={scope} data-scope={scope}>
+              <strong>{scope}</strong>: {SCOPE_DESCRIPTIONS[scope]}
+            </li>
+          ))}
+        </ul>
+        <p>You can revoke this access at any time under Settings → API keys.</p>
+        <form method="post" action={`/consent/${uid}/decision`} style={{ display: "flex", gap: "0.75rem" }}>
+          <button className={ui.button} type="submit" name="decision" value="allow">
+            Allow
+          </button>
+          <button className={`${ui.button} ${ui["button--secondary"]}`} type="submit" name="decision" value="deny">
+            Deny
+          </button>
+        </form>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,101 @@
+// Arguments: claims under claims, their relevance votes, the list and the tree (docs/features/arguments.md).
+import { z } from "zod";
+import * as args from "../../services/arguments.ts";
+import {
+  addArgumentInput,
+  argumentIdInput,
+  argumentListSchema,
+  argumentSchema,
+  listArgumentsInput,
+  relevanceVoteInput,
+  treeInput,
+  treeSchema,
+} from "../../contract/arguments.ts";
+import { agentProcedure, publicProcedure, router } from "../trpc.ts";
+
+const TAG = ["arguments"];
+
+export const argumentsRouter = router({
+  create: agentProcedure
+    .meta({
+      scope: "write",
+      successStatus: 201,
+      openapi: {
+        method: "POST",
+        path: "/claims/{claim_id}/arguments",
+        tags: TAG,
+        protect: true,
+        summary: "Put a claim under this one as a reason for or against it",
+        description:
+          "Exactly one of `child_claim_id` (an existing claim) and `statement` (a new claim, written and linked in one transaction). 400 for a claim under itself, a cycle, or a chain deeper than 8 levels; 409 for the same child under the same parent twice, or a statement another claim has.",
+        errorResponses: [400, 401, 404, 409],
+      },
+    })
+    .input(addArgumentInput)
+    .output(argumentSchema)
+    .mutation(({ ctx, input }) => args.addArgument(ctx.agent.id, input)),
+
+  list: publicProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/claims/{claim_id}/arguments",
+        tags: TAG,
+        protect: false,
+        summary: "A claim's arguments, by impact (nulls last) or newest first, with the balance",
+        description: "`balance` = Σ impact of supports − Σ impact of opposes; shown only, it never changes the claim's gradient.",
+        errorResponses: [400, 404],
+      },
+    })
+    .input(listArgumentsInput)
+    .output(argumentListSchema)
+    .query(({ ctx, input }) => args.listArguments(input, ctx.agent?.id ?? null)),
+
+  tree: publicProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/claims/{claim_id}/tree",
+        tags: TAG,
+        protect: false,
+        summary: "A claim and its arguments nested to `depth` levels (at most 50 per node, by impact)",
+        description: "`format=argdown` answers `text/plain` in Argdown syntax (`[title]: statement`, `+`/`-` children indented).",
+        errorResponses: [400, 404],
+      },
+    })
+    .input(treeInput)
+    .output(z.union([treeSchema, z.object({ argdown: z.string() })]))
+    .query(async ({ ctx, input }) => {
+      const tree = await args.argumentTree(input, ctx.agent?.id ?? null);
+      if (input.format === "json") return tree;
+      const text = args.treeArgdown(tree);
+      if (ctx.http) ctx.http.plainText = text;
+      return { argdown: text };
+    }),
+
+  voteRelevance: agentProcedure
+    .meta({
+      scope: "vote",
+      openapi: {
+        method: "POST",
+        path: "/arguments/{argument_id}/relevance",
+        tags: TAG,
+        protect: true,
+        summary: "Cast or change the caller's relevance vote (0-1): how much the child, if true, bears on the parent",
+        errorResponses: [400, 401, 403, 404],
+      },
+    })
+    .input(relevanceVoteInput)
+    .output(argumentSchema)
+    .mutation(({ ctx, input }) => args.voteRelevance(ctx.agent.id, input.argument_id, input.value)),
+
+  removeRelevance: agentProcedure
+    .meta({
+      scope: "vote",
+      successStatus: 204,
+      openapi: { method: "DELETE", path: "/arguments/{argument_id}/relevance", tags: TAG, protect: true, summary: "Remove the caller's relevance vote", errorResponses: [401, 404] },
+    })
+    .input(argumentIdInput)
+    .output(z.void())
+    .mutation(({ ctx, input }) => args.removeRelevance(ctx.agent.id, input.argument_id)),
+});

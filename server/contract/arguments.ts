@@ -1,0 +1,114 @@
+// Request and response shapes of arguments (docs/features/arguments.md).
+import { z } from "zod";
+import { agentSchema, boundedInt, isoDate, offsetSchema, pathId } from "./common.ts";
+import { claimSchema, complexityTierSchema, createClaimInput, strictBodyField } from "./claims.ts";
+
+export const STANCES = ["supports", "opposes"] as const;
+export type Stance = (typeof STANCES)[number];
+const stanceMessage = `stance: must be one of ${STANCES.join(", ")}`;
+
+export const relevanceSchema = z
+  .object({
+    /** Mean of the relevance votes; null without any. */
+    value: z.number().min(0).max(1).nullable(),
+    votes: z.number().int().min(0),
+  })
+  .meta({ id: "Relevance" });
+
+export const argumentSchema = z
+  .object({
+    id: z.uuid(),
+    parent_claim_id: z.uuid(),
+    stance: z.enum(STANCES),
+    /** The child claim, with its own consensus. */
+    claim: claimSchema,
+    relevance: relevanceSchema,
+    /** truth × relevance; truth is the child's bridged score when bridged_true/bridged_false, else its gradient. Null without relevance votes or child votes. */
+    impact: z.number().min(0).max(1).nullable(),
+    author: agentSchema,
+    created_at: isoDate,
+    /** The caller's relevance vote; null without a token or without a vote. */
+    user_relevance: z.number().nullable(),
+  })
+  .meta({ id: "Argument" });
+
+export type ArgumentOut = z.infer<typeof argumentSchema>;
+
+export const addArgumentInput = z
+  .object({
+    claim_id: pathId,
+    stance: z.enum(STANCES, { message: stanceMessage }),
+    /** An existing claim to link as the argument (exactly one of this and `statement`). */
+    child_claim_id: z.string({ message: "child_claim_id: must be a claim id" }).optional(),
+    statement: createClaimInput.shape.statement.optional(),
+    complexity_tier: complexityTierSchema.optional(),
+    tags: createClaimInput.shape.tags.optional(),
+  });
+
+/** Exactly one of child_claim_id and statement: checked by the service once the parent is known to exist (404 first). */
+export const ONE_CHILD = "body: give exactly one of child_claim_id and statement";
+
+export type AddArgumentInput = z.infer<typeof addArgumentInput>;
+
+export const argumentIdInput = z.object({ argument_id: pathId });
+
+const relevanceMessage = "value: must be between 0 and 1";
+export const relevanceVoteInput = z.object({
+  argument_id: pathId,
+  value: strictBodyField(
+    z.number({ message: relevanceMessage }).min(0, { message: relevanceMessage }).max(1, { message: relevanceMessage }),
+  ),
+});
+
+export const ARGUMENT_SORTS = ["impact", "created_at"] as const;
+export const listArgumentsInput = z.object({
+  claim_id: pathId,
+  stance: z.enum(STANCES, { message: stanceMessage }).optional(),
+  sort_by: z.enum(ARGUMENT_SORTS, { message: `sort_by: must be one of ${ARGUMENT_SORTS.join(", ")}` }).default("impact"),
+  limit: boundedInt("limit", 1, 100, 50),
+  offset: offsetSchema,
+});
+
+export type ListArgumentsInput = z.infer<typeof listArgumentsInput>;
+
+export const argumentListSchema = z
+  .object({
+    arguments: z.array(argumentSchema),
+    total: z.number().int(),
+    /** Σ impact of supports − Σ impact of opposes: shown, never fed into the parent's gradient. */
+    balance: z.number(),
+  })
+  .meta({ id: "ArgumentList" });
+
+export type ArgumentList = z.infer<typeof argumentListSchema>;
+
+export const TREE_MAX_DEPTH = 4;
+export const TREE_CHILDREN_PER_NODE = 50;
+export const treeInput = z.object({
+  claim_id: pathId,
+  depth: boundedInt("depth", 1, TREE_MAX_DEPTH, 2),
+  format: z.enum(["json", "argdown"], { message: "format: must be json or argdown" }).default("json"),
+});
+
+export type TreeInput = z.infer<typeof treeInput>;
+
+export interface TreeNode {
+  claim: z.infer<typeof claimSchema>;
+  arguments: (Omit<ArgumentOut, "claim"> & { claim: TreeNode["claim"]; children: TreeNode["arguments"] })[];
+}
+
+type TreeArgument = Omit<ArgumentOut, "claim"> & { claim: z.infer<typeof claimSchema>; arguments: TreeArgument[] };
+const treeArgumentSchema: z.ZodType<TreeArgument> = z.lazy(() =>
+  argumentSchema.extend({ arguments: z.array(treeArgumentSchema) }),
+);
+
+export const treeSchema = z
+  .object({
+    claim: claimSchema,
+    /** At most TREE_CHILDREN_PER_NODE per node, by impact; each argument's own arguments nested to `depth`. */
+    arguments: z.array(treeArgumentSchema),
+    balance: z.number(),
+  })
+  .meta({ id: "ArgumentTree" });
+
+export type ArgumentTree = z.infer<typeof treeSchema>;

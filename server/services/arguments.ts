@@ -1,0 +1,308 @@
+// Arguments (docs/features/arguments.md): claims under other claims as reasons for or against them,
+// their relevance votes, the list with its balance, and the tree (JSON and Argdown).
+//
+// Impact is computed where it is read, in SQL (the list sorts by it): truth × relevance, truth being
+// the child's bridged score when its bridging status is bridged_true/bridged_false, else its gradient;
+// null while the argument has no relevance votes or the child no votes. Nothing here writes to the
+// parent claim: the balance is shown, never fed into its gradient.
+import { Prisma } from "../db/generated/client.ts";
+import { readSql, sqlTransaction, type SqlTx } from "../db/client.ts";
+import { badRequest, conflict, notFound } from "../errors.ts";
+import { isUuid } from "../contract/common.ts";
+import {
+  ONE_CHILD,
+  TREE_CHILDREN_PER_NODE,
+  type AddArgumentInput,
+  type ArgumentList,
+  type ArgumentOut,
+  type ArgumentTree,
+  type ListArgumentsInput,
+  type TreeInput,
+} from "../contract/arguments.ts";
+import { argdown, MAX_ARGUMENT_DEPTH, relevanceAfter, tooDeep, type ArgdownNode } from "../domain/arguments.ts";
+import { AUTHOR_COLUMNS, authorOf, type AuthorColumns } from "./author-columns.ts";
+import { claimView, claimViews, type Claim } from "./claim-views.ts";
+import { CLAIM_NOT_FOUND, refusingDuplicates } from "./claims.ts";
+import { recordEvent } from "./outbox.ts";
+import { visibleClaim } from "./visibility.ts";
+
+export const ARGUMENT_NOT_FOUND = "Argument not found";
+export const SELF_ARGUMENT = "arguments: a claim cannot stand under itself";
+export const CYCLE = "arguments: would create a cycle";
+export const TOO_DEEP = `arguments: deeper than ${MAX_ARGUMENT_DEPTH} levels`;
+export const DUPLICATE_ARGUMENT = "arguments: this claim already stands under that claim";
+/** Serialises changes of the argument graph, so that two links made at once cannot close a cycle. */
+const ARGUMENT_GRAPH_LOCK = 72707370;
+
+/** Relevance mean (0–1) of argument `g`; null without votes. */
+const RELEVANCE = Prisma.raw(
+  `CASE WHEN g.relevance_votes = 0 THEN NULL ELSE LEAST(1, GREATEST(0, g.relevance_sum / g.relevance_votes)) END`,
+);
+/** Impact of argument `g` with child claim `c` and its bridging row `cb`. */
+const IMPACT = Prisma.raw(
+  `CASE WHEN g.relevance_votes = 0 OR c.vote_count = 0 THEN NULL
+        ELSE LEAST(1, GREATEST(0,
+          (CASE WHEN cb.status::text IN ('bridged_true', 'bridged_false') AND cb.score IS NOT NULL THEN cb.score ELSE c.gradient END)
+          * (g.relevance_sum / g.relevance_votes))) END`,
+);
+/** Arguments `g` with their child claim `c` and its bridging row `cb`. */
+const ARGUMENTS_WITH_CHILD = Prisma.raw(
+  `arguments g JOIN claims c ON c.id = g.child_claim_id LEFT JOIN claim_bridging cb ON cb.claim_id = c.id`,
+);
+const IMPACT_ORDER = Prisma.raw(`impact DESC NULLS LAST, created_at DESC, id DESC`);
+const NEWEST_ORDER = Prisma.raw(`created_at DESC, id DESC`);
+
+interface ArgumentRow extends AuthorColumns {
+  id: string;
+  parent_claim_id: string;
+  child_claim_id: string;
+  stance: ArgumentOut["stance"];
+  created_at: Date;
+  relevance_votes: number;
+  relevance: number | null;
+  impact: number | null;
+  user_relevance: number | null;
+}
+
+/** Arguments as the API shows them, in the order of `ids`; those whose child is hidden are left out. */
+export async function argumentViews(ids: readonly string[], viewerId: string | null): Promise<ArgumentOut[]> {
+  if (ids.length === 0) return [];
+  const rows = await readSql<ArgumentRow>`
+    SELECT g.id::text AS id, g.parent_claim_id::text AS parent_claim_id, g.child_claim_id::text AS child_claim_id,
+           g.stance::text AS stance, g.created_at, g.relevance_votes, ${RELEVANCE} AS relevance, ${IMPACT} AS impact,
+           rv.value AS user_relevance, ${AUTHOR_COLUMNS}
+    FROM ${ARGUMENTS_WITH_CHILD}
+    JOIN agents a ON a.id = g.author_id
+    LEFT JOIN relevance_votes rv ON rv.argument_id = g.id AND rv.agent_id = ${viewerId}::uuid
+    WHERE g.id = ANY(${ids}::uuid[]) AND ${visibleClaim("c")}`;
+  const claims = new Map((await claimViews([...new Set(rows.map((r) => r.child_claim_id))], viewerId)).map((c) => [c.id, c]));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const r = byId.get(id);
+    const claim = r && claims.get(r.child_claim_id);
+    if (!r || !claim) return [];
+    return [
+      {
+        id: r.id,
+        parent_claim_id: r.parent_claim_id,
+        stance: r.stance,
+        claim,
+        relevance: { value: r.relevance === null ? null : Number(r.relevance), votes: Number(r.relevance_votes) },
+        impact: r.impact === null ? null : Number(r.impact),
+        author: authorOf(r),
+        created_at: r.created_at.toISOString(),
+        user_relevance: viewerId && r.user_relevance !== null ? Number(r.user_relevance) : null,
+      },
+    ];
+  });
+}
+
+/** One argument (404 unless it, its child and its parent are visible). */
+export async function getArgument(argumentId: string, viewerId: string | null): Promise<ArgumentOut> {
+  if (!isUuid(argumentId)) throw notFound(ARGUMENT_NOT_FOUND);
+  const [visible] = await readSql<{ id: string }>`
+    SELECT g.id::text AS id FROM arguments g JOIN claims p ON p.id = g.parent_claim_id
+    WHERE g.id = ${argumentId}::uuid AND ${visibleClaim("p")}`;
+  const [argument] = visible ? await argumentViews([visible.id], viewerId) : [];
+  if (!argument) throw notFound(ARGUMENT_NOT_FOUND);
+  return argument;
+}
+
+// ---- adding an argument ----
+
+/**
+ * POST /claims/{claim_id}/arguments: links an existing claim, or writes a new one and links it, in one
+ * transaction. The graph is changed by one transaction at a time (an advisory lock), so the cycle and
+ * depth checks see every link made before.
+ */
+export async function addArgument(authorId: string, input: AddArgumentInput): Promise<ArgumentOut> {
+  const parentId = input.claim_id;
+  if (!isUuid(parentId)) throw notFound(CLAIM_NOT_FOUND);
+  const linked = input.child_claim_id?.toLowerCase();
+  if (linked !== undefined && linked === parentId) throw badRequest(SELF_ARGUMENT);
+  const argumentId = await refusingDuplicates(input.statement ?? "", () =>
+    sqlTransaction(async (tx) => {
+      await tx.query(Prisma.sql`SELECT pg_advisory_xact_lock(${ARGUMENT_GRAPH_LOCK})`);
+      const [parent] = await tx.query<{ id: string }>(Prisma.sql`
+        SELECT c.id::text AS id FROM claims c WHERE c.id = ${parentId}::uuid AND ${visibleClaim("c")} FOR KEY SHARE`);
+      if (!parent) throw notFound(CLAIM_NOT_FOUND);
+      if ((linked === undefined) === (input.statement === undefined)) throw badRequest(ONE_CHILD);
+      const childId = linked === undefined ? await insertChild(tx, authorId, input) : await lockChild(tx, linked);
+      await assertLinkAllowed(tx, parentId, childId);
+      const [created] = await tx.query<{ id: string }>(Prisma.sql`
+        INSERT INTO arguments (id, parent_claim_id, child_claim_id, stance, author_id)
+        VALUES (gen_random_uuid(), ${parentId}::uuid, ${childId}::uuid, ${input.stance}::"ArgumentStance", ${authorId}::uuid)
+        RETURNING id::text AS id`);
+      await recordEvent(tx, { type: "claim.argument_added", claimId: parentId, actorId: authorId, argumentId: created.id });
+      return created.id;
+    }),
+  );
+  return getArgument(argumentId, authorId);
+}
+
+async function insertChild(tx: SqlTx, authorId: string, input: AddArgumentInput): Promise<string> {
+  const [row] = await tx.query<{ id: string }>(Prisma.sql`
+    INSERT INTO claims (id, statement, complexity_tier, tags, author_id, updated_at)
+    VALUES (gen_random_uuid(), ${input.statement!}, ${input.complexity_tier ?? "simple"}::"ComplexityTier",
+            ${input.tags ?? []}::text[], ${authorId}::uuid, now())
+    RETURNING id::text AS id`);
+  return row.id;
+}
+
+async function lockChild(tx: SqlTx, childId: string): Promise<string> {
+  const [child] = isUuid(childId)
+    ? await tx.query<{ id: string }>(Prisma.sql`
+        SELECT c.id::text AS id FROM claims c WHERE c.id = ${childId}::uuid AND ${visibleClaim("c")} FOR KEY SHARE`)
+    : [];
+  if (!child) throw badRequest(`child_claim_id: claim ${childId} does not exist`);
+  return child.id;
+}
+
+/**
+ * 409 for the same child under the same parent; 400 when the child is above the parent already (a
+ * cycle) or the longest chain through the new link would be deeper than MAX_ARGUMENT_DEPTH. Hidden
+ * links count: they come back on restore. The walks stop one level past the limit.
+ */
+async function assertLinkAllowed(tx: SqlTx, parentId: string, childId: string): Promise<void> {
+  const [existing] = await tx.query<{ id: string }>(Prisma.sql`
+    SELECT id::text AS id FROM arguments WHERE parent_claim_id = ${parentId}::uuid AND child_claim_id = ${childId}::uuid`);
+  if (existing) throw conflict(DUPLICATE_ARGUMENT);
+  const bound = MAX_ARGUMENT_DEPTH + 1;
+  const [down] = await tx.query<{ cycle: boolean; below: number }>(Prisma.sql`
+    WITH RECURSIVE below(id, depth) AS (
+      SELECT ${childId}::uuid, 0
+      UNION
+      SELECT g.child_claim_id, b.depth + 1 FROM arguments g JOIN below b ON g.parent_claim_id = b.id WHERE b.depth < ${bound}
+    )
+    SELECT coalesce(bool_or(id = ${parentId}::uuid), false) AS cycle, max(depth)::int AS below FROM below`);
+  if (down.cycle) throw badRequest(CYCLE);
+  const [up] = await tx.query<{ above: number }>(Prisma.sql`
+    WITH RECURSIVE above(id, depth) AS (
+      SELECT ${parentId}::uuid, 0
+      UNION
+      SELECT g.parent_claim_id, b.depth + 1 FROM arguments g JOIN above b ON g.child_claim_id = b.id WHERE b.depth < ${bound}
+    )
+    SELECT max(depth)::int AS above FROM above`);
+  if (tooDeep(Number(up.above), Number(down.below))) throw badRequest(TOO_DEEP);
+}
+
+// ---- relevance ----
+
+/** POST /arguments/{id}/relevance: one vote per agent, changeable; the running sums move in O(1). */
+export async function voteRelevance(agentId: string, argumentId: string, value: number): Promise<ArgumentOut> {
+  await changeRelevance(agentId, argumentId, value);
+  return getArgument(argumentId, agentId);
+}
+
+/** DELETE /arguments/{id}/relevance: removing no vote changes nothing. */
+export async function removeRelevance(agentId: string, argumentId: string): Promise<void> {
+  await changeRelevance(agentId, argumentId, null);
+}
+
+async function changeRelevance(agentId: string, argumentId: string, next: number | null): Promise<void> {
+  if (!isUuid(argumentId)) throw notFound(ARGUMENT_NOT_FOUND);
+  await sqlTransaction(async (tx) => {
+    const [argument] = await tx.query<{ id: string; relevance_sum: number; relevance_votes: number }>(Prisma.sql`
+      SELECT g.id::text AS id, g.relevance_sum, g.relevance_votes
+      FROM arguments g JOIN claims c ON c.id = g.child_claim_id JOIN claims p ON p.id = g.parent_claim_id
+      WHERE g.id = ${argumentId}::uuid AND ${visibleClaim("c")} AND ${visibleClaim("p")}
+      FOR NO KEY UPDATE OF g`);
+    if (!argument) throw notFound(ARGUMENT_NOT_FOUND);
+    const [vote] = await tx.query<{ value: number }>(Prisma.sql`
+      SELECT value FROM relevance_votes WHERE argument_id = ${argument.id}::uuid AND agent_id = ${agentId}::uuid`);
+    const previous = vote ? Number(vote.value) : null;
+    if (previous === next) return;
+    if (next === null) {
+      await tx.execute(Prisma.sql`DELETE FROM relevance_votes WHERE argument_id = ${argument.id}::uuid AND agent_id = ${agentId}::uuid`);
+    } else {
+      await tx.execute(Prisma.sql`
+        INSERT INTO relevance_votes (argument_id, agent_id, value) VALUES (${argument.id}::uuid, ${agentId}::uuid, ${next}::float8)
+        ON CONFLICT (argument_id, agent_id) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`);
+    }
+    const sums = relevanceAfter({ sum: Number(argument.relevance_sum), votes: Number(argument.relevance_votes) }, previous, next);
+    await tx.execute(Prisma.sql`
+      UPDATE arguments SET relevance_sum = ${sums.sum}::float8, relevance_votes = ${sums.votes}::int WHERE id = ${argument.id}::uuid`);
+  });
+}
+
+// ---- reading ----
+
+async function assertVisibleClaim(claimId: string, viewerId: string | null): Promise<Claim> {
+  const claim = isUuid(claimId) ? await claimView(claimId, viewerId) : null;
+  if (!claim) throw notFound(CLAIM_NOT_FOUND);
+  return claim;
+}
+
+/** Σ impact of supports − Σ impact of opposes over a claim's visible arguments. */
+async function balanceOf(claimId: string): Promise<number> {
+  const [row] = await readSql<{ balance: number }>`
+    SELECT coalesce(sum(CASE WHEN g.stance = 'supports' THEN impact ELSE -impact END), 0)::float8 AS balance
+    FROM (SELECT g.stance, ${IMPACT} AS impact FROM ${ARGUMENTS_WITH_CHILD}
+          WHERE g.parent_claim_id = ${claimId}::uuid AND ${visibleClaim("c")}) g`;
+  return Number(row?.balance ?? 0);
+}
+
+/** GET /claims/{claim_id}/arguments: a page by impact (nulls last) or newest first, the total and the balance. */
+export async function listArguments(input: ListArgumentsInput, viewerId: string | null): Promise<ArgumentList> {
+  await assertVisibleClaim(input.claim_id, viewerId);
+  const stance = input.stance ? Prisma.sql`AND stance = ${input.stance}::"ArgumentStance"` : Prisma.empty;
+  const order = input.sort_by === "impact" ? IMPACT_ORDER : NEWEST_ORDER;
+  const [row] = await readSql<{ total: number; ids: string[] }>`
+    WITH args AS MATERIALIZED (
+      SELECT g.id, g.stance, g.created_at, ${IMPACT} AS impact FROM ${ARGUMENTS_WITH_CHILD}
+      WHERE g.parent_claim_id = ${input.claim_id}::uuid AND ${visibleClaim("c")}
+    )
+    SELECT (SELECT count(*)::int FROM args WHERE true ${stance}) AS total,
+           ARRAY(SELECT id::text FROM args WHERE true ${stance} ORDER BY ${order} LIMIT ${input.limit} OFFSET ${input.offset}) AS ids`;
+  const [args, balance] = await Promise.all([argumentViews(row.ids, viewerId), balanceOf(input.claim_id)]);
+  return { arguments: args, total: Number(row.total), balance };
+}
+
+/** The best TREE_CHILDREN_PER_NODE arguments of each of `parentIds`, by impact: one query per level. */
+async function topArguments(parentIds: string[]): Promise<{ id: string; parent_claim_id: string }[]> {
+  if (parentIds.length === 0) return [];
+  return readSql<{ id: string; parent_claim_id: string }>`
+    SELECT t.id::text AS id, p.id::text AS parent_claim_id
+    FROM unnest(${parentIds}::uuid[]) AS p(id)
+    CROSS JOIN LATERAL (
+      SELECT g.id, g.created_at, ${IMPACT} AS impact FROM ${ARGUMENTS_WITH_CHILD}
+      WHERE g.parent_claim_id = p.id AND ${visibleClaim("c")}
+      ORDER BY ${IMPACT_ORDER} LIMIT ${TREE_CHILDREN_PER_NODE}
+    ) t`;
+}
+
+type TreeArgument = ArgumentTree["arguments"][number];
+
+/** GET /claims/{claim_id}/tree: the claim and its arguments nested `depth` levels, level by level. */
+export async function argumentTree(input: TreeInput, viewerId: string | null): Promise<ArgumentTree> {
+  const root = await assertVisibleClaim(input.claim_id, viewerId);
+  const childrenOf = new Map<string, string[]>();
+  const views = new Map<string, ArgumentOut>();
+  let level = [root.id];
+  for (let depth = 0; depth < input.depth && level.length; depth++) {
+    // A claim met again (one claim may stand under several parents) has its arguments already.
+    const found = await topArguments([...new Set(level)].filter((id) => !childrenOf.has(id)));
+    for (const id of new Set(level)) childrenOf.set(id, childrenOf.get(id) ?? []);
+    for (const f of found) childrenOf.get(f.parent_claim_id)!.push(f.id);
+    const read = await argumentViews(found.map((f) => f.id), viewerId);
+    for (const v of read) views.set(v.id, v);
+    level = read.map((v) => v.claim.id);
+  }
+  const build = (claimId: string, depth: number): TreeArgument[] =>
+    (childrenOf.get(claimId) ?? []).flatMap((id) => {
+      const view = views.get(id);
+      if (!view) return [];
+      return [{ ...view, arguments: depth + 1 < input.depth ? build(view.claim.id, depth + 1) : [] }];
+    });
+  return { claim: root, arguments: build(root.id, 0), balance: await balanceOf(root.id) };
+}
+
+/** The tree in Argdown syntax. */
+export function treeArgdown(tree: ArgumentTree): string {
+  const node = (claim: Claim, args: TreeArgument[]): ArgdownNode => ({
+    id: claim.id,
+    statement: claim.statement,
+    arguments: args.map((a) => ({ stance: a.stance, node: node(a.claim, a.arguments) })),
+  });
+  return argdown(node(tree.claim, tree.arguments));
+}
