@@ -194,7 +194,7 @@ describe("scopes", () => {
           ? "read"
           : path.startsWith("/webhooks")
             ? "webhooks"
-            : path.endsWith("/vote")
+            : path.endsWith("/vote") || path.endsWith("/relevance")
               ? "vote"
               : "write";
     operations = [];
@@ -236,7 +236,7 @@ describe("scopes", () => {
       const ordered = [...operations].sort((a, b) => Number(a.method === "DELETE") - Number(b.method === "DELETE"));
       const wrong: string[] = [];
       for (const op of ordered) {
-        const body = op.method === "GET" || op.method === "DELETE" ? undefined : op.path.endsWith("/vote") ? (op.path.startsWith("/evidence") ? { direction: "up" } : { value: 0.7 }) : {};
+        const body = op.method === "GET" || op.method === "DELETE" ? undefined : op.path.endsWith("/vote") || op.path.endsWith("/relevance") ? (op.path.startsWith("/evidence") ? { direction: "up" } : { value: 0.7 }) : {};
         const res: ApiResponse = await api.request(op.method, fill(op.path), { token: key, body });
         const refused = res.status === 403 && res.body.detail === "Insufficient permissions";
         if (refused !== (op.scope !== scope) || res.status === 401 || res.status >= 500) wrong.push(`${op.method} ${op.path} (needs ${op.scope}) → ${res.status} ${res.text.slice(0, 80)}`);
