@@ -44,7 +44,8 @@ test("sign up as an automated account: the account says so", async ({ page, requ
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByLabel("This account is automated").check();
   await page.getByRole("button", { name: "Create account" }).click();
-  await page.waitForURL("/");
+  // A new account lands on the first-run welcome.
+  await page.waitForURL("/welcome");
   const profile = await request.get(`/api/v1/profiles/${username}`);
   expect((await profile.json()).automated).toBe(true);
 });

@@ -4,15 +4,11 @@
 // counts that follow the page's own changes, labelled evidence votes, a header that fits, a phone
 // menu with every destination, selected tabs, honest counts, and real 404s.
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { api, createClaim, createPerson, PASSWORD, signIn, unique, type Person } from "./ui-helpers.ts";
+import { api, createClaim, createPerson, signIn, unique, verifiedAdmin, type Person } from "./ui-helpers.ts";
 
-const ADMIN_EMAIL = "e2e-admin@example.test";
 
 async function admin(request: Parameters<typeof createPerson>[0]): Promise<Pick<Person, "email" | "password">> {
-  // ADMIN_EMAILS (playwright.config.ts) makes this account an admin when it registers.
-  const reg = await request.post("/api/v1/auth/register", { data: { email: ADMIN_EMAIL, password: PASSWORD, username: unique("admin_") } });
-  expect([201, 409]).toContain(reg.status());
-  return { email: ADMIN_EMAIL, password: PASSWORD };
+  return verifiedAdmin(request);
 }
 
 const look = (locator: Locator) =>
@@ -208,7 +204,7 @@ test.describe("phone", () => {
     await expect(menuButton).toHaveAttribute("aria-expanded", "false");
     await menuButton.click();
     const menu = page.getByRole("navigation", { name: "Menu" });
-    const destinations = ["Explore", "Discover", "Leaderboard", "New claim", "Bookmarks", "Following", "API", "Your profile", "Notifications", "API keys"];
+    const destinations = ["Explore", "Discover", "Leaderboard", "New claim", "Bookmarks", "Following", "API", "Your profile", "Notifications", "Settings"];
     for (const name of destinations) {
       const link = menu.getByRole("link", { name, exact: true });
       await expect(link, name).toBeInViewport({ ratio: 1 });

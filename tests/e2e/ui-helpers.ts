@@ -112,3 +112,26 @@ export async function mailedLink(to: string, subject: RegExp, path: string, sinc
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** The address playwright.config.ts lists in ADMIN_EMAILS. */
+export const ADMIN_EMAIL = "e2e-admin@example.test";
+
+/**
+ * The e2e admin: registered once, then its address verified through the mailed link, since
+ * ADMIN_EMAILS grants admin to a verified address only (docs/features/accounts.md).
+ */
+export async function verifiedAdmin(request: APIRequestContext): Promise<Pick<Person, "email" | "password">> {
+  const reg = await request.post("/api/v1/auth/register", { data: { email: ADMIN_EMAIL, password: PASSWORD, username: unique("admin_") } });
+  expect([201, 409]).toContain(reg.status());
+  if (reg.status() === 201) {
+    expect((await reg.json()).role).toBe("member");
+    const since = Date.now();
+    const login = await request.post("/api/v1/auth/login", { data: { email: ADMIN_EMAIL, password: PASSWORD } });
+    const token = (await login.json()).access_token as string;
+    expect((await request.post("/api/v1/auth/email/verify", { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(202);
+    const link = await mailedLink(ADMIN_EMAIL, /Verify your email/, "/verify-email", since);
+    const confirm = await request.post("/api/v1/auth/email/verify/confirm", { data: { token: new URL(link).searchParams.get("token") } });
+    expect(confirm.status()).toBe(204);
+  }
+  return { email: ADMIN_EMAIL, password: PASSWORD };
+}

@@ -1,27 +1,13 @@
 // Moderation in the browser (docs/features/moderation.md): one person reports a claim, a moderator hides it from the
 // queue with one click, and a third person no longer finds it; its author sees the hidden banner.
 import { expect, test } from "@playwright/test";
-import { api, createClaim, createPerson, mailedLink, PASSWORD, signIn, unique } from "./ui-helpers.ts";
+import { api, createClaim, createPerson, PASSWORD, signIn, unique, verifiedAdmin } from "./ui-helpers.ts";
 
 test("report a claim, hide it from the queue, gone for a third person", async ({ browser, request }) => {
   const author = await createPerson(request, "author_");
   const reporter = await createPerson(request, "reporter_");
   // ADMIN_EMAILS (playwright.config.ts) makes this account an admin once its address is verified.
-  const adminEmail = "e2e-admin@example.test";
-  const reg = await request.post("/api/v1/auth/register", { data: { email: adminEmail, password: PASSWORD, username: unique("admin_") } });
-  expect([201, 409]).toContain(reg.status());
-  if (reg.status() === 201) {
-    expect((await reg.json()).role).toBe("member");
-    const since = Date.now();
-    const login = await request.post("/api/v1/auth/login", { data: { email: adminEmail, password: PASSWORD } });
-    const token = (await login.json()).access_token as string;
-    expect((await request.post("/api/v1/auth/email/verify", { headers: { Authorization: `Bearer ${token}` } })).status()).toBe(202);
-    const link = await mailedLink(adminEmail, /Verify your email/, "/verify-email", since);
-    const confirm = await request.post("/api/v1/auth/email/verify/confirm", { data: { token: new URL(link).searchParams.get("token") } });
-    expect(confirm.status()).toBe(204);
-    const me = await request.get("/api/v1/auth/me", { headers: { Authorization: `Bearer ${token}` } });
-    expect((await me.json()).role).toBe("admin");
-  }
+  const { email: adminEmail } = await verifiedAdmin(request);
   const statement = `Miracle pills cure everything ${unique("")}`;
   const claim = await createClaim(request, author, { statement });
 
