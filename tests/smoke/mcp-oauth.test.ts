@@ -5,7 +5,14 @@
 // /api/v1, refresh, revocation, and a suspension ending the client's access.
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rmSync } from "node:fs";
 import { startBuiltServer, type BuiltServer } from "../helpers/built-server.ts";
+import { dataDirWithAdmin } from "../helpers/seeded-admin.ts";
+
+// A verified admin, made before the server starts: ADMIN_EMAILS does not make a password registration one.
+const ADMIN_EMAIL = `oauth-admin-${process.pid % 10000}@example.org`;
+const ADMIN_PASSWORD = "Oauth-admin-passw0rd";
+let adminDataDir: string | undefined;
 
 let server: BuiltServer;
 const CALLBACK = "http://127.0.0.1:51234/cb";
@@ -104,10 +111,14 @@ async function mcpList(token: string) {
 }
 
 beforeAll(async () => {
-  server = await startBuiltServer({ LOG_LEVEL: "error", NEXTAUTH_URL: undefined, ADMIN_EMAILS: `oauth_admin_${process.pid % 10000}@example.test` });
+  adminDataDir = dataDirWithAdmin(ADMIN_EMAIL, ADMIN_PASSWORD);
+  server = await startBuiltServer({ LOG_LEVEL: "error", NEXTAUTH_URL: undefined, DATA_DIR: adminDataDir });
 }, 240_000);
 
-afterAll(() => server?.stop());
+afterAll(() => {
+  server?.stop();
+  if (adminDataDir) rmSync(adminDataDir, { recursive: true, force: true });
+});
 
 describe("metadata", () => {
   it("the protected-resource document names the resource and its authorization server", async () => {
@@ -252,7 +263,9 @@ describe("the code flow with a web session", () => {
     expect(tokens3.status, JSON.stringify(tokens3.body)).toBe(200);
     const access3 = tokens3.body.access_token as string;
     expect((await mcpList(access3)).status).toBe(200);
-    const admin = await account("oauth_admin");
+    const adminLogin = await post("/api/v1/auth/login", { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+    expect(adminLogin.status).toBe(200);
+    const admin = { token: adminLogin.body.access_token as string };
     const suspended = await post(`/api/v1/moderation/agents/${person.id}/suspend`, { reason: "testing" }, { authorization: `Bearer ${admin.token}` });
     expect(suspended.status, JSON.stringify(suspended.body)).toBeLessThan(300);
     expect((await mcpList(access3)).status).toBe(401);
