@@ -11,6 +11,7 @@ import { Prisma } from "../db/generated/client.ts";
 import { db, preparedSql } from "../db/client.ts";
 import { config } from "../config.ts";
 import { API_KEY_SCOPES, type ApiKeyScope } from "../domain/scopes.ts";
+import { processSingleton } from "../process-singleton.ts";
 
 /** Where the provider's endpoints live; the node-level guard hands these paths to it. */
 export const OAUTH_PREFIX = "/oauth";
@@ -217,12 +218,11 @@ function providerConfiguration(origin: string): Configuration {
   };
 }
 
-const globalForOAuth = globalThis as unknown as { __claimsOAuthProviders?: Map<string, Provider> };
 /** Bounded: without NEXTAUTH_URL the origin comes from the Host header. */
 const MAX_PROVIDERS = 16;
 
 export function oauthProvider(origin: string): Provider {
-  const providers = (globalForOAuth.__claimsOAuthProviders ??= new Map());
+  const providers = processSingleton("claims.oauthProviders", () => new Map<string, Provider>());
   let provider = providers.get(origin);
   if (!provider) {
     if (providers.size >= MAX_PROVIDERS) providers.delete(providers.keys().next().value as string);

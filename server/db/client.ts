@@ -1,7 +1,7 @@
 // The one module that knows which database runs: embedded PGlite in DATA_DIR by default,
 // PostgreSQL when DATABASE_URL is set. Everything else imports `db()` and `dbReady()`.
 //
-// The instance lives on globalThis: Next's hot reload and its bundles (route handlers, the custom
+// The instance is process-wide (server/process-singleton.ts): Next's hot reload and its bundles (route handlers, the custom
 // server) re-evaluate modules, and one PGlite data directory must be opened by one instance only.
 // Nothing is opened at import time, so `next build` never touches DATA_DIR.
 //
@@ -36,6 +36,7 @@ import { splitSchema } from "./url.ts";
 import { readFromReplica } from "./read-routing.ts";
 import { metrics, setPoolStatsSource } from "../metrics/index.ts";
 import { logError } from "../log/logger.ts";
+import { processSingleton, processSlot } from "../process-singleton.ts";
 
 export type Db = PrismaClient;
 
@@ -77,7 +78,7 @@ interface DbState {
   close(): Promise<void>;
 }
 
-const globalForDb = globalThis as unknown as { __claimsDb?: DbState };
+const dbSlot = processSlot<DbState>("claims.db");
 
 const statementNames = new Map<string, string>();
 /** DATABASE_PREPARED_STATEMENTS=0 (a transaction-mode pooler that cannot keep them): every statement unnamed. */
@@ -125,7 +126,7 @@ export function isStatementTimeout(err: unknown): boolean {
   return false;
 }
 
-function openPool(url: string, statementTimeoutMs: number, max = Number(process.env.DATABASE_POOL_SIZE ?? 10)): { pool: pg.Pool; schema?: string } {
+function openPool(url: string, statementTimeoutMs: number, max = config().DATABASE_POOL_SIZE): { pool: pg.Pool; schema?: string } {
   const { connectionString, schema } = splitSchema(url);
   const pool = new pg.Pool({
     connectionString,
@@ -340,7 +341,7 @@ function open(): DbState {
   namedStatements = cfg.DATABASE_PREPARED_STATEMENTS;
   const base = cfg.DATABASE_URL
     ? openPostgres(cfg.DATABASE_URL, cfg.DATABASE_STATEMENT_TIMEOUT_MS, cfg.JOBS_POOL_SIZE, cfg.DATABASE_REPLICA_URL)
-    : openPglite(process.env.PGLITE_DATA_DIR ?? cfg.DATA_DIR);
+    : openPglite(cfg.PGLITE_DATA_DIR ?? cfg.DATA_DIR);
   const ready = cfg.SKIP_MIGRATIONS ? Promise.resolve() : applyMigrations(base.runner).then(() => {});
   // Surface a failed migration on every use instead of as an unhandled rejection.
   ready.catch(() => {});
@@ -348,7 +349,7 @@ function open(): DbState {
 }
 
 function state(): DbState {
-  return (globalForDb.__claimsDb ??= open());
+  return processSingleton("claims.db", open);
 }
 
 /** The Prisma client of this process. */
@@ -421,9 +422,8 @@ export function dbBackend(): "pglite" | "postgres" {
 
 /** Close the database (scripts and tests: an open PGlite keeps Node alive). */
 export async function closeDb(): Promise<void> {
-  const s = globalForDb.__claimsDb;
+  const s = dbSlot.take();
   if (!s) return;
-  globalForDb.__claimsDb = undefined;
   await s.ready.catch(() => {});
   await s.close();
 }

@@ -27,6 +27,7 @@ import { limitCaller } from "../ratelimit/limiter.ts";
 import { publicOriginOfNode } from "./public-origin.ts";
 import { isPageRender } from "./page-routes.ts";
 import { isStorableText } from "../domain/text-guard.ts";
+import { processSingleton } from "../process-singleton.ts";
 
 const GUARDED = Symbol.for("claims.guarded");
 
@@ -119,20 +120,17 @@ export async function guardRequest(req: IncomingMessage, res: ServerResponse): P
   return true;
 }
 
-const globalForPages = globalThis as unknown as { __claimsPageCache?: PageCache | null };
-
 /** The process's page cache (one per process, also when Next loads this module twice), or null when off. */
 export function pageCache(): PageCache | null {
-  if (globalForPages.__claimsPageCache === undefined) {
+  return processSingleton("claims.pageCache", () => {
     const cfg = config();
     const cache =
       cfg.PAGE_CACHE_SECONDS > 0 ? new PageCache({ ttlMs: cfg.PAGE_CACHE_SECONDS * 1000, maxBytes: cfg.PAGE_CACHE_MAX_MB * 1024 * 1024 }) : null;
     // A claim's page is rendered anew once an event on it (a vote, evidence, a comment) reaches this
     // instance, and every page once moderation hid or restored something.
     if (cache) onAnyLiveEvent((e) => (e.claim_id === EVERY_PAGE ? cache.clear() : cache.forget(`/claims/${e.claim_id}`)));
-    globalForPages.__claimsPageCache = cache;
-  }
-  return globalForPages.__claimsPageCache;
+    return cache;
+  });
 }
 
 function tooManyRequests(res: ServerResponse, retryAfter: number): void {
