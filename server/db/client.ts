@@ -6,9 +6,9 @@
 // Nothing is opened at import time, so `next build` never touches DATA_DIR.
 //
 // ONE RULE FOR DATABASE ACCESS (followed by every file in server/services):
-//   1. Every read written in SQL, outside a transaction, goes to the driver: `readSql`, `preparedSql`
-//      (hot look-ups by key) or `readQuery` (assembled queries) — never `db().$queryRaw`. Why: Prisma 6
-//      compiles every query, raw ones included, in WebAssembly on the event loop (25–50 % of the CPU
+//   1. Every read written in SQL, outside a transaction, goes to the driver through the one read helper
+//      `readSql` (a tagged template, or an assembled query with { prepared } for hot look-ups by key) —
+//      never `db().$queryRaw`. Why: Prisma 6 compiles every query, raw ones included, in WebAssembly on the event loop (25–50 % of the CPU
 //      of the read endpoints, docs/benchmarks/2026-11-21-api.md); the driver sends the text as is.
 //   2. Every write transaction that locks rows (`SELECT … FOR [NO KEY] UPDATE`) and applies a domain
 //      rule to what it read — claim votes and resolution, evidence votes and reputation, API-key
@@ -20,7 +20,10 @@
 //   3. Everything else uses Prisma (`db()`): CRUD by model (create, find by key, update, delete) and
 //      transactions that take no explicit lock (a row created plus an atomic counter increment); those
 //      that increment a claim's counter queue behind its votes and pass `WRITE_TX_OPTIONS`. A raw statement on Prisma (`$executeRaw`, or `$queryRaw` for its RETURNING)
-//      is allowed only for one write the model API cannot express (an atomic increment, `ON CONFLICT`).
+//      is allowed only for one write the model API cannot express (an atomic increment, `ON CONFLICT`),
+//      and, inside a Prisma transaction (`tx.$queryRaw`), for a read that must see that transaction (a
+//      row locked `FOR UPDATE`, a row's existence checked after an UPDATE that matched nothing).
+//   tests/unit/one-road.test.ts checks rules 1 and 3: no raw read on `db()`, no `$queryRawUnsafe`.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import path from "node:path";
@@ -363,24 +366,23 @@ export function dbReady(): Promise<void> {
 }
 
 /**
- * A read outside any transaction, sent straight to the driver (the pg pool, or PGlite, which queues it
- * behind a running transaction). Prisma 6's client engine compiles every query — `$queryRaw` included —
- * in WebAssembly on the event loop, which was 25–50 % of the CPU of the read endpoints (docs/benchmarks/
- * 2026-11-21-api.md). Values are bound parameters, never spliced into the text. Rows come as the driver types
- * them: float8, int4, bool, arrays and timestamptz are JS values, but int8 (`count(*)`) may be a string
- * or a bigint — cast to int in SQL or wrap in Number().
+ * The one helper for reads written in SQL (rule 1 above): a read outside any transaction, sent straight
+ * to the driver (the pg pool, or PGlite, which queues it behind a running transaction). Prisma 6's
+ * client engine compiles every query — `$queryRaw` included — in WebAssembly on the event loop, which
+ * was 25–50 % of the CPU of the read endpoints (docs/benchmarks/2026-11-21-api.md). Two forms:
+ *   readSql<Row>`SELECT … WHERE id = ${id}`                      a tagged template;
+ *   readSql<Row>(query, { prepared: true })                       a query assembled with Prisma.sql/join,
+ *                                                                 and QueryOptions (a prepared statement
+ *                                                                 for hot look-ups by key).
+ * Values are bound parameters, never spliced into the text. Rows come as the driver types them:
+ * float8, int4, bool, arrays and timestamptz are JS values, but int8 (`count(*)`) may be a string or a
+ * bigint — cast to int in SQL or wrap in Number().
  */
-export function readSql<T>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T[]> {
-  return readQuery<T>(Prisma.sql(strings, ...values));
-}
-
-/** `readSql` as a prepared statement (see QueryOptions): for hot look-ups whose plan never changes. */
-export function preparedSql<T>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T[]> {
-  return readQuery<T>(Prisma.sql(strings, ...values), { prepared: true });
-}
-
-/** `readSql` for a query assembled with `Prisma.sql`/`Prisma.join`. */
-export async function readQuery<T>(query: Prisma.Sql, opts?: QueryOptions): Promise<T[]> {
+export function readSql<T>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T[]>;
+export function readSql<T>(query: Prisma.Sql, opts?: QueryOptions): Promise<T[]>;
+export async function readSql<T>(first: TemplateStringsArray | Prisma.Sql, ...rest: unknown[]): Promise<T[]> {
+  // A tagged template's strings are an array; an assembled query is a Prisma.Sql.
+  const [query, opts] = Array.isArray(first) ? [Prisma.sql(first as TemplateStringsArray, ...rest), undefined] : [first as Prisma.Sql, rest[0] as QueryOptions | undefined];
   return (await state().read(query, opts)) as T[];
 }
 
