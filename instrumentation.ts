@@ -11,7 +11,8 @@ export async function register() {
   if (process.env.NEXT_PHASE !== "phase-production-build") {
     // The workers and the live channel (server/jobs).
     const { startBackground } = await import("./server/jobs/index.ts");
-    startBackground().catch((err) => console.error("[jobs] failed to start:", err));
+    const { logError } = await import("./server/log/logger.ts");
+    startBackground().catch((err) => logError("[jobs] failed to start", err));
     // The bridging model's background refit (docs/features/bridging.md).
     const { startBridgingInBackground, stopBridgingInBackground } = await import("./server/jobs/bridging-schedule.ts");
     startBridgingInBackground();
