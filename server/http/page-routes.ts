@@ -64,8 +64,15 @@ export function routedPath(url: string | undefined): string {
 
 const routeRegExp = (routes: readonly string[]) => new RegExp(`^(?:${routes.map(routePattern).join("|")})/?$`);
 
-/** Route handlers the guard charges: outside /api (whose handlers charge for themselves), not self-charging. */
+/**
+ * NextAuth's endpoints (session, csrf, providers, sign-in, callbacks, sign-out) charge nothing of their
+ * own beyond the password attempts: they are a browser moving between pages, like the handlers outside /api.
+ */
+const NEXTAUTH_HANDLER = "/api/auth/[...nextauth]";
+
+/** Route handlers the guard charges: outside /api (whose handlers charge for themselves) and NextAuth's, not self-charging. */
 const CHARGED_HANDLER = routeRegExp([
+  NEXTAUTH_HANDLER,
   ...ROUTE_HANDLERS.filter((r) => !r.startsWith("/api/") && !(SELF_CHARGING_HANDLERS as readonly string[]).includes(r)),
   ...REWRITTEN_TO_HANDLERS,
 ]);

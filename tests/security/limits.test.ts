@@ -92,7 +92,9 @@ describe("the page budget cannot be walked around", () => {
     ["POST", "/settings/api-keys/mcp-clients/x/revoke", "application/json"],
     ["GET", "/auth/complete?redirect_to=/", "text/html"],
     ["GET", "/.well-known/oauth-protected-resource", "application/json"],
-  ])("%s %s, a route handler outside /api, is charged to the page budget", async (method, path, accept) => {
+    ["GET", "/api/auth/session", "application/json"],
+    ["GET", "/api/auth/csrf", "application/json"],
+  ])("%s %s, a route handler outside /api or NextAuth's, is charged to the page budget", async (method, path, accept) => {
     await inOneBucket(60_000, async () => {
       const ip = freshIp();
       for (let i = 0; i < PAGE_LIMIT; i++) expect((await call(method, path, { ...from(ip), accept })).status, `${method} ${path} #${i + 1}`).not.toBe(429);
