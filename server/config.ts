@@ -179,7 +179,6 @@ const envSchema = z.object({
     .default(300),
   SHUTDOWN_GRACE_SECONDS: numberVar("SHUTDOWN_GRACE_SECONDS", "a number of seconds between 0 and 600", { whole: false, min: 0, max: 600 })
     .default(10),
-  /** PostgreSQL cancels any statement of the API that runs longer (0 = never); the caller gets a 503. */
   // The bridging model's background refit (docs/features/bridging.md): at most this often, one instance at a time.
   BRIDGING_INTERVAL_SECONDS: intVar("BRIDGING_INTERVAL_SECONDS", "a whole number of seconds, 0 (off) or 10-86400", { allowed: (v) => v === 0 || (v >= 10 && v <= 86_400) })
     .default(300),
@@ -191,6 +190,7 @@ const envSchema = z.object({
   // first on a busy host; 0 = the same priority as the API.
   BRIDGING_WORKER_NICE: intVar("BRIDGING_WORKER_NICE", "a whole number from 0 to 19", { min: 0, max: 19 })
     .default(19),
+  /** PostgreSQL cancels any statement of the API that runs longer (0 = never); the caller gets a 503. */
   DATABASE_STATEMENT_TIMEOUT_MS: intVar("DATABASE_STATEMENT_TIMEOUT_MS", "a whole number of milliseconds (0 = no timeout)", { min: 0, max: 600_000, tooLarge: "at most 600000 (10 minutes)" })
     .default(5000),
   /** Lifts the webhook URL rules (https only, public addresses only): development and tests. */
