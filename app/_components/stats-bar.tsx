@@ -4,6 +4,7 @@ import { publicCaller } from "~/server/api/server-caller.ts";
 import { config } from "~/server/config.ts";
 import { compactNumber } from "../_lib/format.ts";
 import { atConsensusVersusResolved } from "./consensus.tsx";
+import { StatsBarSkeleton } from "./list-skeleton.tsx";
 import statsStyles from "./stats-bar.module.css";
 import ui from "./ui.module.css";
 
@@ -35,15 +36,7 @@ export async function StatsBar() {
   );
 }
 
-export function StatsBarSkeleton() {
-  return (
-    <div className={statsStyles["stats-bar"]} aria-hidden="true">
-      {FIELDS.map(([key]) => (
-        <div className={statsStyles.stat} key={key}>
-          <div className={`${ui.skeleton} ${ui["skeleton-line"]}`} style={{ width: "60%" }} />
-          <div className={ui.skeleton} style={{ width: "40%", height: "1.5rem" }} />
-        </div>
-      ))}
-    </div>
-  );
+/** The placeholder of the bar, with as many boxes as it has numbers. */
+export function StatsBarFallback() {
+  return <StatsBarSkeleton count={FIELDS.length} />;
 }
