@@ -31,9 +31,7 @@ export function TrendingSection({ rows }: { rows: TrendingRow[] }) {
               <li key={id}>
                 <Link href={`/claims/${id}`}>{statement}</Link>
                 <div className={ui.meta}>
-                  <span>
-                    {plural(votes24h, "vote")} · {plural(evidence24h, "evidence", "evidence")} today
-                  </span>
+                  <span>{`${plural(votes24h, "vote")} · ${plural(evidence24h, "evidence", "evidence")} today`}</span>
                   <GradientValue gradient={gradient} consensus={consensus} />
                 </div>
                 <div className={ui.meta}>
@@ -61,8 +59,9 @@ export function TopicsSection({ topics }: { topics: TopicRow[] }) {
           {topics.map(([tag, claims, recent]) => (
             <li key={tag}>
               <Link className={ui.tag} href={`/topics/${encodeURIComponent(tag)}`} title={`${plural(claims, "claim")}, ${recent} this week`}>
-                #{tag} <span aria-hidden="true" style={{ opacity: 0.7, marginLeft: 4 }}>{claims}</span>
-                <span className="visually-hidden">, {plural(claims, "claim")}</span>
+                {`#${tag} `}
+                <span aria-hidden="true" style={{ opacity: 0.7, marginLeft: 4 }}>{claims}</span>
+                <span className="visually-hidden">{`, ${plural(claims, "claim")}`}</span>
               </Link>
             </li>
           ))}
