@@ -6,7 +6,7 @@ import { ClaimCards, type CardRow } from "./claim-cards.tsx";
 type CardClaim = Pick<Claim, "id" | "statement" | "tags" | "complexity_tier" | "vote_count" | "evidence_count" | "author" | "created_at" | "gradient" | "consensus">;
 
 export function cardRow(claim: CardClaim, extra: string | null = null): CardRow {
-  return [
+  const row: CardRow = [
     claim.id,
     claim.statement,
     claim.tags,
@@ -15,12 +15,13 @@ export function cardRow(claim: CardClaim, extra: string | null = null): CardRow 
     claim.evidence_count,
     claim.author.username,
     claim.author.display_name,
-    claim.created_at,
+    Date.parse(claim.created_at),
     claim.gradient,
     claim.consensus.status,
     claim.consensus.decided_by,
-    extra,
   ];
+  if (extra) row.push(extra);
+  return row;
 }
 
 /** The cards of `claims`, each with an optional line of its own under the meta line (`extra`). */

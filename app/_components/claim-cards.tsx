@@ -14,8 +14,9 @@ import cardStyles from "./claim-card.module.css";
 import ui from "./ui.module.css";
 
 /**
- * One card: only what it shows, as a tuple (names cost bytes in every list page). The voters of the
- * consensus are the claim's vote count (server/contract/claims.ts).
+ * One card: only what it shows, as a tuple (names cost bytes in every list page); `extra`, a line of
+ * its own under the meta line, only when there is one. The voters of the consensus are the claim's vote
+ * count (server/contract/claims.ts).
  */
 export type CardRow = [
   id: string,
@@ -26,18 +27,19 @@ export type CardRow = [
   evidence: number,
   username: string,
   displayName: string,
-  createdAt: string,
+  /** created_at in ms since the epoch (shorter than its ISO text). */
+  createdAt: number,
   gradient: number,
   status: ConsensusStatus,
   decidedBy: DecidedBy | null,
-  extra: string | null,
+  extra?: string,
 ];
 
 function ClaimCard({ row }: { row: CardRow }) {
   const [id, statement, tags, tier, votes, evidence, username, displayName, createdAt, gradient, status, decidedBy, extra] = row;
   const consensus: ConsensusCall = { status, voters: votes, decided_by: decidedBy };
   return (
-    <article className={`${ui.card} ${cardStyles["claim-card"]}`} aria-labelledby={`claim-${id}`}>
+    <article aria-labelledby={`claim-${id}`}>
       <div>
         <Link id={`claim-${id}`} className={cardStyles["claim-card__statement"]} href={`/claims/${id}`}>
           {statement}
@@ -48,7 +50,7 @@ function ClaimCard({ row }: { row: CardRow }) {
           <span>{plural(votes, "vote")}</span>
           <span>{plural(evidence, "piece of evidence", "pieces of evidence")}</span>
           <span>
-            by <Link href={`/profiles/${encodeURIComponent(username)}`}>{displayName}</Link> · <RelTime iso={createdAt} />
+            by <Link href={`/profiles/${encodeURIComponent(username)}`}>{displayName}</Link> · <RelTime iso={new Date(createdAt).toISOString()} />
           </span>
         </div>
         {extra ? <div className={cardStyles["claim-card__extra"]}>{extra}</div> : null}

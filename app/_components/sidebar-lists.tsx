@@ -58,7 +58,7 @@ export function TopicsSection({ topics }: { topics: TopicRow[] }) {
         <ul className={ui["tag-list"]}>
           {topics.map(([tag, claims, recent]) => (
             <li key={tag}>
-              <Link className={ui.tag} href={`/topics/${encodeURIComponent(tag)}`} title={`${plural(claims, "claim")}, ${recent} this week`}>
+              <Link href={`/topics/${encodeURIComponent(tag)}`} title={`${plural(claims, "claim")}, ${recent} this week`}>
                 {`#${tag} `}
                 <span aria-hidden="true" style={{ opacity: 0.7, marginLeft: 4 }}>{claims}</span>
                 <span className="visually-hidden">{`, ${plural(claims, "claim")}`}</span>

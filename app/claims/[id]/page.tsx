@@ -10,16 +10,16 @@ import { publicCaller, type ServerCaller } from "~/server/api/server-caller.ts";
 import type { Claim } from "~/server/contract/claims.ts";
 import { config } from "~/server/config.ts";
 import { thinStepPoints } from "~/server/domain/chart-points.ts";
-import { SkeletonLines } from "../../_components/bits.tsx";
+import { SidebarCardSkeleton } from "../../_components/list-skeleton.tsx";
 import { plural } from "../../_lib/format.ts";
 import { ArgumentsSection } from "./arguments-section.tsx";
-import { CHART_POINTS } from "./chart-points.ts";
+import { CHART_POINTS, historyPoints } from "./chart-points.ts";
 import { ClaimHero } from "./claim-hero.tsx";
 import { ClaimLive } from "./claim-live.tsx";
 import { loadClaim } from "./load-claim.ts";
 import { CommentsSection } from "./comments-section.tsx";
 import { EvidenceSection } from "./evidence-section.tsx";
-import { RelatedList, type RelatedRow } from "./related-list.tsx";
+import { ClaimFamily, RelatedList, type RelatedRow } from "./related-list.tsx";
 import ui from "../../_components/ui.module.css";
 
 export const dynamic = "force-dynamic";
@@ -45,53 +45,31 @@ export default async function ClaimPage({ params }: { params: Params }) {
     hidden ? { claims: [], total: 0, limit: 10, offset: 0 } : caller.claims.children({ claim_id: claim.id, limit: 10 }),
     hidden ? { arguments: [], total: 0, balance: 0 } : caller.arguments.list({ claim_id: claim.id, sort_by: "impact", limit: 50 }),
   ]);
-  // One object for the hero and the live part: the page's React payload carries it once.
-  const initial = { ...claim, gradient_history: thinStepPoints(claim.gradient_history, CHART_POINTS) };
+  // One object for the hero and the live part (the page's React payload carries it once), its history
+  // apart and compact (docs/architecture.md#pages-from-data).
+  const shared = { ...claim, gradient_history: [] };
+  const history = historyPoints(thinStepPoints(claim.gradient_history, CHART_POINTS));
 
   return (
     <>
-      <ClaimHero claim={initial} />
+      <ClaimHero claim={shared} />
 
       <div className={ui["layout-sidebar"]}>
         <div className={ui.stack}>
-          <ClaimLive initial={initial} resolutionStableSeconds={config().RESOLUTION_STABLE_SECONDS} />
+          <ClaimLive claim={shared} history={history} resolutionStableSeconds={config().RESOLUTION_STABLE_SECONDS} />
           {hidden ? null : <ArgumentsSection claimId={claim.id} initial={args} />}
           <EvidenceSection claimId={claim.id} initial={evidence} />
           <CommentsSection claimId={claim.id} initial={comments} />
         </div>
         <div className={ui.stack}>
-          <section className={ui.card} aria-labelledby="parents-title">
-            <h2 id="parents-title" className={ui.card__title}>
-              Builds on
-            </h2>
-            {claim.parent_claims.length === 0 ? (
-              <p className={`${ui.muted} ${ui.small}`}>This claim stands on its own.</p>
-            ) : (
-              <RelatedList rows={claim.parent_claims.map((c) => relatedRow(c))} />
-            )}
-          </section>
-          <section className={ui.card} aria-labelledby="children-title">
-            <h2 id="children-title" className={ui.card__title}>
-              Sub-claims {children.total > 0 ? <span className={`${ui.muted} ${ui.small}`}>{children.total}</span> : null}
-            </h2>
-            {children.claims.length === 0 ? (
-              <p className={`${ui.muted} ${ui.small}`}>No claim builds on this one yet.</p>
-            ) : (
-              <RelatedList rows={children.claims.map((c) => relatedRow(c))} />
-            )}
-            <p style={{ marginTop: "0.75rem", marginBottom: 0 }}>
-              <Link className={`${ui.button} ${ui["button--secondary"]} ${ui["button--small"]}`} href={`/claims/new?parent=${claim.id}`}>
-                Add a sub-claim
-              </Link>
-            </p>
-          </section>
+          <ClaimFamily
+            claimId={claim.id}
+            parents={claim.parent_claims.map((c) => relatedRow(c))}
+            subClaims={children.claims.map((c) => relatedRow(c))}
+            subClaimTotal={children.total}
+          />
           <Suspense
-            fallback={
-              <section className={ui.card} style={{ minHeight: 160 }} aria-busy="true">
-                <h2 className={ui.card__title}>Related claims</h2>
-                <SkeletonLines lines={4} />
-              </section>
-            }
+            fallback={<SidebarCardSkeleton title="Related claims" minHeight={160} />}
           >
             {hidden ? null : <RelatedClaims claimId={claim.id} caller={caller} />}
           </Suspense>

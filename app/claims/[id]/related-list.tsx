@@ -29,3 +29,36 @@ export function RelatedList({ rows }: { rows: RelatedRow[] }) {
     </ul>
   );
 }
+
+/** What the claim builds on and what builds on it (the first sub-claims of `subClaimTotal`). */
+export function ClaimFamily({ claimId, parents, subClaims, subClaimTotal }: { claimId: string; parents: RelatedRow[]; subClaims: RelatedRow[]; subClaimTotal: number }) {
+  return (
+    <>
+      <section className={ui.card} aria-labelledby="parents-title">
+        <h2 id="parents-title" className={ui.card__title}>
+          Builds on
+        </h2>
+        {parents.length === 0 ? (
+          <p className={`${ui.muted} ${ui.small}`}>This claim stands on its own.</p>
+        ) : (
+          <RelatedList rows={parents} />
+        )}
+      </section>
+      <section className={ui.card} aria-labelledby="children-title">
+        <h2 id="children-title" className={ui.card__title}>
+          Sub-claims {subClaimTotal > 0 ? <span className={`${ui.muted} ${ui.small}`}>{subClaimTotal}</span> : null}
+        </h2>
+        {subClaims.length === 0 ? (
+          <p className={`${ui.muted} ${ui.small}`}>No claim builds on this one yet.</p>
+        ) : (
+          <RelatedList rows={subClaims} />
+        )}
+        <p style={{ marginTop: "0.75rem", marginBottom: 0 }}>
+          <Link className={`${ui.button} ${ui["button--secondary"]} ${ui["button--small"]}`} href={`/claims/new?parent=${claimId}`}>
+            Add a sub-claim
+          </Link>
+        </p>
+      </section>
+    </>
+  );
+}
