@@ -260,7 +260,9 @@ export interface Page {
 /** The claims that name this one as a parent (its sub-claims), newest first. */
 export async function listChildClaims(claimId: string, viewerId: string | null, page: Page): Promise<ClaimList> {
   // Driver reads (rule 1 of server/db/client.ts): sub-claims are on every claim page's render.
-  const [found] = isUuid(claimId) ? await preparedSql<{ found: number }>`SELECT 1 AS found FROM claims c WHERE c.id = ${claimId}::uuid AND ${visibleClaim("c")}` : [];
+  const [found] = isUuid(claimId)
+    ? await readSql<{ found: number }>(Prisma.sql`SELECT 1 AS found FROM claims c WHERE c.id = ${claimId}::uuid AND ${visibleClaim("c")}`, { prepared: true })
+    : [];
   if (!found) throw notFound(CLAIM_NOT_FOUND);
   const children = Prisma.sql`claim_parents p JOIN claims c ON c.id = p.claim_id WHERE p.parent_id = ${claimId}::uuid AND ${visibleClaim("c")}`;
   const [rows, [count]] = await Promise.all([

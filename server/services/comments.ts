@@ -1,5 +1,5 @@
 // Threaded comments on claims (docs/api.md#evidence-and-comments): at most 3 reply levels, soft delete, author-only edits.
-import { db, preparedSql, readSql, WRITE_TX_OPTIONS } from "../db/client.ts";
+import { db, readSql, WRITE_TX_OPTIONS } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { badRequest, forbidden, notFound } from "../errors.ts";
 import { isUuid } from "../contract/common.ts";
@@ -95,7 +95,9 @@ async function withReplies(roots: CommentRow[]): Promise<CommentOut[]> {
 
 /** A driver read (rule 1 of server/db/client.ts): listing comments is on every claim page's render. */
 async function requireClaim(claimId: string): Promise<void> {
-  const [claim] = isUuid(claimId) ? await preparedSql<{ found: number }>`SELECT 1 AS found FROM claims c WHERE c.id = ${claimId}::uuid AND ${visibleClaim("c")}` : [];
+  const [claim] = isUuid(claimId)
+    ? await readSql<{ found: number }>(Prisma.sql`SELECT 1 AS found FROM claims c WHERE c.id = ${claimId}::uuid AND ${visibleClaim("c")}`, { prepared: true })
+    : [];
   if (!claim) throw notFound("Claim not found");
 }
 
