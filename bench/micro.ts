@@ -83,7 +83,7 @@ async function run(e: (typeof list)[number], n: number): Promise<number[]> {
 
 const profileDir = path.join(RESULTS_DIR, `micro-${new Date().toISOString().replace(/[:.]/g, "-")}`);
 if (values["cpu-prof"]) mkdirSync(profileDir, { recursive: true });
-console.log(`endpoint | CPU ms/req | statements/req | statuses`);
+console.log(`endpoint | CPU ms/req (user + system) | statements/req | statuses`);
 for (let round = 0; round < Number(values.rounds); round++) {
   for (const e of list) {
     await run(e, Math.min(N, 300)); // warm-up: compiled code, caches, connections
@@ -112,7 +112,7 @@ for (let round = 0; round < Number(values.rounds); round++) {
     const counts = new Map<number, number>();
     for (const s of statuses) counts.set(s, (counts.get(s) ?? 0) + 1);
     console.log(
-      `${e.label} | ${((c.user + c.system) / 1000 / N).toFixed(3)} | ${(st / N).toFixed(2)} | ${[...counts].map(([s, k]) => `${s}×${k}`).join(" ")}${profileNote}`,
+      `${e.label} | ${((c.user + c.system) / 1000 / N).toFixed(3)} (${(c.user / 1000 / N).toFixed(3)} + ${(c.system / 1000 / N).toFixed(3)}) | ${(st / N).toFixed(2)} | ${[...counts].map(([s, k]) => `${s}×${k}`).join(" ")}${profileNote}`,
     );
   }
 }
