@@ -1,7 +1,6 @@
 // tRPC foundation: the context (who is calling), the procedure builders and the error formatter.
 // Both the REST adapter (/api/v1) and the web UI's tRPC endpoint build their context here.
 import { initTRPC } from "@trpc/server";
-import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { grantedScopes, type Identity, type SessionAgent } from "../auth/identity.ts";
 import { isStatementTimeout } from "../db/client.ts";
@@ -126,46 +125,8 @@ export function refusal(identity: Identity, meta: ProcedureMeta | undefined, typ
   return null;
 }
 
-/**
- * tRPC validates input and output with zod's `parseAsync`, which never takes zod's compiled fast path
- * for objects (only a synchronous parse does): half the cost of checking a page of claims
- * (docs/benchmarks/2026-11-25-api-path.md). Every schema given to `.input()` or `.output()` gets a
- * `parseAsync` that parses synchronously and falls back to the asynchronous parse only for a schema
- * that needs it (an asynchronous refinement or transform). Same result, same errors.
- */
-const SYNC_FIRST = Symbol.for("claims.syncFirstParse");
-function syncFirst(parser: unknown): void {
-  if (!(parser instanceof z.ZodType)) return;
-  const schema = parser as z.ZodType & { [SYNC_FIRST]?: true };
-  if (schema[SYNC_FIRST]) return;
-  const parseAsync = schema.parseAsync.bind(schema);
-  schema.parseAsync = ((data: unknown, params?: z.core.ParseContext<z.core.$ZodIssue>) => {
-    try {
-      return Promise.resolve(schema.parse(data, params));
-    } catch (err) {
-      return err instanceof z.core.$ZodAsyncError ? parseAsync(data, params) : Promise.reject(err);
-    }
-  }) as typeof schema.parseAsync;
-  schema[SYNC_FIRST] = true;
-}
-
-/** A procedure builder whose `.input()` and `.output()` schemas parse synchronously first (syncFirst), as do the builders it makes. */
-function syncFirstBuilder<B extends object>(builder: B): B {
-  return new Proxy(builder, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver);
-      if (typeof value !== "function") return value;
-      return (...args: unknown[]) => {
-        if (prop === "input" || prop === "output") syncFirst(args[0]);
-        const made = value.apply(target, args);
-        return made !== null && typeof made === "object" && "_def" in made ? syncFirstBuilder(made) : made;
-      };
-    },
-  });
-}
-
 /** Open to everyone; a token that was sent must still be valid (docs/api.md#sign-in), except on the credential endpoints. */
-export const publicProcedure = syncFirstBuilder(t.procedure).use(serviceErrors).use(readRouting).use(async ({ ctx, meta, type, getRawInput, next }) => {
+export const publicProcedure = t.procedure.use(serviceErrors).use(readRouting).use(async ({ ctx, meta, type, getRawInput, next }) => {
   if (ignoresCredentials(meta?.openapi?.method, meta?.openapi?.path)) {
     ctx = { ...ctx, identity: { kind: "anonymous" } };
   }
