@@ -12,6 +12,9 @@ export async function register() {
     // The workers and the live channel (server/jobs).
     const { startBackground } = await import("./server/jobs/index.ts");
     startBackground().catch((err) => console.error("[jobs] failed to start:", err));
+    // Kept pages follow their claims' events (server/http/page-regen.ts).
+    const { startPageRegen } = await import("./server/http/page-regen.ts");
+    startPageRegen();
     // The bridging model's background refit (docs/features/bridging.md).
     const { startBridgingInBackground, stopBridgingInBackground } = await import("./server/jobs/bridging-schedule.ts");
     startBridgingInBackground();

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import ui from "../_components/ui.module.css";
+import { HiddenClaimRedirect } from "./hidden-claim-redirect.tsx";
 
 export default function ClaimNotFound() {
   return (
@@ -14,6 +15,7 @@ export default function ClaimNotFound() {
           Submit a claim
         </Link>
       </div>
+      <HiddenClaimRedirect />
     </div>
   );
 }

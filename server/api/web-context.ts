@@ -24,6 +24,16 @@ export async function anonymousWebContext(headers: Headers): Promise<Context> {
 }
 
 /**
+ * The context of a render that belongs to no request: a page Next renders once and keeps for every
+ * viewer (docs/features/page-cache.md). Nobody is signed in and there is no client address; reading
+ * the request's headers here would make Next render the page for each request instead.
+ */
+export async function sharedRenderContext(): Promise<Context> {
+  await dbReady();
+  return { identity: ANONYMOUS, ip: "0.0.0.0" };
+}
+
+/**
  * A Bearer credential (access token or API key), when one is sent, goes through the same resolution
  * as on /api/v1 — so a key's scopes bind here too; otherwise the session cookie.
  */

@@ -2,7 +2,7 @@
 // activity per day and the reputation journey (profiles.get / timeline / reputationJourney).
 import type { Metadata } from "next";
 import Link from "next/link";
-import { publicCaller } from "~/server/api/server-caller.ts";
+import { sharedCaller } from "~/server/api/server-caller.ts";
 import { config } from "~/server/config.ts";
 import { atConsensusVersusResolved } from "../../_components/consensus.tsx";
 import { Avatar, TierBadge } from "../../_components/bits.tsx";
@@ -15,7 +15,14 @@ import { loadProfile } from "./load-profile.ts";
 import profileStyles from "./profile.module.css";
 import ui from "../../_components/ui.module.css";
 
-export const dynamic = "force-dynamic";
+// Kept by Next between renders and served to every viewer (docs/features/page-cache.md): rendered on
+// its first view, then again in the background once `revalidate` seconds have passed.
+export const revalidate = 60;
+
+/** None at build time: each profile is rendered on its first view, then kept. */
+export function generateStaticParams(): { idOrUsername: string }[] {
+  return [];
+}
 
 type Params = Promise<{ idOrUsername: string }>;
 
@@ -37,7 +44,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function ProfilePage({ params }: { params: Params }) {
   const profile = await loadProfile((await params).idOrUsername);
   // The same for every viewer (one render serves them all); the report button is theirs to see.
-  const caller = await publicCaller();
+  const caller = await sharedCaller();
   const [timeline, journey, track] = await Promise.all([
     caller.profiles.timeline({ agent_id: profile.id, period: "30d" }),
     caller.profiles.reputationJourney({ agent_id: profile.id, limit: JOURNEY_LIMIT }),

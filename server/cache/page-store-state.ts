@@ -1,0 +1,33 @@
+// What the page store (server/cache/page-store.ts, which Next imports itself) shares with the rest of
+// the process: the handler Next made. Kept on globalThis, because Next's import of the handler and
+// ours may be two copies of the module. Free of the handler's dependencies, so that the server's own
+// code can reach the store without loading them.
+
+export type PageStoreBackend = "redis" | "file-system";
+
+interface Handler {
+  revalidateTag(tags: string | string[], durations?: unknown): Promise<void>;
+}
+
+interface PageStoreState {
+  /** The last handler Next made in this process (none before the first page is served). */
+  latest?: Handler;
+  redisConfigured?: boolean;
+}
+
+const g = globalThis as unknown as { __claimsPageStore?: PageStoreState };
+
+export function pageStoreState(): PageStoreState {
+  return (g.__claimsPageStore ??= {});
+}
+
+/** The root layout's implicit tag: every page Next keeps carries it. */
+const EVERY_PAGE_TAG = "_N_T_/layout";
+
+/**
+ * Makes every kept page stale at once (moderation hid or restored something): each renders anew on its
+ * next view. In Redis this reaches every instance; on the file system, each instance calls it itself.
+ */
+export async function dropEveryKeptPage(): Promise<void> {
+  await pageStoreState().latest?.revalidateTag([EVERY_PAGE_TAG]);
+}

@@ -1,0 +1,152 @@
+// Next's incremental cache handler (next.config.mjs `cacheHandler`): where the pages Next renders
+// incrementally (a claim, a profile: docs/features/page-cache.md) are kept between renders.
+//   - REDIS_URL set: in Redis, through @fortedigital/nextjs-cache-handler's redis-strings handler on an
+//     ioredis connection (server/store/redis.ts). Every instance reads and writes the same entries, and
+//     they survive a restart.
+//   - otherwise: Next's own file-system cache, under DATA_DIR/page-store instead of .next, so that a
+//     page rendered against one data directory is never served against another (tests start many
+//     servers on one build).
+// Next imports this module itself (Node's own TypeScript support under `next start`, tsx under
+// `npm start`), once per process and sometimes twice: what must be shared lives on globalThis.
+//
+// Two rules of ours on top of the stores:
+//   - a 404 is never kept: a claim that is hidden, unknown or not yet visible answers 404 from a fresh
+//     render each time, so a restored claim comes back at once and random ids fill nothing;
+//   - an entry read from Redis carries the lifetime it was rendered with (Next otherwise only knows the
+//     lifetime of pages this process rendered itself, and would treat another instance's page as stale).
+import path from "node:path";
+import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
+import { CacheHandler as ForteCacheHandler } from "@fortedigital/nextjs-cache-handler";
+import createRedisHandler from "@fortedigital/nextjs-cache-handler/redis-strings";
+import { ioredisAdapter } from "@fortedigital/nextjs-cache-handler/helpers/ioredisAdapter";
+import { config } from "../config.ts";
+import { openRedis, redisReady } from "../store/redis.ts";
+import { throttledLogger } from "../store/throttled-log.ts";
+import { pageStoreState, type PageStoreBackend } from "./page-store-state.ts";
+
+/** What Next passes to a cache handler's constructor (the fields we use). */
+interface HandlerContext {
+  serverDistDir?: string;
+  dev?: boolean;
+  [key: string]: unknown;
+}
+
+interface InnerHandler {
+  get(key: string, ctx?: unknown): Promise<unknown>;
+  set(key: string, data: unknown, ctx?: unknown): Promise<void>;
+  revalidateTag(tags: string | string[], durations?: unknown): Promise<void>;
+  resetRequestCache?(): void;
+}
+
+const shared = pageStoreState();
+
+const BUILD_PHASE = "phase-production-build";
+const require = createRequire(import.meta.url);
+
+/** Which store this process keeps pages in (null while building: the build keeps nothing of ours). */
+function backendOfProcess(): PageStoreBackend | null {
+  if (process.env.NEXT_PHASE === BUILD_PHASE) return null;
+  return config().REDIS_URL ? "redis" : "file-system";
+}
+
+/** The key namespace in Redis: per database schema (test files share one Redis) and per build. */
+function redisPrefix(serverDistDir: string | undefined): string {
+  const url = config().DATABASE_URL;
+  let schema = "";
+  try {
+    schema = url ? (new URL(url).searchParams.get("schema") ?? "") : "";
+  } catch {
+    schema = "";
+  }
+  let buildId = "dev";
+  try {
+    if (serverDistDir) buildId = readFileSync(path.join(serverDistDir, "..", "BUILD_ID"), "utf8").trim();
+  } catch {
+    buildId = "dev";
+  }
+  return `claims-pages:${schema || "public"}:${buildId}:`;
+}
+
+/** How long an entry stays in Redis after its last render, whatever its revalidate time: a week. */
+const KEEP_SECONDS = 7 * 24 * 3600;
+
+/** A page read or write that Redis has not answered in this long is a miss (the page renders). */
+const REDIS_TIMEOUT_MS = 1000;
+
+function configureForte(): void {
+  if (shared.redisConfigured) return;
+  shared.redisConfigured = true;
+  ForteCacheHandler.onCreation(async ({ serverDistDir }) => {
+    const cfg = config();
+    const warn = throttledLogger("page-store", (msg, err) => console.warn(`[page-store] ${msg}`, err instanceof Error ? err.message : (err ?? "")));
+    const client = openRedis(cfg.REDIS_URL!, REDIS_TIMEOUT_MS, warn);
+    await redisReady(client, 2 * REDIS_TIMEOUT_MS).catch((err) => warn("redis not ready at start", err));
+    return {
+      handlers: [
+        createRedisHandler({
+          client: ioredisAdapter(client),
+          keyPrefix: redisPrefix(serverDistDir),
+          timeoutMs: REDIS_TIMEOUT_MS,
+          keyExpirationStrategy: "EXAT",
+        }),
+      ],
+      ttl: { estimateExpireAge: (staleAge: number) => Math.max(staleAge * 2, KEEP_SECONDS) },
+    };
+  });
+}
+
+interface StoredEntry {
+  lastModified?: number;
+  lifespan?: { revalidate?: number | false } | null;
+  cacheControl?: { revalidate: number | false; expire?: number };
+  value?: { kind?: string; status?: number } | null;
+}
+
+/** A 404 render (an unknown or hidden claim or profile): never kept. */
+function isNotFound(data: unknown): boolean {
+  const value = data as StoredEntry["value"];
+  return value?.kind === "APP_PAGE" && value.status === 404;
+}
+
+export default class PageStore {
+  private readonly inner: InnerHandler;
+
+  constructor(ctx: HandlerContext) {
+    const backend = backendOfProcess();
+    if (backend === "redis") {
+      configureForte();
+      this.inner = new ForteCacheHandler(ctx as never) as unknown as InnerHandler;
+    } else {
+      // Next's own file-system cache (the build too: its prerendered pages stay where Next puts them).
+      const mod = require("next/dist/server/lib/incremental-cache/file-system-cache.js") as { default: new (c: HandlerContext) => InnerHandler };
+      const dir = backend === "file-system" ? path.resolve(config().DATA_DIR, "page-store", "server") : ctx.serverDistDir;
+      this.inner = new mod.default({ ...ctx, serverDistDir: dir });
+    }
+    if (backend) shared.latest = this;
+  }
+
+  async get(key: string, ctx?: unknown): Promise<unknown> {
+    const entry = (await this.inner.get(key, ctx)) as StoredEntry | null;
+    if (!entry || isNotFound(entry.value)) return null;
+    // Redis entries: the lifetime the page was rendered with (see the top of this file).
+    if (!entry.cacheControl && entry.lifespan && entry.value?.kind === "APP_PAGE") {
+      const revalidate = entry.lifespan.revalidate;
+      if (typeof revalidate === "number") return { ...entry, cacheControl: { revalidate } };
+    }
+    return entry;
+  }
+
+  async set(key: string, data: unknown, ctx?: unknown): Promise<void> {
+    if (isNotFound(data)) return;
+    await this.inner.set(key, data, ctx);
+  }
+
+  revalidateTag(tags: string | string[], durations?: unknown): Promise<void> {
+    return this.inner.revalidateTag(tags, durations);
+  }
+
+  resetRequestCache(): void {
+    this.inner.resetRequestCache?.();
+  }
+}
