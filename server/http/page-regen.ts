@@ -30,7 +30,7 @@ export const REVALIDATE_HEADER = "x-prerender-revalidate";
 const ONLY_KEPT_HEADER = "x-prerender-revalidate-if-generated";
 
 /** Events of one write arrive together (a vote and its consensus change): one render for them. */
-const DEBOUNCE_MS = 200;
+const DEBOUNCE_MS = 50;
 /** At most one render of a page per this long, across instances. */
 const RENDER_WINDOW_MS = 2000;
 
