@@ -74,6 +74,19 @@ const KEEP_SECONDS = 7 * 24 * 3600;
 /** A page read or write that Redis has not answered in this long is a miss (the page renders). */
 const REDIS_TIMEOUT_MS = 1000;
 
+/**
+ * The client with its methods bound: the adapter calls `set` detached from the client (3.3.0), which
+ * ioredis does not survive.
+ */
+function bound<T extends object>(client: T): T {
+  return new Proxy(client, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
 function configureForte(): void {
   if (shared.redisConfigured) return;
   shared.redisConfigured = true;
@@ -85,7 +98,7 @@ function configureForte(): void {
     return {
       handlers: [
         createRedisHandler({
-          client: ioredisAdapter(client),
+          client: ioredisAdapter(bound(client)),
           keyPrefix: redisPrefix(serverDistDir),
           timeoutMs: REDIS_TIMEOUT_MS,
           keyExpirationStrategy: "EXAT",
