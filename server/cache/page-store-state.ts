@@ -13,6 +13,8 @@ interface PageStoreState {
   /** The last handler Next made in this process (none before the first page is served). */
   latest?: Handler;
   redisConfigured?: boolean;
+  /** The file-system store's folder, found once per process (Next makes a handler per request). */
+  fileSystemDir?: string;
 }
 
 const g = globalThis as unknown as { __claimsPageStore?: PageStoreState };

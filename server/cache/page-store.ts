@@ -6,6 +6,8 @@
 //   - otherwise: Next's own file-system cache, under DATA_DIR/page-store instead of .next, so that a
 //     page rendered against one data directory is never served against another (tests start many
 //     servers on one build).
+// Both are namespaced by build and database: a page references its build's scripts and styles (a new
+// build never serves an old build's pages), and one DATA_DIR or Redis may serve several databases.
 // Next imports this module itself (Node's own TypeScript support under `next start`, tsx under
 // `npm start`), once per process and sometimes twice: what must be shared lives on globalThis.
 //
@@ -16,7 +18,8 @@
 //     lifetime of pages this process rendered itself, and would treat another instance's page as stale).
 import path from "node:path";
 import { createRequire } from "node:module";
-import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { CacheHandler as ForteCacheHandler } from "@fortedigital/nextjs-cache-handler";
 import createRedisHandler from "@fortedigital/nextjs-cache-handler/redis-strings";
 import { ioredisAdapter } from "@fortedigital/nextjs-cache-handler/helpers/ioredisAdapter";
@@ -50,22 +53,50 @@ function backendOfProcess(): PageStoreBackend | null {
   return config().REDIS_URL ? "redis" : "file-system";
 }
 
+function buildIdOf(serverDistDir: string | undefined): string {
+  try {
+    if (serverDistDir) return readFileSync(path.join(serverDistDir, "..", "BUILD_ID"), "utf8").trim();
+  } catch {
+    /* no build: development */
+  }
+  return "dev";
+}
+
+function schemaOf(url: URL | null): string {
+  return url?.searchParams.get("schema") || "public";
+}
+
+function databaseUrl(): URL | null {
+  const url = config().DATABASE_URL;
+  try {
+    return url ? new URL(url) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The key namespace in Redis: per database schema (test files share one Redis) and per build. */
 function redisPrefix(serverDistDir: string | undefined): string {
-  const url = config().DATABASE_URL;
-  let schema = "";
+  return `claims-pages:${schemaOf(databaseUrl())}:${buildIdOf(serverDistDir)}:`;
+}
+
+/**
+ * The file-system store's folder: DATA_DIR/page-store/<build>/<database>. Folders of other builds are
+ * removed when a process of a new build starts (their pages would reference scripts that are gone).
+ */
+function fileSystemDir(serverDistDir: string | undefined): string {
+  if (shared.fileSystemDir) return shared.fileSystemDir;
+  const root = path.resolve(config().DATA_DIR, "page-store");
+  const buildId = buildIdOf(serverDistDir);
   try {
-    schema = url ? (new URL(url).searchParams.get("schema") ?? "") : "";
+    for (const entry of readdirSync(root)) if (entry !== buildId) rmSync(path.join(root, entry), { recursive: true, force: true });
   } catch {
-    schema = "";
+    /* nothing kept yet */
   }
-  let buildId = "dev";
-  try {
-    if (serverDistDir) buildId = readFileSync(path.join(serverDistDir, "..", "BUILD_ID"), "utf8").trim();
-  } catch {
-    buildId = "dev";
-  }
-  return `claims-pages:${schema || "public"}:${buildId}:`;
+  // The database without its credentials: host, name and schema (PGlite: the DATA_DIR itself).
+  const url = databaseUrl();
+  const database = url ? createHash("sha256").update(`${url.host}${url.pathname}?${schemaOf(url)}`).digest("hex").slice(0, 16) : "pglite";
+  return (shared.fileSystemDir = path.join(root, buildId, database, "server"));
 }
 
 /** How long an entry stays in Redis after its last render, whatever its revalidate time: a week. */
@@ -133,7 +164,7 @@ export default class PageStore {
     } else {
       // Next's own file-system cache (the build too: its prerendered pages stay where Next puts them).
       const mod = require("next/dist/server/lib/incremental-cache/file-system-cache.js") as { default: new (c: HandlerContext) => InnerHandler };
-      const dir = backend === "file-system" ? path.resolve(config().DATA_DIR, "page-store", "server") : ctx.serverDistDir;
+      const dir = backend === "file-system" ? fileSystemDir(ctx.serverDistDir) : ctx.serverDistDir;
       this.inner = new mod.default({ ...ctx, serverDistDir: dir });
     }
     if (backend) shared.latest = this;
