@@ -91,7 +91,10 @@ describe.skipIf(!replicaUrl)("a read replica", () => {
     // The production server on the same database and replica (the env this file runs with).
     web = await startBuiltServer({ TRUST_PROXY: "1", LOG_LEVEL: "error" });
     const page = async (pagePath: string, headers: Record<string, string> = {}) => {
-      const res = await fetch(`${web!.base}${pagePath}`, { headers: { "user-agent": "Mozilla/5.0 (test)", "x-forwarded-for": "198.51.100.40", ...headers } });
+      const res = await fetch(`${web!.base}${pagePath}`, {
+        headers: { "user-agent": "Mozilla/5.0 (test)", "x-forwarded-for": "198.51.100.40", ...headers },
+        signal: AbortSignal.timeout(60_000),
+      });
       return { status: res.status, kept: res.headers.get("x-nextjs-cache")?.toLowerCase() ?? null, html: await res.text() };
     };
     const writer = await agentAt("198.51.100.3", "pagewriter");
@@ -102,6 +105,9 @@ describe.skipIf(!replicaUrl)("a read replica", () => {
     };
     const viewed = await make("A kept page shows what the primary has.");
     const unseen = await make("A first view reads the primary too.");
+    // Related claims are computed and stored on a claim's first read: done now, while commits still
+    // replicate (a commit of the server's own waits for the replica here, remote_apply).
+    for (const id of [viewed, unseen]) expect((await api.get(`/discover/related/${id}`)).status).toBe(200);
     const first = await page(`/claims/${viewed}`);
     expect(first.status).toBe(200);
     expect(first.html).toContain("A kept page shows what the primary has.");
