@@ -476,7 +476,6 @@ export function claimOwnFieldsPath(claimId: string): string {
   return `/api/trpc/${calls.map(([name]) => name).join(",")}?batch=1&input=${encodeURIComponent(JSON.stringify(input))}`;
 }
 
-/** Each call of the returned function gives the next id's path (each endpoint rotates on its own). */
 /**
  * Two passes over `ids` (anonymous only): the first views each page once, in order, and never the same
  * page twice; the second views again only the pages the first reached, in the same order.
@@ -497,6 +496,7 @@ function longTail(name: string, prefix: string, ids: readonly string[]) {
   ];
 }
 
+/** Each call of the returned function gives the next id's path (each endpoint rotates on its own). */
 function rotatingPath(ids: readonly string[], toPath: (id: string) => string): () => string {
   const id = rotating(ids);
   return () => toPath(id());

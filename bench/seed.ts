@@ -382,8 +382,9 @@ function loadSteps(sizes: SeedSizes, passwordHash: string, chunks: number): Step
       // trees are up to log8(claims) levels deep (6 at 100k, within the limit of 8) and never cyclic.
       // Four in five carry one relevance vote, their author's.
       label: "arguments",
-      weight: C * 0.4,
-      sql: `INSERT INTO arguments (id, parent_claim_id, child_claim_id, stance, author_id, relevance_sum, relevance_votes, created_at)
+      weight: C * 0.7,
+      sql: [
+        `INSERT INTO arguments (id, parent_claim_id, child_claim_id, stance, author_id, relevance_sum, relevance_votes, created_at)
             SELECT gen_random_uuid(), x.parent, x.child, (CASE WHEN x.supports THEN 'supports' ELSE 'opposes' END)::"ArgumentStance",
               x.author, CASE WHEN x.voted THEN x.value ELSE 0 END, CASE WHEN x.voted THEN 1 ELSE 0 END, x.created_at
             FROM (
@@ -394,12 +395,10 @@ function loadSteps(sizes: SeedSizes, passwordHash: string, chunks: number): Step
               JOIN ${S}.agents a ON a.i = c.author
               WHERE c.i >= 8 AND random() < 0.4
             ) x`,
-    },
-    {
-      label: "relevance votes",
-      weight: C * 0.3,
-      sql: `INSERT INTO relevance_votes (argument_id, agent_id, value, created_at, updated_at)
+        // Then, on the same session, the relevance votes (they read the arguments just inserted).
+        `INSERT INTO relevance_votes (argument_id, agent_id, value, created_at, updated_at)
             SELECT id, author_id, relevance_sum, created_at, created_at FROM arguments WHERE relevance_votes = 1`,
+      ],
     },
     {
       label: "evidence",
@@ -479,7 +478,7 @@ const SEQUENCES = ["gradient_history", "reputation_events"].map(
 );
 
 /** The tables the seed fills. */
-const LOADED_TABLES = ["agents", "claims", "claim_parents", "evidence", "evidence_votes", "claim_votes", "vote_outcomes", "gradient_history", "comments", "reputation_events"];
+const LOADED_TABLES = ["agents", "claims", "claim_parents", "arguments", "relevance_votes", "evidence", "evidence_votes", "claim_votes", "vote_outcomes", "gradient_history", "comments", "reputation_events"];
 
 /**
  * Drops the loaded tables' foreign keys and secondary indexes (primary keys stay) and returns the
