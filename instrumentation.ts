@@ -11,7 +11,8 @@ export async function register() {
   if (process.env.NEXT_PHASE !== "phase-production-build") {
     // The workers and the live channel (server/jobs).
     const { startBackground } = await import("./server/jobs/index.ts");
-    startBackground().catch((err) => console.error("[jobs] failed to start:", err));
+    const { logError } = await import("./server/log/logger.ts");
+    startBackground().catch((err) => logError("[jobs] failed to start", err));
     // Kept pages follow their claims' events (server/http/page-regen.ts).
     const { startPageRegen } = await import("./server/http/page-regen.ts");
     startPageRegen();

@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { processSingleton } from "./process-singleton.ts";
 
 const optionalString = z
   .string()
@@ -22,6 +23,27 @@ const endpoint = (name: string, fallback: string) =>
     .transform((v) => v ?? fallback)
     .pipe(z.url({ protocol: /^https?$/, message: `${name} must be an http(s) URL` }));
 
+/**
+ * A number variable, with one message for every way its value can be wrong (not a number, not whole,
+ * out of range): `${name} must be ${what}`. `tooLarge` words the maximum apart when it deserves it.
+ */
+function numberVar(
+  name: string,
+  what: string,
+  opts: { whole?: boolean; min?: number; max?: number; above?: number; tooLarge?: string; allowed?: (v: number) => boolean } = {},
+) {
+  const message = `${name} must be ${what}`;
+  let n = z.coerce.number({ message });
+  if (opts.whole !== false) n = n.int({ message });
+  if (opts.above !== undefined) n = n.gt(opts.above, { message });
+  if (opts.min !== undefined) n = n.min(opts.min, { message });
+  if (opts.max !== undefined) n = n.max(opts.max, { message: opts.tooLarge ? `${name} must be ${opts.tooLarge}` : message });
+  return opts.allowed ? n.refine(opts.allowed, { message }) : n;
+}
+
+/** A whole-number variable (see numberVar). */
+const intVar = (name: string, what: string, opts: Omit<Parameters<typeof numberVar>[2] & {}, "whole"> = {}) => numberVar(name, what, opts);
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -29,6 +51,12 @@ const envSchema = z.object({
     message: "DATABASE_URL must be a postgres:// or postgresql:// connection string",
   }),
   DATA_DIR: z.string().default(".data"),
+  /** The embedded database's directory (default DATA_DIR); tests use `memory://`. */
+  PGLITE_DATA_DIR: optionalString,
+  /** PostgreSQL connections per process for requests (the background work has JOBS_POOL_SIZE). */
+  DATABASE_POOL_SIZE: intVar("DATABASE_POOL_SIZE", "a whole number between 1 and 1000", { min: 1, max: 1000 }).default(10),
+  /** Where the migrations are read from (default prisma/migrations under the working directory). */
+  MIGRATIONS_DIR: optionalString,
   JWT_SECRET: secret("JWT_SECRET"),
   NEXTAUTH_SECRET: secret("NEXTAUTH_SECRET"),
   /** Encrypts webhook signing secrets at rest (server/auth/secret-box.ts). Required in production. */
@@ -55,9 +83,10 @@ const envSchema = z.object({
   }),
   UPSTASH_REDIS_REST_URL: optionalString.pipe(z.url({ message: "UPSTASH_REDIS_REST_URL must be a URL" }).optional()),
   UPSTASH_REDIS_REST_TOKEN: optionalString,
-  RATE_LIMIT_SCALE: z.coerce
-    .number({ message: "RATE_LIMIT_SCALE must be a positive number" })
-    .positive({ message: "RATE_LIMIT_SCALE must be a positive number" })
+  /** Key prefixes in the shared store: instances of one deployment share them (tests keep theirs apart). */
+  RATE_LIMIT_PREFIX: optionalString,
+  CACHE_PREFIX: optionalString,
+  RATE_LIMIT_SCALE: numberVar("RATE_LIMIT_SCALE", "a positive number", { whole: false, above: 0 })
     .default(1),
   // The number of proxy hops in front of the server that append to X-Forwarded-For (0: none, the
   // socket's peer is the client). `true`/`false` are kept from when it was a switch (true = 1 hop).
@@ -71,17 +100,10 @@ const envSchema = z.object({
         .regex(/^(|\d{1,2}|true|false)$/, { message: "TRUST_PROXY must be a number of trusted proxy hops (0-99; true = 1, false = 0)" })
         .transform((v) => (v === "true" ? 1 : v === "" || v === "false" ? 0 : Number(v))),
     ),
-  PAGE_RATE_LIMIT: z.coerce
-    .number({ message: "PAGE_RATE_LIMIT must be a positive whole number (page renders per minute per IP)" })
-    .int({ message: "PAGE_RATE_LIMIT must be a positive whole number (page renders per minute per IP)" })
-    .positive({ message: "PAGE_RATE_LIMIT must be a positive whole number (page renders per minute per IP)" })
+  PAGE_RATE_LIMIT: intVar("PAGE_RATE_LIMIT", "a positive whole number (page renders per minute per IP)", { min: 1 })
     .default(600),
   /** An IPv6 client is limited by this prefix of its address: one subscriber holds a whole /64 (or more). */
-  RATE_LIMIT_IPV6_PREFIX: z.coerce
-    .number({ message: "RATE_LIMIT_IPV6_PREFIX must be a whole number from 32 to 128" })
-    .int({ message: "RATE_LIMIT_IPV6_PREFIX must be a whole number from 32 to 128" })
-    .min(32, { message: "RATE_LIMIT_IPV6_PREFIX must be a whole number from 32 to 128" })
-    .max(128, { message: "RATE_LIMIT_IPV6_PREFIX must be a whole number from 32 to 128" })
+  RATE_LIMIT_IPV6_PREFIX: intVar("RATE_LIMIT_IPV6_PREFIX", "a whole number from 32 to 128", { min: 32, max: 128 })
     .default(64),
   SKIP_MIGRATIONS: z
     .enum(["", "0", "1", "true", "false"], { message: "SKIP_MIGRATIONS must be 1/true or 0/false" })
@@ -115,11 +137,7 @@ const envSchema = z.object({
   /** json: one JSON object a line (pino); pretty: readable lines. Default: json in production, else pretty. */
   LOG_FORMAT: z.enum(["", "json", "pretty"], { message: "LOG_FORMAT must be json or pretty" }).default(""),
   /** The Prometheus endpoint listens on its own port (unset: no metrics endpoint), never on PORT. */
-  METRICS_PORT: z.coerce
-    .number({ message: "METRICS_PORT must be a port number (1-65535)" })
-    .int({ message: "METRICS_PORT must be a port number (1-65535)" })
-    .min(1, { message: "METRICS_PORT must be a port number (1-65535)" })
-    .max(65535, { message: "METRICS_PORT must be a port number (1-65535)" })
+  METRICS_PORT: intVar("METRICS_PORT", "a port number (1-65535)", { min: 1, max: 65535 })
     .optional()
     .or(z.literal("").transform(() => undefined)),
   METRICS_HOST: z.string().trim().min(1, { message: "METRICS_HOST must be an address to listen on" }).default("127.0.0.1"),
@@ -132,11 +150,7 @@ const envSchema = z.object({
     message: "DATABASE_REPLICA_URL must be a postgres:// or postgresql:// connection string",
   }),
   /** After an agent writes, its reads go to the primary for this long (read-your-writes). */
-  REPLICA_STICKY_SECONDS: z.coerce
-    .number({ message: "REPLICA_STICKY_SECONDS must be a whole number of seconds between 1 and 600" })
-    .int({ message: "REPLICA_STICKY_SECONDS must be a whole number of seconds between 1 and 600" })
-    .min(1, { message: "REPLICA_STICKY_SECONDS must be a whole number of seconds between 1 and 600" })
-    .max(600, { message: "REPLICA_STICKY_SECONDS must be a whole number of seconds between 1 and 600" })
+  REPLICA_STICKY_SECONDS: intVar("REPLICA_STICKY_SECONDS", "a whole number of seconds between 1 and 600", { min: 1, max: 600 })
     .default(5),
   /**
    * Named prepared statements for the hottest look-ups (on by default). Off (0/false) behind a pooler that
@@ -148,72 +162,36 @@ const envSchema = z.object({
     .transform((v) => v !== "0" && v !== "false"),
   /** `npm run dev` loads the demo data into an empty database (auto) or never (off). */
   DEMO_SEED: z.enum(["auto", "off"], { message: "DEMO_SEED must be auto or off" }).default("auto"),
-  TRENDING_CACHE_SECONDS: z.coerce
-    .number({ message: "TRENDING_CACHE_SECONDS must be a whole number of seconds (0 = no cache)" })
-    .int({ message: "TRENDING_CACHE_SECONDS must be a whole number of seconds (0 = no cache)" })
-    .min(0, { message: "TRENDING_CACHE_SECONDS must be a whole number of seconds (0 = no cache)" })
-    .max(3600, { message: "TRENDING_CACHE_SECONDS must be at most 3600" })
+  TRENDING_CACHE_SECONDS: intVar("TRENDING_CACHE_SECONDS", "a whole number of seconds (0 = no cache)", { min: 0, max: 3600, tooLarge: "at most 3600" })
     .default(30),
-  RECOMMENDED_CACHE_SECONDS: z.coerce
-    .number({ message: "RECOMMENDED_CACHE_SECONDS must be a whole number of seconds (0 = no cache)" })
-    .int({ message: "RECOMMENDED_CACHE_SECONDS must be a whole number of seconds (0 = no cache)" })
-    .min(0, { message: "RECOMMENDED_CACHE_SECONDS must be a whole number of seconds (0 = no cache)" })
-    .max(3600, { message: "RECOMMENDED_CACHE_SECONDS must be at most 3600" })
+  RECOMMENDED_CACHE_SECONDS: intVar("RECOMMENDED_CACHE_SECONDS", "a whole number of seconds (0 = no cache)", { min: 0, max: 3600, tooLarge: "at most 3600" })
     .default(30),
   /**
    * Anonymous page views share one render for this long (server/http/page-cache.ts); 0 turns it off.
    * Unset: 5 in production, 0 under `next dev` (a developer wants every edit on the next load).
    */
-  PAGE_CACHE_SECONDS: z.coerce
-    .number({ message: "PAGE_CACHE_SECONDS must be a number of seconds between 0 and 60" })
-    .min(0, { message: "PAGE_CACHE_SECONDS must be a number of seconds between 0 and 60" })
-    .max(60, { message: "PAGE_CACHE_SECONDS must be a number of seconds between 0 and 60" })
+  PAGE_CACHE_SECONDS: numberVar("PAGE_CACHE_SECONDS", "a number of seconds between 0 and 60", { whole: false, min: 0, max: 60 })
     .optional(),
-  PAGE_CACHE_MAX_MB: z.coerce
-    .number({ message: "PAGE_CACHE_MAX_MB must be a whole number of megabytes between 1 and 1024" })
-    .int({ message: "PAGE_CACHE_MAX_MB must be a whole number of megabytes between 1 and 1024" })
-    .min(1, { message: "PAGE_CACHE_MAX_MB must be a whole number of megabytes between 1 and 1024" })
-    .max(1024, { message: "PAGE_CACHE_MAX_MB must be a whole number of megabytes between 1 and 1024" })
+  PAGE_CACHE_MAX_MB: intVar("PAGE_CACHE_MAX_MB", "a whole number of megabytes between 1 and 1024", { min: 1, max: 1024 })
     .default(64),
   /** A related-claims set older than this is refreshed in the background on its next read (10–86400). */
-  RELATED_REFRESH_SECONDS: z.coerce
-    .number({ message: "RELATED_REFRESH_SECONDS must be a whole number of seconds between 10 and 86400" })
-    .int({ message: "RELATED_REFRESH_SECONDS must be a whole number of seconds between 10 and 86400" })
-    .min(10, { message: "RELATED_REFRESH_SECONDS must be a whole number of seconds between 10 and 86400" })
-    .max(86_400, { message: "RELATED_REFRESH_SECONDS must be a whole number of seconds between 10 and 86400" })
+  RELATED_REFRESH_SECONDS: intVar("RELATED_REFRESH_SECONDS", "a whole number of seconds between 10 and 86400", { min: 10, max: 86_400 })
     .default(300),
-  SHUTDOWN_GRACE_SECONDS: z.coerce
-    .number({ message: "SHUTDOWN_GRACE_SECONDS must be a number of seconds between 0 and 600" })
-    .min(0, { message: "SHUTDOWN_GRACE_SECONDS must be a number of seconds between 0 and 600" })
-    .max(600, { message: "SHUTDOWN_GRACE_SECONDS must be a number of seconds between 0 and 600" })
+  SHUTDOWN_GRACE_SECONDS: numberVar("SHUTDOWN_GRACE_SECONDS", "a number of seconds between 0 and 600", { whole: false, min: 0, max: 600 })
     .default(10),
-  /** PostgreSQL cancels any statement of the API that runs longer (0 = never); the caller gets a 503. */
   // The bridging model's background refit (docs/features/bridging.md): at most this often, one instance at a time.
-  BRIDGING_INTERVAL_SECONDS: z.coerce
-    .number({ message: "BRIDGING_INTERVAL_SECONDS must be a whole number of seconds, 0 (off) or 10-86400" })
-    .int({ message: "BRIDGING_INTERVAL_SECONDS must be a whole number of seconds, 0 (off) or 10-86400" })
-    .refine((v) => v === 0 || (v >= 10 && v <= 86_400), { message: "BRIDGING_INTERVAL_SECONDS must be a whole number of seconds, 0 (off) or 10-86400" })
+  BRIDGING_INTERVAL_SECONDS: intVar("BRIDGING_INTERVAL_SECONDS", "a whole number of seconds, 0 (off) or 10-86400", { allowed: (v) => v === 0 || (v >= 10 && v <= 86_400) })
     .default(300),
   // A claim resolves once it has held consensus_true/consensus_false this long (docs/features/consensus.md);
   // 0 resolves it in the transaction of the vote that brings it there.
-  RESOLUTION_STABLE_SECONDS: z.coerce
-    .number({ message: "RESOLUTION_STABLE_SECONDS must be a whole number of seconds, 0 or more" })
-    .int({ message: "RESOLUTION_STABLE_SECONDS must be a whole number of seconds, 0 or more" })
-    .min(0, { message: "RESOLUTION_STABLE_SECONDS must be a whole number of seconds, 0 or more" })
+  RESOLUTION_STABLE_SECONDS: intVar("RESOLUTION_STABLE_SECONDS", "a whole number of seconds, 0 or more", { min: 0 })
     .default(1800),
   // The fit's worker thread runs at this nice value (Linux: a thread's own), so the API's threads come
   // first on a busy host; 0 = the same priority as the API.
-  BRIDGING_WORKER_NICE: z.coerce
-    .number({ message: "BRIDGING_WORKER_NICE must be a whole number from 0 to 19" })
-    .int({ message: "BRIDGING_WORKER_NICE must be a whole number from 0 to 19" })
-    .min(0, { message: "BRIDGING_WORKER_NICE must be a whole number from 0 to 19" })
-    .max(19, { message: "BRIDGING_WORKER_NICE must be a whole number from 0 to 19" })
+  BRIDGING_WORKER_NICE: intVar("BRIDGING_WORKER_NICE", "a whole number from 0 to 19", { min: 0, max: 19 })
     .default(19),
-  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce
-    .number({ message: "DATABASE_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds (0 = no timeout)" })
-    .int({ message: "DATABASE_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds (0 = no timeout)" })
-    .min(0, { message: "DATABASE_STATEMENT_TIMEOUT_MS must be a whole number of milliseconds (0 = no timeout)" })
-    .max(600_000, { message: "DATABASE_STATEMENT_TIMEOUT_MS must be at most 600000 (10 minutes)" })
+  /** PostgreSQL cancels any statement of the API that runs longer (0 = never); the caller gets a 503. */
+  DATABASE_STATEMENT_TIMEOUT_MS: intVar("DATABASE_STATEMENT_TIMEOUT_MS", "a whole number of milliseconds (0 = no timeout)", { min: 0, max: 600_000, tooLarge: "at most 600000 (10 minutes)" })
     .default(5000),
   /** Lifts the webhook URL rules (https only, public addresses only): development and tests. */
   WEBHOOK_ALLOW_PRIVATE: z
@@ -221,36 +199,20 @@ const envSchema = z.object({
     .default("")
     .transform((v) => v === "1" || v === "true"),
   /** The first retry delay of a failed webhook delivery; each next one is 3 times longer (± jitter). */
-  WEBHOOK_RETRY_BASE_MS: z.coerce
-    .number({ message: "WEBHOOK_RETRY_BASE_MS must be a whole number of milliseconds between 10 and 3600000" })
-    .int({ message: "WEBHOOK_RETRY_BASE_MS must be a whole number of milliseconds between 10 and 3600000" })
-    .min(10, { message: "WEBHOOK_RETRY_BASE_MS must be a whole number of milliseconds between 10 and 3600000" })
-    .max(3_600_000, { message: "WEBHOOK_RETRY_BASE_MS must be a whole number of milliseconds between 10 and 3600000" })
+  WEBHOOK_RETRY_BASE_MS: intVar("WEBHOOK_RETRY_BASE_MS", "a whole number of milliseconds between 10 and 3600000", { min: 10, max: 3_600_000 })
     .default(60_000),
   /** The comment line an open live stream (SSE) sends when idle, so proxies and browsers keep it open. */
-  LIVE_HEARTBEAT_MS: z.coerce
-    .number({ message: "LIVE_HEARTBEAT_MS must be a whole number of milliseconds between 100 and 60000" })
-    .int({ message: "LIVE_HEARTBEAT_MS must be a whole number of milliseconds between 100 and 60000" })
-    .min(100, { message: "LIVE_HEARTBEAT_MS must be a whole number of milliseconds between 100 and 60000" })
-    .max(60_000, { message: "LIVE_HEARTBEAT_MS must be a whole number of milliseconds between 100 and 60000" })
+  LIVE_HEARTBEAT_MS: intVar("LIVE_HEARTBEAT_MS", "a whole number of milliseconds between 100 and 60000", { min: 100, max: 60_000 })
     .default(15_000),
   /** Open live streams (claim pages) one client IP may hold in one instance. */
-  LIVE_STREAMS_PER_IP: z.coerce
-    .number({ message: "LIVE_STREAMS_PER_IP must be a whole number between 1 and 10000" })
-    .int({ message: "LIVE_STREAMS_PER_IP must be a whole number between 1 and 10000" })
-    .min(1, { message: "LIVE_STREAMS_PER_IP must be a whole number between 1 and 10000" })
-    .max(10_000, { message: "LIVE_STREAMS_PER_IP must be a whole number between 1 and 10000" })
+  LIVE_STREAMS_PER_IP: intVar("LIVE_STREAMS_PER_IP", "a whole number between 1 and 10000", { min: 1, max: 10_000 })
     .default(20),
   /**
    * PostgreSQL connections of the background work (outbox relay, fan-out, webhook delivery, job queue),
    * a pool of its own beside DATABASE_POOL_SIZE: requests queued for a connection under load do not
    * hold the followers' updates up, nor these the requests.
    */
-  JOBS_POOL_SIZE: z.coerce
-    .number({ message: "JOBS_POOL_SIZE must be a whole number between 1 and 100" })
-    .int({ message: "JOBS_POOL_SIZE must be a whole number between 1 and 100" })
-    .min(1, { message: "JOBS_POOL_SIZE must be a whole number between 1 and 100" })
-    .max(100, { message: "JOBS_POOL_SIZE must be a whole number between 1 and 100" })
+  JOBS_POOL_SIZE: intVar("JOBS_POOL_SIZE", "a whole number between 1 and 100", { min: 1, max: 100 })
     .default(6),
   /** Whether this process runs the background worker (outbox relay, fan-out, webhook delivery). */
   JOBS_ENABLED: z
@@ -354,15 +316,21 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   return { ...cfg, JWT_SECRET, NEXTAUTH_SECRET, WEBHOOK_SECRET_KEY, PAGE_CACHE_SECONDS };
 }
 
-const globalForConfig = globalThis as unknown as { __claimsConfig?: Config };
-
 /** The validated configuration of this process (read once). */
 export function config(): Config {
-  if (!globalForConfig.__claimsConfig) {
+  return processSingleton("claims.config", () => {
     const cfg = parseConfig(process.env);
     // NextAuth reads its secret from the environment; share the generated one in development.
     process.env.NEXTAUTH_SECRET ??= cfg.NEXTAUTH_SECRET;
-    globalForConfig.__claimsConfig = cfg;
-  }
-  return globalForConfig.__claimsConfig;
+    return cfg;
+  });
+}
+
+/**
+ * Whether this process is `next build` (Next's own signal, NEXT_PHASE). Read apart from config(): a
+ * build has no production secrets, so config() may not validate there (docs/features/page-cache.md:
+ * the build keeps no pages of ours).
+ */
+export function isNextBuild(): boolean {
+  return process.env.NEXT_PHASE === "phase-production-build";
 }

@@ -1,7 +1,7 @@
 // The production server: one node:http server in which /api/v1 goes straight to the REST adapter
 // (no Next per-request pipeline on the API hot path) and everything else to Next's request handler.
 // `npm start` runs it; `npm run dev` uses plain `next dev`, where app/api/v1 mounts the same adapter.
-import { guardProcessOutput } from "./log/safe-output.ts";
+import { guardProcessOutput, safeWrite } from "./log/safe-output.ts";
 import { createServer } from "node:http";
 import next from "next";
 import { config, ConfigError } from "./config.ts";
@@ -29,7 +29,8 @@ async function main() {
     cfg = config();
   } catch (err) {
     if (err instanceof ConfigError) {
-      console.error(err.message);
+      // No logger without a configuration: the message alone, as the operator has to read it.
+      safeWrite("stderr", `${err.message}\n`);
       process.exit(1);
     }
     throw err;
@@ -85,6 +86,6 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error("Failed to start:", err);
+  logError("Failed to start", err);
   process.exit(1);
 });

@@ -3,10 +3,11 @@
 // same procedures as /api/v1/auth/...), with the server's message next to the field it names.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { signOut } from "next-auth/react";
-import { useId, useState, type FormEvent } from "react";
-import { changedField, FieldError, FormError, invalidProps } from "../_components/form-bits.tsx";
+import { useId, useState } from "react";
+import { FieldError, FormError, invalidProps } from "../_components/form-bits.tsx";
 import { ClientForm } from "../_components/client-form.tsx";
-import { toApiError, withoutField, type ApiError } from "../_lib/api-error.ts";
+import { NewPasswordField, useFormSubmit } from "../_components/form-submit.tsx";
+import { toApiError, type ApiError } from "../_lib/api-error.ts";
 import { useTRPC } from "../_lib/trpc.tsx";
 import ui from "../_components/ui.module.css";
 
@@ -22,26 +23,14 @@ export function ProfileForm({ displayName, bio, bioMax }: { displayName: string;
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const id = useId();
-  const [error, setError] = useState<ApiError | null>(null);
-  const [saved, setSaved] = useState(false);
   const update = useMutation(trpc.auth.updateMe.mutationOptions());
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setError(null);
-    setSaved(false);
-    try {
-      await update.mutateAsync({ display_name: String(form.get("display_name") ?? ""), bio: String(form.get("bio") ?? "") });
-      await queryClient.invalidateQueries({ queryKey: trpc.auth.me.queryKey() });
-      setSaved(true);
-    } catch (err) {
-      setError(toApiError(err));
-    }
-  }
+  const { error, done: saved, formProps } = useFormSubmit(async (form) => {
+    await update.mutateAsync({ display_name: String(form.get("display_name") ?? ""), bio: String(form.get("bio") ?? "") });
+    await queryClient.invalidateQueries({ queryKey: trpc.auth.me.queryKey() });
+  });
 
   return (
-    <ClientForm onSubmit={onSubmit} noValidate onChange={(e) => setError((err) => withoutField(err, changedField(e)))}>
+    <ClientForm {...formProps}>
       <FormError error={error} fields={["display_name", "bio"]} />
       <div className={ui.field}>
         <label htmlFor={`${id}-name`}>Display name</label>
@@ -65,57 +54,27 @@ export function ProfileForm({ displayName, bio, bioMax }: { displayName: string;
   );
 }
 
-/** What the password rules say, in words a person reads (the API names the field and the rule). */
-const PASSWORD_HINT = "At least 8 characters, with an uppercase letter, a lowercase letter and a digit.";
-
 export function PasswordForm() {
   const trpc = useTRPC();
   const id = useId();
-  const [error, setError] = useState<ApiError | null>(null);
-  const [done, setDone] = useState(false);
   const change = useMutation(trpc.account.changePassword.mutationOptions());
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const formElement = event.currentTarget;
-    const form = new FormData(formElement);
-    setError(null);
-    setDone(false);
-    try {
-      await change.mutateAsync({ current_password: String(form.get("current_password") ?? ""), new_password: String(form.get("new_password") ?? "") });
-      formElement.reset();
-      setDone(true);
-    } catch (err) {
-      const apiError = toApiError(err);
-      setError(apiError.status === 403 ? { ...apiError, fields: { current_password: "The current password is not right." } } : apiError);
-    }
-  }
+  const { error, done, formProps } = useFormSubmit(
+    async (fields, form) => {
+      await change.mutateAsync({ current_password: String(fields.get("current_password") ?? ""), new_password: String(fields.get("new_password") ?? "") });
+      form.reset();
+    },
+    (apiError) => (apiError.status === 403 ? { ...apiError, fields: { current_password: "The current password is not right." } } : apiError),
+  );
 
   return (
-    <ClientForm onSubmit={onSubmit} noValidate onChange={(e) => setError((err) => withoutField(err, changedField(e)))}>
+    <ClientForm {...formProps}>
       <FormError error={error} fields={["current_password", "new_password"]} />
       <div className={ui.field}>
         <label htmlFor={`${id}-current`}>Current password</label>
         <input id={`${id}-current`} name="current_password" type="password" className={ui.input} autoComplete="current-password" required {...invalidProps(error, "current_password", `${id}-current`)} />
         <FieldError error={error} field="current_password" id={`${id}-current`} />
       </div>
-      <div className={ui.field}>
-        <label htmlFor={`${id}-new`}>New password</label>
-        <input
-          id={`${id}-new`}
-          name="new_password"
-          type="password"
-          className={ui.input}
-          autoComplete="new-password"
-          required
-          aria-describedby={`${id}-new-hint${error?.fields.new_password ? ` ${id}-new-error` : ""}`}
-          aria-invalid={error?.fields.new_password ? true : undefined}
-        />
-        <span className={ui.hint} id={`${id}-new-hint`}>
-          {PASSWORD_HINT}
-        </span>
-        <FieldError error={error} field="new_password" id={`${id}-new`} />
-      </div>
+      <NewPasswordField error={error} />
       <div className={ui["form-actions"]}>
         <button type="submit" className={ui.button} disabled={change.isPending}>
           {change.isPending ? "Changing…" : "Change password"}
@@ -254,27 +213,22 @@ export function ExportButton({ username }: { username: string }) {
 export function DeleteAccountForm({ hasPassword, username }: { hasPassword: boolean; username: string }) {
   const trpc = useTRPC();
   const id = useId();
-  const [error, setError] = useState<ApiError | null>(null);
   const remove = useMutation(trpc.account.delete.mutationOptions());
   const field = hasPassword ? "password" : "confirm";
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setError(null);
-    try {
+  const { error, formProps } = useFormSubmit(
+    async (form) => {
       await remove.mutateAsync({ [field]: String(form.get(field) ?? "") });
       await signOut({ redirect: false });
       window.location.assign("/?account=deleted");
-    } catch (err) {
-      const apiError = toApiError(err);
+    },
+    (apiError) => {
       const message = hasPassword ? "The password is not right." : `Type your username, ${username}, exactly.`;
-      setError(apiError.status === 403 ? { ...apiError, fields: { [field]: message } } : apiError);
-    }
-  }
+      return apiError.status === 403 ? { ...apiError, fields: { [field]: message } } : apiError;
+    },
+  );
 
   return (
-    <ClientForm onSubmit={onSubmit} noValidate onChange={(e) => setError((err) => withoutField(err, changedField(e)))}>
+    <ClientForm {...formProps}>
       <FormError error={error} fields={[field]} />
       <div className={ui.field}>
         <label htmlFor={`${id}-${field}`}>{hasPassword ? "Your password, to confirm" : `Type your username (${username}) to confirm`}</label>

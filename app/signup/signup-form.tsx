@@ -7,6 +7,7 @@ import { toApiError, withoutField, type ApiError } from "../_lib/api-error.ts";
 import { useTRPC } from "../_lib/trpc.tsx";
 import ui from "../_components/ui.module.css";
 import { ClientForm } from "../_components/client-form.tsx";
+import { NewPasswordField } from "../_components/form-submit.tsx";
 
 const FIELDS = ["email", "username", "display_name", "password"] as const;
 
@@ -100,23 +101,7 @@ export function SignUpForm({ redirectTo }: { redirectTo: string }) {
           Votes of automated accounts are counted apart from people’s.
         </span>
       </div>
-      <div className={ui.field}>
-        <label htmlFor={`${id}-password`}>Password</label>
-        <input
-          id={`${id}-password`}
-          name="password"
-          type="password"
-          className={ui.input}
-          autoComplete="new-password"
-          required
-          aria-describedby={`${id}-password-hint${error?.fields.password ? ` ${id}-password-error` : ""}`}
-          aria-invalid={error?.fields.password ? true : undefined}
-        />
-        <span className={ui.hint} id={`${id}-password-hint`}>
-          At least 8 characters, with an uppercase letter, a lowercase letter and a digit.
-        </span>
-        <FieldError error={error} field="password" id={`${id}-password`} />
-      </div>
+      <NewPasswordField error={error} name="password" label="Password" />
       <button type="submit" className={`${ui.button} ${ui["button--block"]}`} disabled={pending}>
         {pending ? "Creating your account…" : "Create account"}
       </button>

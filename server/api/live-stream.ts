@@ -13,13 +13,13 @@ import { onClaimEvent, type LiveEvent } from "../queue/live.ts";
 import { limitCaller } from "../ratelimit/limiter.ts";
 import { assertClaimExists } from "../services/claims.ts";
 import { createWebContext } from "./web-context.ts";
+import { processSingleton } from "../process-singleton.ts";
 
 /** What a browser waits before reconnecting after the stream drops (the SSE `retry:` field). */
 const RECONNECT_MS = 3000;
 
-const g = globalThis as unknown as { __claimsLiveStreams?: Map<string, number> };
 /** Open streams per client IP in this process (Next's bundles and the custom server share it). */
-const openStreams = () => (g.__claimsLiveStreams ??= new Map());
+const openStreams = () => processSingleton("claims.liveStreams", () => new Map<string, number>());
 
 /** The number of live streams open in this process (tests, diagnostics). */
 export function openLiveStreams(): number {

@@ -1,7 +1,7 @@
 // Who is calling: resolved once per request from a Bearer credential — an access token or an API key
 // (REST clients, agents) — or handed in by the web UI's NextAuth session. Procedures only ever see
 // `ctx.agent`; the scope middleware (server/api/trpc.ts) reads `apiKey`.
-import { preparedSql, readSql } from "../db/client.ts";
+import { readSql } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import type { Tier } from "../domain/reputation.ts";
 import type { Role } from "../domain/roles.ts";
@@ -62,9 +62,9 @@ export async function identityForMcp(header: string | undefined | null, origin: 
   if (!token || looksLikeApiKey(token)) return INVALID;
   const grant = await verifyMcpAccessToken(origin, token);
   if (!grant) return INVALID;
-  const [row] = await preparedSql<SessionAgent>`
+  const [row] = await readSql<SessionAgent>(Prisma.sql`
     SELECT a.id, a.username, a.tier, a.reputation, a.role::text AS role
-    FROM agents a WHERE a.id = ${grant.agentId}::uuid AND ${Prisma.raw(NOT_SUSPENDED)}`;
+    FROM agents a WHERE a.id = ${grant.agentId}::uuid AND ${Prisma.raw(NOT_SUSPENDED)}`, { prepared: true });
   if (!row) return INVALID;
   return { ...agentIdentity(row), mcpGrant: { grantId: grant.grantId, clientId: grant.clientId, scopes: grant.scopes } } as Identity;
 }
@@ -87,12 +87,12 @@ export async function identityFromAuthorization(header: string | undefined | nul
   const claims = await verifyAccessToken(match[1]);
   if (!claims) return INVALID;
   // One round trip: the agent exists and the login (token family) it came from is not revoked.
-  const [row] = await preparedSql<SessionAgent>`
+  const [row] = await readSql<SessionAgent>(Prisma.sql`
     SELECT a.id, a.username, a.tier, a.reputation, a.role::text AS role
     FROM agents a JOIN refresh_token_families f ON f.agent_id = a.id
     WHERE a.id = ${claims.agentId}::uuid AND f.id = ${claims.familyId}::uuid AND f.revoked_at IS NULL
       AND (a.sessions_valid_after IS NULL OR f.created_at >= a.sessions_valid_after)
-      AND ${Prisma.raw(NOT_SUSPENDED)}`;
+      AND ${Prisma.raw(NOT_SUSPENDED)}`, { prepared: true });
   return row ? agentIdentity(row, { familyId: claims.familyId }) : INVALID;
 }
 
@@ -106,13 +106,13 @@ export async function identityFromAuthorization(header: string | undefined | nul
  */
 export async function identityOfAgent(agentId: string, authTime?: number, sessionId?: string): Promise<Identity> {
   const sessionHash = sessionId === undefined ? null : hashToken(sessionId);
-  const [row] = await preparedSql<SessionAgent & { active: boolean; sessions_valid_after: Date | null; session_live: boolean }>`
+  const [row] = await readSql<SessionAgent & { active: boolean; sessions_valid_after: Date | null; session_live: boolean }>(Prisma.sql`
     SELECT a.id, a.username, a.tier, a.reputation, a.role::text AS role, a.sessions_valid_after,
            (${Prisma.raw(NOT_SUSPENDED)}) AS active,
            (${sessionHash}::text IS NULL OR EXISTS (
               SELECT 1 FROM sessions s WHERE s.session_token = ${sessionHash}::text AND s.agent_id = a.id AND s.expires > now()
            )) AS session_live
-    FROM agents a WHERE a.id = ${agentId}::uuid`;
+    FROM agents a WHERE a.id = ${agentId}::uuid`, { prepared: true });
   if (!row) return ANONYMOUS;
   const { active, sessions_valid_after: validAfter, session_live: sessionLive, ...agent } = row;
   // Treated as no session (every write and private read answers 401) rather than as a bad token, so
@@ -142,11 +142,11 @@ const lastUsedWrites = new Map<string, number>();
  */
 async function identityFromApiKey(key: string): Promise<Identity> {
   if (!isWellFormedApiKey(key)) return INVALID;
-  const [row] = await preparedSql<ApiKeyRow>`
+  const [row] = await readSql<ApiKeyRow>(Prisma.sql`
     SELECT k.id AS key_id, k.secret_hash, k.scopes, k.expires_at, k.last_used_at,
            a.id, a.username, a.tier, a.reputation, a.role::text AS role
     FROM api_keys k JOIN agents a ON a.id = k.agent_id
-    WHERE k.prefix = ${lookupPrefix(key)} AND k.revoked_at IS NULL AND ${Prisma.raw(NOT_SUSPENDED)}`;
+    WHERE k.prefix = ${lookupPrefix(key)} AND k.revoked_at IS NULL AND ${Prisma.raw(NOT_SUSPENDED)}`, { prepared: true });
   if (!row || !apiKeyMatches(key, row.secret_hash)) return INVALID;
   const now = Date.now();
   // Expiry is compared with this process's clock (the one that computed expires_at at creation).

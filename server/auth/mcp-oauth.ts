@@ -8,9 +8,10 @@ import { createHash, createHmac, createPrivateKey } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import Provider, { errors, type Adapter, type AdapterPayload, type Configuration } from "oidc-provider";
 import { Prisma } from "../db/generated/client.ts";
-import { db, preparedSql } from "../db/client.ts";
+import { db, readSql } from "../db/client.ts";
 import { config } from "../config.ts";
 import { API_KEY_SCOPES, type ApiKeyScope } from "../domain/scopes.ts";
+import { processSingleton } from "../process-singleton.ts";
 
 /** Where the provider's endpoints live; the node-level guard hands these paths to it. */
 export const OAUTH_PREFIX = "/oauth";
@@ -77,7 +78,7 @@ class DbAdapter implements Adapter {
   }
 
   private async findWhere(where: Prisma.Sql): Promise<AdapterPayload | undefined> {
-    const [row] = await db().$queryRaw<Row[]>`
+    const [row] = await readSql<Row>`
       SELECT payload, consumed_at FROM mcp_oauth_artifacts
       WHERE kind = ${this.kind} AND ${where} AND (expires_at IS NULL OR expires_at > now())`;
     return found(row);
@@ -217,12 +218,11 @@ function providerConfiguration(origin: string): Configuration {
   };
 }
 
-const globalForOAuth = globalThis as unknown as { __claimsOAuthProviders?: Map<string, Provider> };
 /** Bounded: without NEXTAUTH_URL the origin comes from the Host header. */
 const MAX_PROVIDERS = 16;
 
 export function oauthProvider(origin: string): Provider {
-  const providers = (globalForOAuth.__claimsOAuthProviders ??= new Map());
+  const providers = processSingleton("claims.oauthProviders", () => new Map<string, Provider>());
   let provider = providers.get(origin);
   if (!provider) {
     if (providers.size >= MAX_PROVIDERS) providers.delete(providers.keys().next().value as string);
@@ -267,7 +267,7 @@ const NOT_SUSPENDED = `NOT (suspended_at IS NOT NULL AND (suspended_until IS NUL
 
 /** An account that exists and is not suspended. */
 export async function mayConsent(agentId: string): Promise<boolean> {
-  const [row] = await preparedSql<{ ok: boolean }>`SELECT (${Prisma.raw(NOT_SUSPENDED)}) AS ok FROM agents WHERE id = ${agentId}::uuid`;
+  const [row] = await readSql<{ ok: boolean }>(Prisma.sql`SELECT (${Prisma.raw(NOT_SUSPENDED)}) AS ok FROM agents WHERE id = ${agentId}::uuid`, { prepared: true });
   return row?.ok === true;
 }
 
@@ -359,11 +359,11 @@ export interface McpGrantSummary {
 }
 
 export async function listMcpGrants(agentId: string): Promise<McpGrantSummary[]> {
-  const rows = await preparedSql<{ id: string; payload: AdapterPayload; created_at: Date; client: AdapterPayload | null }>`
+  const rows = await readSql<{ id: string; payload: AdapterPayload; created_at: Date; client: AdapterPayload | null }>(Prisma.sql`
     SELECT g.id, g.payload, g.created_at, c.payload AS client
     FROM mcp_oauth_artifacts g LEFT JOIN mcp_oauth_artifacts c ON c.kind = 'Client' AND c.id = g.payload->>'clientId'
     WHERE g.agent_id = ${agentId}::uuid AND g.kind = 'Grant' AND (g.expires_at IS NULL OR g.expires_at > now())
-    ORDER BY g.created_at DESC`;
+    ORDER BY g.created_at DESC`, { prepared: true });
   return rows.map((row) => {
     const resources = (row.payload.resources ?? {}) as Record<string, string>;
     const granted = Object.values(resources).join(" ").split(" ");

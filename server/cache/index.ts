@@ -9,6 +9,8 @@ import { Redis as UpstashRedis } from "@upstash/redis";
 import { closeRedis, openRedis, redisReady } from "../store/redis.ts";
 import { throttledLogger, type StoreLogger } from "../store/throttled-log.ts";
 import { config } from "../config.ts";
+import { logWarn } from "../log/logger.ts";
+import { processSingleton, processSlot } from "../process-singleton.ts";
 
 export interface Cache {
   readonly backend: "upstash" | "redis" | "memory";
@@ -156,7 +158,7 @@ export function createCache(opts: CacheOptions = {}): Cache {
   const prefix = opts.prefix ?? "claims-cache";
   const timeoutMs = opts.timeoutMs ?? 300;
   const cooldownMs = opts.failureCooldownMs ?? 2000;
-  const log = throttledLogger("cache", opts.logger ?? ((msg, err) => console.warn(msg, err instanceof Error ? err.message : err ?? "")));
+  const log = throttledLogger("cache", opts.logger ?? logWarn);
 
   let backend: Cache["backend"] = "memory";
   let shared: Store | undefined;
@@ -230,25 +232,21 @@ export function createCache(opts: CacheOptions = {}): Cache {
   return cache;
 }
 
-const globalForCache = globalThis as unknown as { __claimsCache?: Cache };
-
 /** The process's cache, on the backend the configuration names. */
 export function cache(): Cache {
-  if (!globalForCache.__claimsCache) {
+  return processSingleton("claims.cache", () => {
     const cfg = config();
-    globalForCache.__claimsCache = createCache({
+    return createCache({
       redisUrl: cfg.REDIS_URL,
       upstash: cfg.UPSTASH_REDIS_REST_URL
         ? { url: cfg.UPSTASH_REDIS_REST_URL, token: cfg.UPSTASH_REDIS_REST_TOKEN! }
         : undefined,
-      prefix: process.env.CACHE_PREFIX,
+      prefix: cfg.CACHE_PREFIX,
     });
-  }
-  return globalForCache.__claimsCache;
+  });
 }
 
 export async function closeCache(): Promise<void> {
-  const c = globalForCache.__claimsCache;
-  globalForCache.__claimsCache = undefined;
+  const c = processSlot<Cache>("claims.cache").take();
   await c?.close();
 }

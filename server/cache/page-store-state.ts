@@ -1,7 +1,9 @@
 // What the page store (server/cache/page-store.ts, which Next imports itself) shares with the rest of
-// the process: the handler Next made. Kept on globalThis, because Next's import of the handler and
-// ours may be two copies of the module. Free of the handler's dependencies, so that the server's own
-// code can reach the store without loading them.
+// the process: the handler Next made. One per process (server/process-singleton.ts), because Next's
+// import of the handler and ours may be two copies of the module. Free of the handler's dependencies,
+// so that the server's own code can reach the store without loading them.
+
+import { processSingleton } from "../process-singleton.ts";
 
 export type PageStoreBackend = "redis" | "file-system";
 
@@ -17,10 +19,8 @@ interface PageStoreState {
   fileSystemDir?: string;
 }
 
-const g = globalThis as unknown as { __claimsPageStore?: PageStoreState };
-
 export function pageStoreState(): PageStoreState {
-  return (g.__claimsPageStore ??= {});
+  return processSingleton("claims.pageStore", (): PageStoreState => ({}));
 }
 
 /** The root layout's implicit tag: every page Next keeps carries it. */

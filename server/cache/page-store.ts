@@ -9,7 +9,8 @@
 // Both are namespaced by build and database: a page references its build's scripts and styles (a new
 // build never serves an old build's pages), and one DATA_DIR or Redis may serve several databases.
 // Next imports this module itself (Node's own TypeScript support under `next start`, tsx under
-// `npm start`), once per process and sometimes twice: what must be shared lives on globalThis.
+// `npm start`), once per process and sometimes twice: what must be shared is one per process
+// (server/cache/page-store-state.ts).
 //
 // Two rules of ours on top of the stores:
 //   - a 404 is never kept: a claim that is hidden, unknown or not yet visible answers 404 from a fresh
@@ -23,7 +24,8 @@ import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { CacheHandler as ForteCacheHandler } from "@fortedigital/nextjs-cache-handler";
 import createRedisHandler from "@fortedigital/nextjs-cache-handler/redis-strings";
 import { ioredisAdapter } from "@fortedigital/nextjs-cache-handler/helpers/ioredisAdapter";
-import { config } from "../config.ts";
+import { config, isNextBuild } from "../config.ts";
+import { logWarn } from "../log/logger.ts";
 import { openRedis, redisReady } from "../store/redis.ts";
 import { throttledLogger } from "../store/throttled-log.ts";
 import { pageStoreState, type PageStoreBackend } from "./page-store-state.ts";
@@ -44,12 +46,11 @@ interface InnerHandler {
 
 const shared = pageStoreState();
 
-const BUILD_PHASE = "phase-production-build";
 const require = createRequire(import.meta.url);
 
 /** Which store this process keeps pages in (null while building: the build keeps nothing of ours). */
 function backendOfProcess(): PageStoreBackend | null {
-  if (process.env.NEXT_PHASE === BUILD_PHASE) return null;
+  if (isNextBuild()) return null;
   return config().REDIS_URL ? "redis" : "file-system";
 }
 
@@ -123,7 +124,7 @@ function configureForte(): void {
   shared.redisConfigured = true;
   ForteCacheHandler.onCreation(async ({ serverDistDir }) => {
     const cfg = config();
-    const warn = throttledLogger("page-store", (msg, err) => console.warn(`[page-store] ${msg}`, err instanceof Error ? err.message : (err ?? "")));
+    const warn = throttledLogger("page-store", logWarn);
     const client = openRedis(cfg.REDIS_URL!, REDIS_TIMEOUT_MS, warn);
     await redisReady(client, 2 * REDIS_TIMEOUT_MS).catch((err) => warn("redis not ready at start", err));
     return {

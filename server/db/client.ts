@@ -1,14 +1,14 @@
 // The one module that knows which database runs: embedded PGlite in DATA_DIR by default,
 // PostgreSQL when DATABASE_URL is set. Everything else imports `db()` and `dbReady()`.
 //
-// The instance lives on globalThis: Next's hot reload and its bundles (route handlers, the custom
+// The instance is process-wide (server/process-singleton.ts): Next's hot reload and its bundles (route handlers, the custom
 // server) re-evaluate modules, and one PGlite data directory must be opened by one instance only.
 // Nothing is opened at import time, so `next build` never touches DATA_DIR.
 //
 // ONE RULE FOR DATABASE ACCESS (followed by every file in server/services):
-//   1. Every read written in SQL, outside a transaction, goes to the driver: `readSql`, `preparedSql`
-//      (hot look-ups by key) or `readQuery` (assembled queries) — never `db().$queryRaw`. Why: Prisma 6
-//      compiles every query, raw ones included, in WebAssembly on the event loop (25–50 % of the CPU
+//   1. Every read written in SQL, outside a transaction, goes to the driver through the one read helper
+//      `readSql` (a tagged template, or an assembled query with { prepared } for hot look-ups by key) —
+//      never `db().$queryRaw`. Why: Prisma 6 compiles every query, raw ones included, in WebAssembly on the event loop (25–50 % of the CPU
 //      of the read endpoints, docs/benchmarks/2026-11-21-api.md); the driver sends the text as is.
 //   2. Every write transaction that locks rows (`SELECT … FOR [NO KEY] UPDATE`) and applies a domain
 //      rule to what it read — claim votes and resolution, evidence votes and reputation, API-key
@@ -20,7 +20,10 @@
 //   3. Everything else uses Prisma (`db()`): CRUD by model (create, find by key, update, delete) and
 //      transactions that take no explicit lock (a row created plus an atomic counter increment); those
 //      that increment a claim's counter queue behind its votes and pass `WRITE_TX_OPTIONS`. A raw statement on Prisma (`$executeRaw`, or `$queryRaw` for its RETURNING)
-//      is allowed only for one write the model API cannot express (an atomic increment, `ON CONFLICT`).
+//      is allowed only for one write the model API cannot express (an atomic increment, `ON CONFLICT`),
+//      and, inside a Prisma transaction (`tx.$queryRaw`), for a read that must see that transaction (a
+//      row locked `FOR UPDATE`, a row's existence checked after an UPDATE that matched nothing).
+//   tests/unit/one-road.test.ts checks rules 1 and 3: no raw read on `db()`, no `$queryRawUnsafe`.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import path from "node:path";
@@ -36,6 +39,7 @@ import { splitSchema } from "./url.ts";
 import { readFromReplica } from "./read-routing.ts";
 import { metrics, setPoolStatsSource } from "../metrics/index.ts";
 import { logError } from "../log/logger.ts";
+import { processSingleton, processSlot } from "../process-singleton.ts";
 
 export type Db = PrismaClient;
 
@@ -77,7 +81,7 @@ interface DbState {
   close(): Promise<void>;
 }
 
-const globalForDb = globalThis as unknown as { __claimsDb?: DbState };
+const dbSlot = processSlot<DbState>("claims.db");
 
 const statementNames = new Map<string, string>();
 /** DATABASE_PREPARED_STATEMENTS=0 (a transaction-mode pooler that cannot keep them): every statement unnamed. */
@@ -125,7 +129,7 @@ export function isStatementTimeout(err: unknown): boolean {
   return false;
 }
 
-function openPool(url: string, statementTimeoutMs: number, max = Number(process.env.DATABASE_POOL_SIZE ?? 10)): { pool: pg.Pool; schema?: string } {
+function openPool(url: string, statementTimeoutMs: number, max = config().DATABASE_POOL_SIZE): { pool: pg.Pool; schema?: string } {
   const { connectionString, schema } = splitSchema(url);
   const pool = new pg.Pool({
     connectionString,
@@ -340,7 +344,7 @@ function open(): DbState {
   namedStatements = cfg.DATABASE_PREPARED_STATEMENTS;
   const base = cfg.DATABASE_URL
     ? openPostgres(cfg.DATABASE_URL, cfg.DATABASE_STATEMENT_TIMEOUT_MS, cfg.JOBS_POOL_SIZE, cfg.DATABASE_REPLICA_URL)
-    : openPglite(process.env.PGLITE_DATA_DIR ?? cfg.DATA_DIR);
+    : openPglite(cfg.PGLITE_DATA_DIR ?? cfg.DATA_DIR);
   const ready = cfg.SKIP_MIGRATIONS ? Promise.resolve() : applyMigrations(base.runner).then(() => {});
   // Surface a failed migration on every use instead of as an unhandled rejection.
   ready.catch(() => {});
@@ -348,7 +352,7 @@ function open(): DbState {
 }
 
 function state(): DbState {
-  return (globalForDb.__claimsDb ??= open());
+  return processSingleton("claims.db", open);
 }
 
 /** The Prisma client of this process. */
@@ -362,24 +366,23 @@ export function dbReady(): Promise<void> {
 }
 
 /**
- * A read outside any transaction, sent straight to the driver (the pg pool, or PGlite, which queues it
- * behind a running transaction). Prisma 6's client engine compiles every query — `$queryRaw` included —
- * in WebAssembly on the event loop, which was 25–50 % of the CPU of the read endpoints (docs/benchmarks/
- * 2026-11-21-api.md). Values are bound parameters, never spliced into the text. Rows come as the driver types
- * them: float8, int4, bool, arrays and timestamptz are JS values, but int8 (`count(*)`) may be a string
- * or a bigint — cast to int in SQL or wrap in Number().
+ * The one helper for reads written in SQL (rule 1 above): a read outside any transaction, sent straight
+ * to the driver (the pg pool, or PGlite, which queues it behind a running transaction). Prisma 6's
+ * client engine compiles every query — `$queryRaw` included — in WebAssembly on the event loop, which
+ * was 25–50 % of the CPU of the read endpoints (docs/benchmarks/2026-11-21-api.md). Two forms:
+ *   readSql<Row>`SELECT … WHERE id = ${id}`                      a tagged template;
+ *   readSql<Row>(query, { prepared: true })                       a query assembled with Prisma.sql/join,
+ *                                                                 and QueryOptions (a prepared statement
+ *                                                                 for hot look-ups by key).
+ * Values are bound parameters, never spliced into the text. Rows come as the driver types them:
+ * float8, int4, bool, arrays and timestamptz are JS values, but int8 (`count(*)`) may be a string or a
+ * bigint — cast to int in SQL or wrap in Number().
  */
-export function readSql<T>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T[]> {
-  return readQuery<T>(Prisma.sql(strings, ...values));
-}
-
-/** `readSql` as a prepared statement (see QueryOptions): for hot look-ups whose plan never changes. */
-export function preparedSql<T>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T[]> {
-  return readQuery<T>(Prisma.sql(strings, ...values), { prepared: true });
-}
-
-/** `readSql` for a query assembled with `Prisma.sql`/`Prisma.join`. */
-export async function readQuery<T>(query: Prisma.Sql, opts?: QueryOptions): Promise<T[]> {
+export function readSql<T>(strings: TemplateStringsArray, ...values: unknown[]): Promise<T[]>;
+export function readSql<T>(query: Prisma.Sql, opts?: QueryOptions): Promise<T[]>;
+export async function readSql<T>(first: TemplateStringsArray | Prisma.Sql, ...rest: unknown[]): Promise<T[]> {
+  // A tagged template's strings are an array; an assembled query is a Prisma.Sql.
+  const [query, opts] = Array.isArray(first) ? [Prisma.sql(first as TemplateStringsArray, ...rest), undefined] : [first as Prisma.Sql, rest[0] as QueryOptions | undefined];
   return (await state().read(query, opts)) as T[];
 }
 
@@ -421,9 +424,8 @@ export function dbBackend(): "pglite" | "postgres" {
 
 /** Close the database (scripts and tests: an open PGlite keeps Node alive). */
 export async function closeDb(): Promise<void> {
-  const s = globalForDb.__claimsDb;
+  const s = dbSlot.take();
   if (!s) return;
-  globalForDb.__claimsDb = undefined;
   await s.ready.catch(() => {});
   await s.close();
 }

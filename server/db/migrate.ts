@@ -4,6 +4,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { config } from "../config.ts";
+import { log } from "../log/logger.ts";
 
 export interface SqlRunner {
   exec(sql: string): Promise<void>;
@@ -12,7 +14,7 @@ export interface SqlRunner {
 }
 
 export function migrationsDir(): string {
-  return path.resolve(/*turbopackIgnore: true*/ process.env.MIGRATIONS_DIR ?? path.join(process.cwd(), "prisma", "migrations"));
+  return path.resolve(/*turbopackIgnore: true*/ config().MIGRATIONS_DIR ?? path.join(process.cwd(), "prisma", "migrations"));
 }
 
 export function listMigrations(dir = migrationsDir()): { name: string; sql: string; checksum: string }[] {
@@ -27,8 +29,9 @@ export function listMigrations(dir = migrationsDir()): { name: string; sql: stri
     });
 }
 
-export async function applyMigrations(runner: SqlRunner): Promise<string[]> {
-  const migrations = listMigrations();
+/** Applies the pending migrations of `dir` (default: migrationsDir()); returns the names it ran. */
+export async function applyMigrations(runner: SqlRunner, dir = migrationsDir()): Promise<string[]> {
+  const migrations = listMigrations(dir);
   return runner.withLock(async () => {
     await runner.exec(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
       "id" VARCHAR(36) PRIMARY KEY NOT NULL,
@@ -49,7 +52,7 @@ export async function applyMigrations(runner: SqlRunner): Promise<string[]> {
       const previous = applied.get(m.name);
       if (previous !== undefined) {
         if (previous !== m.checksum) {
-          console.warn(`[db] migration ${m.name} was edited after it was applied (checksum differs)`);
+          log().warn({ migration: m.name }, `[db] migration ${m.name} was edited after it was applied (checksum differs)`);
         }
         continue;
       }

@@ -8,22 +8,19 @@
 // caller is marked — by agent id, and by client IP for anonymous calls (a registration or login is
 // followed by the new agent's first read from the same client) — in the shared cache, so the mark holds
 // on every instance. Anything else (mutations, scripts, jobs, identity look-ups) reads the primary.
-// The choice is carried across awaits by AsyncLocalStorage (on globalThis: Next's bundles share it).
+// The choice is carried across awaits by AsyncLocalStorage (process-wide: Next's bundles share it).
 import { AsyncLocalStorage } from "node:async_hooks";
 import { cache } from "../cache/index.ts";
 import { config } from "../config.ts";
+import { processSingleton } from "../process-singleton.ts";
 
 interface ReadRoute {
   replica: boolean;
 }
 
-const globalForRouting = globalThis as unknown as {
-  __claimsReadRouting?: AsyncLocalStorage<ReadRoute>;
-  __claimsRecentWriters?: Map<string, number>;
-};
-const storage = (globalForRouting.__claimsReadRouting ??= new AsyncLocalStorage<ReadRoute>());
+const storage = processSingleton("claims.readRouting", () => new AsyncLocalStorage<ReadRoute>());
 /** This instance's own marks (saves a cache round trip for the common case: the same instance). */
-const recent = (globalForRouting.__claimsRecentWriters ??= new Map<string, number>());
+const recent = processSingleton("claims.recentWriters", () => new Map<string, number>());
 
 export function replicaConfigured(): boolean {
   return Boolean(config().DATABASE_REPLICA_URL);

@@ -12,6 +12,9 @@
 // in a header sealed with a per-process secret: a client cannot forge it.
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { config } from "../config.ts";
+import { log } from "../log/logger.ts";
+import { processSingleton } from "../process-singleton.ts";
 
 function hops(forwardedFor: string | string[] | null | undefined): string[] {
   const raw = Array.isArray(forwardedFor) ? forwardedFor.join(",") : (forwardedFor ?? "");
@@ -34,9 +37,8 @@ export function clientIpOf(forwardedFor: string | string[] | null | undefined, p
 /** The header carrying the decided client IP from the node:http level to Next's route handlers and pages. */
 export const CLIENT_IP_HEADER = "x-claims-client-ip";
 
-const globalForSeal = globalThis as unknown as { __claimsClientIpSeal?: string };
-// One per process, shared by main.ts and Next's bundles (same globalThis).
-const seal = () => (globalForSeal.__claimsClientIpSeal ??= randomBytes(18).toString("base64url"));
+// One per process, shared by main.ts and Next's bundles.
+const seal = () => processSingleton("claims.clientIpSeal", () => randomBytes(18).toString("base64url"));
 
 /** The value of CLIENT_IP_HEADER recording `ip` (only this process can make one). */
 export function sealedClientIp(ip: string): string {
@@ -64,9 +66,9 @@ export function clientIpFromHeaders(headers: Headers | Record<string, unknown> |
     const space = value.indexOf(" ");
     if (space > 0 && value.slice(0, space) === seal()) return value.slice(space + 1);
   }
-  if (!warnedUnsealed && headers && process.env.NODE_ENV !== "test") {
+  if (!warnedUnsealed && headers && config().NODE_ENV !== "test") {
     warnedUnsealed = true;
-    console.warn("[client-ip] a request reached Next without the node-level guard (server/http/guard.ts); its client IP is unknown");
+    log().warn("[client-ip] a request reached Next without the node-level guard (server/http/guard.ts); its client IP is unknown");
   }
   return "unknown";
 }

@@ -4,8 +4,9 @@
 //   - decides the client IP once (server/http/client-ip.ts) and records it for Next's handlers;
 //   - refuses a declared body over the limit with 413 before reading any of it (a chunked body is
 //     bounded by the one reader every handler uses: server/http/body-limit.ts);
-//   - charges page renders (every request Next answers with a page: server/http/page-routes.ts) to
-//     their own per-client budget (PAGE_RATE_LIMIT), answering a plain 429 page;
+//   - charges page renders (every request Next answers with a page: server/http/page-routes.ts), and
+//     the route handlers outside /api that do not charge themselves, to their own per-client budget
+//     (PAGE_RATE_LIMIT), answering a plain 429 page (or {detail} to a client that does not read HTML);
 //   - keeps the browser's viewer hint in step with its session (server/http/viewer-hint.ts) and answers
 //     page views from the page cache when it may (server/http/page-cache.ts).
 // /api/v1 answers its own 413 and 429 (with the contract's X-RateLimit-* headers), so it only gets the IP.
@@ -26,8 +27,9 @@ import { ANONYMOUS } from "../auth/identity.ts";
 import { handleOAuthRequest, isOAuthEndpoint } from "../auth/mcp-oauth.ts";
 import { limitCaller } from "../ratelimit/limiter.ts";
 import { publicOriginOfNode } from "./public-origin.ts";
-import { isPageRender } from "./page-routes.ts";
+import { isChargedHandler, isPageRender } from "./page-routes.ts";
 import { isStorableText } from "../domain/text-guard.ts";
+import { processSingleton } from "../process-singleton.ts";
 
 const GUARDED = Symbol.for("claims.guarded");
 
@@ -76,6 +78,9 @@ function badPath(res: ServerResponse, api: boolean): void {
   res.end(body);
 }
 
+/** A browser's navigation (a form's POST, a redirect followed) reads the page; a program reads {detail}. */
+const acceptsHtml = (req: IncomingMessage) => (req.headers.accept ?? "").includes("text/html");
+
 function tooManyPages(res: ServerResponse, retryAfter: number, method: string | undefined): void {
   const body =
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Too many requests</title></head>' +
@@ -110,34 +115,34 @@ export async function guardRequest(req: IncomingMessage, res: ServerResponse): P
     tooLarge(res);
     return false;
   }
-  if (isPageRender(req.url)) {
-    // This server's own re-render of a kept page (server/http/page-regen.ts) is not a visitor's view.
-    if (isOwnRerender(req)) return true;
-    // Only we may ask Next to render a kept page anew.
-    delete req.headers[REVALIDATE_HEADER];
+  // This server's own re-render of a kept page (server/http/page-regen.ts) is not a visitor's view.
+  if (isOwnRerender(req) && isPageRender(req.url)) return true;
+  // Only we may ask Next to render a kept page anew.
+  delete req.headers[REVALIDATE_HEADER];
+  // Route handlers outside /api that do not charge themselves cost a page unit too (docs/security.md).
+  const handler = isChargedHandler(req.url);
+  if (handler || isPageRender(req.url)) {
     const limit = await rateLimiter().limitPage(ip);
     if (!limit.success) {
-      tooManyPages(res, limit.retryAfter, req.method);
+      if (handler && !acceptsHtml(req)) tooManyRequests(res, limit.retryAfter);
+      else tooManyPages(res, limit.retryAfter, req.method);
       return false;
     }
   }
   return true;
 }
 
-const globalForPages = globalThis as unknown as { __claimsPageCache?: PageCache | null };
-
 /** The process's page cache (one per process, also when Next loads this module twice), or null when off. */
 export function pageCache(): PageCache | null {
-  if (globalForPages.__claimsPageCache === undefined) {
+  return processSingleton("claims.pageCache", () => {
     const cfg = config();
     const cache =
       cfg.PAGE_CACHE_SECONDS > 0 ? new PageCache({ ttlMs: cfg.PAGE_CACHE_SECONDS * 1000, maxBytes: cfg.PAGE_CACHE_MAX_MB * 1024 * 1024 }) : null;
     // Every page is rendered anew once moderation hid or restored something (claim and profile pages
     // are kept by Next instead: server/http/page-regen.ts).
     if (cache) onAnyLiveEvent((e) => e.claim_id === EVERY_PAGE && cache.clear());
-    globalForPages.__claimsPageCache = cache;
-  }
-  return globalForPages.__claimsPageCache;
+    return cache;
+  });
 }
 
 function tooManyRequests(res: ServerResponse, retryAfter: number): void {

@@ -24,6 +24,8 @@ import { dropEveryKeptPage } from "../cache/page-store-state.ts";
 import { openRedis, redisReady } from "../store/redis.ts";
 import { throttledLogger } from "../store/throttled-log.ts";
 import { dbSchema } from "../db/client.ts";
+import { logWarn } from "../log/logger.ts";
+import { processSingleton } from "../process-singleton.ts";
 
 /** The header Next's on-demand revalidation reads, and the one that limits it to kept pages. */
 export const REVALIDATE_HEADER = "x-prerender-revalidate";
@@ -64,15 +66,23 @@ export function isOwnRerender(req: IncomingMessage): boolean {
 }
 
 // Where this process's server listens: learned from the requests it serves (PORT until the first).
-const g = globalThis as unknown as { __claimsPageRegen?: { port?: number; started?: boolean; redis?: IORedis } };
-const state = (g.__claimsPageRegen ??= {});
+interface RegenState {
+  port?: number;
+  started?: boolean;
+  redis?: IORedis;
+  /** Render locks taken in this process (pages on the file system): page → when taken. */
+  localLocks: Map<string, number>;
+  /** Pages with an event not yet covered by a render, and the time of the earliest such event. */
+  pending: Map<string, number>;
+}
+const state = processSingleton("claims.pageRegen", (): RegenState => ({ localLocks: new Map(), pending: new Map() }));
 
 export function noteServedRequest(req: IncomingMessage): void {
   const port = req.socket?.localPort;
   if (port && !state.port) state.port = port;
 }
 
-const warn = throttledLogger("page-regen", (msg, err) => console.warn(`[page-regen] ${msg}`, err instanceof Error ? err.message : (err ?? "")));
+const warn = throttledLogger("page-regen", logWarn);
 
 /** Asks this server for `pagePath` as Next's on-demand revalidation: rendered anew if kept. */
 async function rerender(pagePath: string): Promise<void> {
@@ -98,7 +108,7 @@ interface Lock {
   remainingMs: number;
 }
 
-const localLocks = new Map<string, number>();
+const localLocks = state.localLocks;
 
 function takeLocal(key: string, now: number): Lock {
   const takenAt = localLocks.get(key);
@@ -125,8 +135,7 @@ async function take(key: string): Promise<Lock> {
   }
 }
 
-/** Pages with an event not yet covered by a render, and the time of the earliest such event. */
-const pending = new Map<string, number>();
+const pending = state.pending;
 
 function onPageChanged(pagePath: string): void {
   // A render is already due here that starts after this event: it covers it.

@@ -23,6 +23,14 @@ export const ROUTE_HANDLERS = [
   "/settings/api-keys/mcp-clients/[grantId]/revoke",
 ] as const;
 
+/**
+ * Route handlers outside /api that charge each request themselves, or that cost nothing: the MCP
+ * endpoint (one unit per call and per tool call), the agents' site (its tRPC calls are charged), and
+ * the icon (a file of the build). Every other route handler outside /api is charged by the node-level
+ * guard to the page budget (docs/security.md#limits-what-each-protects-and-how-it-is-keyed).
+ */
+export const SELF_CHARGING_HANDLERS = ["/mcp", "/llms.txt", "/markdown/claims/[id]", "/icon.svg"] as const satisfies readonly (typeof ROUTE_HANDLERS)[number][];
+
 /** Paths next.config.mjs rewrites onto a route handler before routing (what the client sends). */
 const REWRITTEN_TO_HANDLERS = ["/.well-known/oauth-protected-resource", "/.well-known/oauth-authorization-server"] as const;
 
@@ -52,6 +60,29 @@ export function routedPath(url: string | undefined): string {
   } catch {
     return url ?? "/";
   }
+}
+
+const routeRegExp = (routes: readonly string[]) => new RegExp(`^(?:${routes.map(routePattern).join("|")})/?$`);
+
+/**
+ * NextAuth's endpoints (session, csrf, providers, sign-in, callbacks, sign-out) charge nothing of their
+ * own beyond the password attempts: they are a browser moving between pages, like the handlers outside /api.
+ */
+const NEXTAUTH_HANDLER = "/api/auth/[...nextauth]";
+
+/** Route handlers the guard charges: outside /api (whose handlers charge for themselves) and NextAuth's, not self-charging. */
+const CHARGED_HANDLER = routeRegExp([
+  NEXTAUTH_HANDLER,
+  ...ROUTE_HANDLERS.filter((r) => !r.startsWith("/api/") && !(SELF_CHARGING_HANDLERS as readonly string[]).includes(r)),
+  ...REWRITTEN_TO_HANDLERS,
+]);
+
+/**
+ * Whether this request reaches a route handler outside /api that does not charge itself (a form's POST,
+ * a redirect, OAuth metadata): the guard charges it one unit of the page budget.
+ */
+export function isChargedHandler(url: string | undefined): boolean {
+  return CHARGED_HANDLER.test(routedPath(url));
 }
 
 /** Whether Next answers this request by rendering a page (and so it is charged to the page budget). */

@@ -2,10 +2,12 @@
 // ("/api/v1/claims/{claim_id}"), a fixed label for the other entry points. Labels must be few (they
 // are Prometheus label values), so a path with ids or names in it is never a label of its own.
 // The REST adapter registers its matcher when it is built (it lives in another bundle under `next dev`).
-const globalForRoutes = globalThis as unknown as { __claimsRestRouteOf?: (method: string, path: string) => string | undefined };
+import { processSlot } from "../process-singleton.ts";
+
+const restRouteOf = processSlot<(method: string, path: string) => string | undefined>("claims.restRouteOf");
 
 export function registerRestRouteMatcher(match: (method: string, path: string) => string | undefined): void {
-  globalForRoutes.__claimsRestRouteOf = match;
+  restRouteOf.set(match);
 }
 
 export function pathOf(url: string | undefined): string {
@@ -19,7 +21,7 @@ export function routeLabel(method: string, url: string | undefined): string {
   if (path === "/api/v1" || path.startsWith("/api/v1/")) {
     let inner = path.slice("/api/v1".length) || "/";
     if (inner.length > 1 && inner.endsWith("/")) inner = inner.slice(0, -1);
-    const template = globalForRoutes.__claimsRestRouteOf?.(method === "HEAD" ? "GET" : method, inner);
+    const template = restRouteOf.get()?.(method === "HEAD" ? "GET" : method, inner);
     return template ? `/api/v1${template}` : "/api/v1 (no route)";
   }
   if (path.startsWith("/api/trpc")) return "/api/trpc";

@@ -1,18 +1,19 @@
 // Starts the bridging model's background schedule once per process, whichever way the server was
 // started (`npm start` → main.ts; `next start`/`next dev` → instrumentation.ts), and stops it on
-// shutdown. The flag lives on globalThis: Next evaluates modules more than once.
+// shutdown. The flag is process-wide (process-singleton.ts): Next evaluates modules more than once.
 import { config } from "../config.ts";
+import { log, logError } from "../log/logger.ts";
 import { RESCORE_BATCH, rescorePending, runBridgingFit } from "../services/bridging.ts";
+import { processSlot } from "../process-singleton.ts";
 
-const g = globalThis as unknown as { __bridgingScheduler?: BridgingScheduler };
+const scheduler = processSlot<BridgingScheduler>("claims.bridgingScheduler");
 
 export function startBridgingInBackground(): void {
-  g.__bridgingScheduler ??= startBridgingScheduler(config().BRIDGING_INTERVAL_SECONDS);
+  if (!scheduler.get()) scheduler.set(startBridgingScheduler(config().BRIDGING_INTERVAL_SECONDS));
 }
 
 export async function stopBridgingInBackground(): Promise<void> {
-  const s = g.__bridgingScheduler;
-  g.__bridgingScheduler = undefined;
+  const s = scheduler.take();
   await s?.stop();
 }
 
@@ -25,10 +26,7 @@ export interface BridgingScheduler {
  * one (by any instance) is older than `intervalSeconds`. Timers are unref'd; stop() waits for the
  * round in progress. `intervalSeconds` 0 = off.
  */
-export function startBridgingScheduler(
-  intervalSeconds: number,
-  log: (line: string) => void = (line) => console.log(line),
-): BridgingScheduler {
+export function startBridgingScheduler(intervalSeconds: number): BridgingScheduler {
   if (intervalSeconds <= 0) return { stop: async () => {} };
   const tickMs = Math.min(10, intervalSeconds) * 1000;
   let stopped = false;
@@ -39,7 +37,8 @@ export function startBridgingScheduler(
     try {
       const summary = await runBridgingFit({ minIntervalSeconds: intervalSeconds });
       if (summary) {
-        log(
+        log().info(
+          summary,
           `[bridging] fit: ${summary.fittedVotes}/${summary.votes} votes, ${summary.iterations} sweeps, ` +
             `read ${summary.readMs} ms, fit ${summary.fitMs} ms, write ${summary.writeMs} ms, ` +
             `${summary.changedClaims} claims and ${summary.changedAgents} agents changed`,
@@ -49,7 +48,7 @@ export function startBridgingScheduler(
         // a full batch: there may be more
       }
     } catch (err) {
-      log(`[bridging] round failed: ${err instanceof Error ? err.message : String(err)}`);
+      logError("[bridging] round failed", err);
     }
   };
   const schedule = () => {

@@ -1,7 +1,7 @@
 // The background side of the server: the outbox relay, the fan-out and webhook delivery workers (on
 // the job queue of server/queue/client.ts), the related-sets refresher, the resolution job, and the live channel's subscriber. Started by server/main.ts
 // (`npm start`), instrumentation.ts (`next dev`/`next start`) and the test servers; one set per
-// process (kept on globalThis: Next's bundles and the custom server share it), stopped on shutdown.
+// process (process-singleton.ts: Next's bundles and the custom server share it), stopped on shutdown.
 import { config } from "../config.ts";
 import { dbReady, onBackgroundPool, onRequestPool } from "../db/client.ts";
 import { log } from "../log/logger.ts";
@@ -13,6 +13,7 @@ import { startLiveSubscriber, stopLive } from "../queue/live.ts";
 import { startRelay, type Relay } from "./relay.ts";
 import { startRelatedRefresher, type RelatedRefresher } from "./related-refresh.ts";
 import { startResolutionJob, type ResolutionJob } from "./resolution.ts";
+import { processSingleton, processSlot } from "../process-singleton.ts";
 
 /**
  * Jobs fetched per poll of each worker. Fan-out jobs are the events of claims with many followers (the
@@ -32,7 +33,7 @@ interface Workers {
   resolution?: ResolutionJob;
 }
 
-const g = globalThis as unknown as { __claimsWorkers?: Workers };
+const running = processSlot<Workers>("claims.workers");
 
 /**
  * Starts the relay and the workers in this process (idempotent). JOBS_ENABLED=0 keeps a process to
@@ -43,10 +44,10 @@ export async function startBackground(): Promise<void> {
   // Signing secrets stored before they were encrypted at rest are encrypted now (docs/security.md).
   await encryptClearWebhookSecretsOnce();
   if (!config().JOBS_ENABLED) return;
-  if (g.__claimsWorkers) return;
+  if (running.get()) return;
   // Claimed before the first await: a second call returns here instead of starting a second set.
   const workers: Workers = {};
-  g.__claimsWorkers = workers;
+  running.set(workers);
   const cfg = config();
   if (cfg.NODE_ENV === "production" && cfg.WEBHOOK_ALLOW_PRIVATE) {
     // A development switch: in production it lets any agent make this server call internal addresses.
@@ -103,17 +104,15 @@ async function startWorkers(b: JobQueue, workers: Workers): Promise<void> {
 /** Stops the workers and the relay (jobs in flight finish first, up to pg-boss's timeout). */
 export async function stopBackground(): Promise<void> {
   await stopLive();
-  const workers = g.__claimsWorkers;
-  g.__claimsWorkers = undefined;
+  const workers = running.take();
   await workers?.relay?.stop();
   await workers?.related?.stop();
   await workers?.resolution?.stop();
   await stopJobQueue();
 }
 
-const globalForSweep = globalThis as unknown as { __claimsSecretSweep?: Promise<void> };
 function encryptClearWebhookSecretsOnce(): Promise<void> {
-  return (globalForSweep.__claimsSecretSweep ??= (async () => {
+  return processSingleton("claims.secretSweep", () => (async () => {
     await dbReady();
     const n = await encryptClearWebhookSecrets();
     if (n > 0) log().info({ webhooks: n }, `encrypted ${n} webhook signing secret(s) stored in clear`);

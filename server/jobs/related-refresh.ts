@@ -6,6 +6,7 @@
 // on a large database that walk kept a core of PostgreSQL busy for hours after every start, on every
 // instance (`npm run related:backfill` does it once, when an operator wants it).
 import { refreshStaleRelatedSets } from "../services/discovery.ts";
+import { logError } from "../log/logger.ts";
 
 /** Sets recomputed per tick at most (each ≈ one former related request): bounds the CPU it takes. */
 export const RELATED_REFRESH_BATCH = 20;
@@ -25,7 +26,7 @@ export function startRelatedRefresher(tickMs = RELATED_REFRESH_TICK_MS): Related
         // A full batch means a backlog: go again at once (still one batch at a time).
         while (!stopped && (await refreshStaleRelatedSets(RELATED_REFRESH_BATCH)) === RELATED_REFRESH_BATCH);
       } catch (err) {
-        if (!stopped) console.error("[related]", (err as Error).message);
+        if (!stopped) logError("[related] refresh failed", err);
       }
     })().finally(() => {
       running = null;

@@ -10,6 +10,7 @@
 // Wake-ups: PostgreSQL NOTIFY from the write's own transaction (instant), plus a slow poll as a safety
 // net; on the embedded PGlite (one process), a short poll.
 import type PgBoss from "pg-boss";
+import { logError } from "../log/logger.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { dbBackend, onBackgroundPool, sqlTransaction, type SqlTx } from "../db/client.ts";
 import { OUTBOX_CHANNEL } from "../services/outbox.ts";
@@ -62,7 +63,7 @@ export async function relayOnce(
     }
     return { live, deliveries: together.deliveries.length, fanouts: alone.length };
   });
-  if (transport !== "postgres") await publishLive(relayed.live).catch((err) => console.error("[relay] live publish:", err?.message));
+  if (transport !== "postgres") await publishLive(relayed.live).catch((err) => logError("[relay] live publish failed", err));
   // None when another instance holds them all: it goes on with what follows, this one waits to be woken.
   return { events: relayed.live.length, deliveries: relayed.deliveries, fanouts: relayed.fanouts };
 }
@@ -102,7 +103,7 @@ export function startRelay(
           onRelayed(r);
         }
       } catch (err) {
-        if (!stopped) console.error("[relay]", (err as Error).message);
+        if (!stopped) logError("[relay] round failed", err);
       }
     }).finally(() => {
       running = null;

@@ -3,6 +3,7 @@
 // voters. Instances may find the same claim due: services/resolution.ts makes sure one resolves it,
 // once.
 import { config } from "../config.ts";
+import { logError } from "../log/logger.ts";
 import { resolveDueClaims, RESOLUTION_BATCH } from "../services/resolution.ts";
 
 /** Often enough that a claim resolves within a quarter of the stable time after it is due (0.5–10 s). */
@@ -25,7 +26,7 @@ export function startResolutionJob(stableSeconds = config().RESOLUTION_STABLE_SE
         // A full batch means more may be due: go again at once.
         while (!stopped && (await resolveDueClaims(RESOLUTION_BATCH, stableSeconds)) === RESOLUTION_BATCH);
       } catch (err) {
-        if (!stopped) console.error("[resolution]", (err as Error).message);
+        if (!stopped) logError("[resolution] round failed", err);
       }
     })().finally(() => {
       running = null;

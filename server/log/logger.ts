@@ -10,6 +10,7 @@ import pino, { type Logger } from "pino";
 import { config } from "../config.ts";
 import { currentRequestId } from "./request-context.ts";
 import { outputDestination, safeWrite } from "./safe-output.ts";
+import { processSingleton } from "../process-singleton.ts";
 
 const REDACTED_KEYS = [
   "password",
@@ -102,8 +103,6 @@ export function createLogger(opts: LoggerOptions): Logger {
   );
 }
 
-const globalForLogger = globalThis as unknown as { __claimsLogger?: Logger; __claimsRequestLogger?: Logger };
-
 function loggerOptions(): LoggerOptions {
   const cfg = config();
   return { level: cfg.LOG_LEVEL, format: cfg.LOG_FORMAT || (cfg.NODE_ENV === "production" ? "json" : "pretty") };
@@ -111,7 +110,7 @@ function loggerOptions(): LoggerOptions {
 
 /** The process's logger (LOG_LEVEL, LOG_FORMAT). */
 export function log(): Logger {
-  return (globalForLogger.__claimsLogger ??= createLogger(loggerOptions()));
+  return processSingleton("claims.logger", () => createLogger(loggerOptions()));
 }
 
 /**
@@ -119,13 +118,25 @@ export function log(): Logger {
  * without redaction — its fields (id, method, route, path, status, duration) never hold a credential.
  */
 export function requestLog(): Logger {
-  return (globalForLogger.__claimsRequestLogger ??= createLogger({ ...loggerOptions(), plain: true }));
+  return processSingleton("claims.requestLogger", () => createLogger({ ...loggerOptions(), plain: true }));
 }
 
 /** Logs an unexpected failure with its request id; never throws (a logger must not break the caller). */
 export function logError(msg: string, err?: unknown): void {
   try {
     log().error(err instanceof Error ? { err } : err === undefined ? {} : { detail: String(err) }, msg);
+  } catch {
+    /* nothing left to tell it to */
+  }
+}
+
+/**
+ * A warning about a failure that is handled (a shared store unreachable, answered from memory): the
+ * failure's message only, no stack; never throws.
+ */
+export function logWarn(msg: string, err?: unknown): void {
+  try {
+    log().warn(err === undefined ? {} : { detail: err instanceof Error ? err.message : String(err) }, msg);
   } catch {
     /* nothing left to tell it to */
   }

@@ -1,6 +1,7 @@
 // The request a piece of code is running for, across awaits (AsyncLocalStorage): its id goes on every
-// log line written while it is handled. Kept on globalThis so Next's bundles and main.ts share one store.
+// log line written while it is handled. One per process (process-singleton.ts): Next's bundles and main.ts share it.
 import { AsyncLocalStorage } from "node:async_hooks";
+import { processSingleton } from "../process-singleton.ts";
 
 export interface RequestContext {
   requestId: string;
@@ -8,8 +9,7 @@ export interface RequestContext {
   readViewer?: boolean;
 }
 
-const globalForContext = globalThis as unknown as { __claimsRequestContext?: AsyncLocalStorage<RequestContext> };
-const storage = (globalForContext.__claimsRequestContext ??= new AsyncLocalStorage<RequestContext>());
+const storage = processSingleton("claims.requestContext", () => new AsyncLocalStorage<RequestContext>());
 
 export function runInRequest<T>(ctx: RequestContext, fn: () => T): T {
   return storage.run(ctx, fn);

@@ -1,10 +1,11 @@
-// Prometheus metrics of this process (prom-client), on one registry kept on globalThis (Next's bundles
+// Prometheus metrics of this process (prom-client), on one registry per process (server/process-singleton.ts; Next's bundles
 // and main.ts share it). Served by server/metrics/server.ts on METRICS_PORT, never on the public port.
 //
 // Other modules record into the instruments exported here, or register a source read at scrape time:
 // the job queue its depth (server/queue/pg-boss.ts), the webhook worker the end of every delivery attempt
 // (server/services/webhooks.ts).
 import client, { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { processSingleton, processSlot } from "../process-singleton.ts";
 
 /**
  * How a delivery attempt ended: delivered (2xx); failed, another attempt scheduled; gave_up, failed
@@ -45,11 +46,8 @@ interface Metrics {
 type PoolSource = () => Record<string, PoolStats>;
 type QueueSource = () => Promise<Record<string, QueueDepth>>;
 
-const globalForMetrics = globalThis as unknown as {
-  __claimsMetrics?: Metrics;
-  __claimsPoolSource?: PoolSource;
-  __claimsQueueSource?: QueueSource;
-};
+const poolSource = processSlot<PoolSource>("claims.metricsPoolSource");
+const queueSource = processSlot<QueueSource>("claims.metricsQueueSource");
 
 function create(): Metrics {
   const registry = new Registry();
@@ -78,7 +76,7 @@ function create(): Metrics {
     labelNames: ["pool", "state"] as const,
     registers: [registry],
     collect() {
-      const pools = globalForMetrics.__claimsPoolSource?.() ?? {};
+      const pools = poolSource.get()?.() ?? {};
       for (const [pool, s] of Object.entries(pools)) {
         this.set({ pool, state: "total" }, s.total);
         this.set({ pool, state: "idle" }, s.idle);
@@ -92,7 +90,7 @@ function create(): Metrics {
     labelNames: ["queue", "state"] as const,
     registers: [registry],
     async collect() {
-      const source = globalForMetrics.__claimsQueueSource;
+      const source = queueSource.get();
       if (!source) return;
       let depths: Record<string, QueueDepth>;
       try {
@@ -129,17 +127,17 @@ function create(): Metrics {
 
 /** The instruments of this process. */
 export function metrics(): Metrics {
-  return (globalForMetrics.__claimsMetrics ??= create());
+  return processSingleton("claims.metrics", create);
 }
 
 /** The database module tells where its pool counts come from (read at scrape time). */
 export function setPoolStatsSource(source: PoolSource | undefined): void {
-  globalForMetrics.__claimsPoolSource = source;
+  poolSource.set(source);
 }
 
 /** The job queue tells how to count waiting jobs (read at scrape time). */
 export function setQueueDepthSource(source: QueueSource | undefined): void {
-  globalForMetrics.__claimsQueueSource = source;
+  queueSource.set(source);
 }
 
 export function statusClassOf(status: number | null): WebhookStatusClass {

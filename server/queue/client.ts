@@ -1,12 +1,13 @@
 // The job queue as its producers use it: this process's pg-boss (started on first use, its schema
 // migrated and its queues created), enqueueing in the caller's transaction, and waking the worker that
 // takes a queue. Services enqueue through here; the workers that consume the jobs are server/jobs/.
-// One per process (on globalThis: Next's bundles and the custom server share it).
+// One per process (server/process-singleton.ts: Next's bundles and the custom server share it).
 import type PgBoss from "pg-boss";
 import { dbReady, onBackgroundPool, type SqlTx } from "../db/client.ts";
 import { logError } from "../log/logger.ts";
 import { setQueueDepthSource } from "../metrics/index.ts";
 import { createBoss, createQueues, queueDepths, QUEUES, txDb } from "./pg-boss.ts";
+import { processSingleton, processSlot } from "../process-singleton.ts";
 
 export interface JobQueue {
   boss: PgBoss;
@@ -16,11 +17,11 @@ export interface JobQueue {
   stopped: boolean;
 }
 
-const g = globalThis as unknown as { __claimsJobs?: JobQueue };
+const queueSlot = processSlot<JobQueue>("claims.jobQueue");
 
 /** The queue, started (its schema migrated) and with its queues created; no workers unless asked. */
 export function jobQueue(): JobQueue {
-  if (!g.__claimsJobs) {
+  return processSingleton("claims.jobQueue", () => {
     const boss = createBoss();
     boss.on("error", (err) => logError("[jobs] queue error", err));
     const state: JobQueue = { boss, workerIds: {}, stopped: false, ready: Promise.resolve() };
@@ -33,9 +34,8 @@ export function jobQueue(): JobQueue {
       setQueueDepthSource(queueDepths);
     });
     state.ready.catch(() => {});
-    g.__claimsJobs = state;
-  }
-  return g.__claimsJobs;
+    return state;
+  });
 }
 
 /**
@@ -60,16 +60,15 @@ export const enqueueDeliveries: EnqueueDeliveries = async (tx, ids, startAfter) 
 
 /** This process's worker of `queue` fetches now instead of at its next poll (when it runs here). */
 export function wakeWorker(queue: string): void {
-  const q = g.__claimsJobs;
+  const q = queueSlot.get();
   const id = q?.workerIds[queue];
   if (id && !q.stopped) setImmediate(() => q.boss.notifyWorker(id));
 }
 
 /** Stops this process's queue (jobs in flight finish first, up to pg-boss's timeout). */
 export async function stopJobQueue(): Promise<void> {
-  const q = g.__claimsJobs;
+  const q = queueSlot.take();
   if (!q) return;
-  g.__claimsJobs = undefined;
   setQueueDepthSource(undefined);
   q.stopped = true;
   await q.ready.catch(() => {});

@@ -1,14 +1,18 @@
 // The live channel of claim pages (docs/features/following.md): "something happened on claim X". One process-wide
-// bus (on globalThis: Next's bundles and the custom server share it) that SSE streams listen to, fed
+// bus (server/process-singleton.ts: Next's bundles and the custom server share it) that SSE streams listen to, fed
 // across instances by PostgreSQL LISTEN/NOTIFY — the relay's NOTIFY commits with its transaction —
 // or by Redis pub/sub when REDIS_URL is set. On the embedded PGlite there is one process: the relay
 // emits on the bus directly.
 import { EventEmitter } from "node:events";
 import pg from "pg";
-import { Redis } from "ioredis";
+import type IORedis from "ioredis";
+import { closeRedis, openRedis, openRedisSubscriber, redisReady } from "../store/redis.ts";
+import { throttledLogger } from "../store/throttled-log.ts";
+import { logWarn } from "../log/logger.ts";
 import { config } from "../config.ts";
 import { randomUUID } from "node:crypto";
 import { db, dbBackend, dbSchema } from "../db/client.ts";
+import { processSingleton, processSlot } from "../process-singleton.ts";
 
 export interface LiveEvent {
   claim_id: string;
@@ -19,20 +23,21 @@ export interface LiveEvent {
 interface LiveState {
   bus: EventEmitter;
   subscriber?: { close(): Promise<void> };
-  publisher?: Redis;
+  publisher?: IORedis;
 }
 
-const g = globalThis as unknown as { __claimsLive?: LiveState };
-
 function state(): LiveState {
-  if (!g.__claimsLive) {
+  return processSingleton("claims.live", () => {
     const bus = new EventEmitter();
     // One listener per open claim page stream.
     bus.setMaxListeners(0);
-    g.__claimsLive = { bus };
-  }
-  return g.__claimsLive;
+    return { bus };
+  });
 }
+
+/** How long a publish waits for the connection: a dead Redis fails it after this instead of holding its caller. */
+const REDIS_TIMEOUT_MS = 2000;
+const warn = throttledLogger("live", logWarn);
 
 /** The channel name: per schema, so that test schemas on one PostgreSQL do not hear each other. */
 export function liveChannel(): string {
@@ -88,8 +93,9 @@ export async function publishLive(events: LiveEvent[]): Promise<void> {
   }
   if (transport === "redis") {
     const s = state();
-    s.publisher ??= new Redis(config().REDIS_URL!, { maxRetriesPerRequest: 2, lazyConnect: false });
-    for (const e of events) await s.publisher.publish(liveChannel(), JSON.stringify(e));
+    const publisher = (s.publisher ??= openRedis(config().REDIS_URL!, REDIS_TIMEOUT_MS, warn));
+    await redisReady(publisher, REDIS_TIMEOUT_MS);
+    for (const e of events) await publisher.publish(liveChannel(), JSON.stringify(e));
   }
 }
 
@@ -112,8 +118,7 @@ export async function startLiveSubscriber(): Promise<void> {
     return;
   }
   if (transport === "redis") {
-    const sub = new Redis(config().REDIS_URL!, { maxRetriesPerRequest: null });
-    sub.on("error", () => {});
+    const sub = openRedisSubscriber(config().REDIS_URL!, REDIS_TIMEOUT_MS, warn);
     sub.on("message", (_channel, message) => {
       const e = parse(message);
       if (e) emitLocal(e);
@@ -131,12 +136,13 @@ export async function startLiveSubscriber(): Promise<void> {
 }
 
 export async function stopLive(): Promise<void> {
-  const s = g.__claimsLive;
+  const s = processSlot<LiveState>("claims.live").get();
   if (!s) return;
   await s.subscriber?.close();
   s.subscriber = undefined;
-  s.publisher?.disconnect();
+  const publisher = s.publisher;
   s.publisher = undefined;
+  if (publisher) await closeRedis(publisher);
 }
 
 /**

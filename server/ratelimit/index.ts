@@ -21,6 +21,7 @@ import { Redis as UpstashRedis } from "@upstash/redis";
 import { IORedisStore, type UpstashLikeStore } from "./ioredis-store";
 import { MemoryStore } from "./memory-store";
 import { throttledLogger } from "../store/throttled-log.ts";
+import { logWarn } from "../log/logger.ts";
 import { clientKey, DEFAULT_IPV6_PREFIX } from "./client-key.ts";
 
 import { TIERS, type Tier } from "../domain/reputation.ts";
@@ -46,7 +47,7 @@ export interface RateLimiterOptions {
   timeoutMs?: number;
   /** key prefix (default "claims-rl") */
   prefix?: string;
-  /** receives store failures (throttled to one line per 10 s); default console.warn */
+  /** receives store failures (throttled to one line per 10 s); default: a warning through the process's logger */
   logger?: (msg: string, err?: unknown) => void;
   /** after a store failure, answer from the in-process limiter for this long (default 2000 ms) */
   failureCooldownMs?: number;
@@ -188,7 +189,7 @@ export function createRateLimiter(opts: RateLimiterOptions = {}): RateLimiter {
   if (!(Number.isInteger(ipv6Prefix) && ipv6Prefix >= 1 && ipv6Prefix <= 128)) throw new Error(`RATE_LIMIT_IPV6_PREFIX must be a whole number from 1 to 128, got ${String(opts.ipv6Prefix)}`);
   const client = (ip: string) => clientKey(ip, ipv6Prefix);
   if (!(Number.isInteger(pageLimit) && pageLimit > 0)) throw new Error(`PAGE_RATE_LIMIT must be a positive whole number, got ${String(opts.pageLimit)}`);
-  const log = throttledLogger("ratelimit", opts.logger ?? ((msg, err) => console.warn(msg, err ?? "")));
+  const log = throttledLogger("ratelimit", opts.logger ?? logWarn);
 
   let backend: RateLimiter["backend"];
   let closeStore: () => Promise<void> = async () => {};

@@ -2,29 +2,26 @@
 import { config } from "../config.ts";
 import type { Identity } from "../auth/identity.ts";
 import { createRateLimiter, type Caller, type RateLimiter, type RateLimitResult } from "./index.ts";
-
-const globalForLimiter = globalThis as unknown as { __claimsLimiter?: RateLimiter };
+import { processSingleton, processSlot } from "../process-singleton.ts";
 
 export function rateLimiter(): RateLimiter {
-  if (!globalForLimiter.__claimsLimiter) {
+  return processSingleton("claims.rateLimiter", () => {
     const cfg = config();
-    globalForLimiter.__claimsLimiter = createRateLimiter({
+    return createRateLimiter({
       scale: cfg.RATE_LIMIT_SCALE,
       redisUrl: cfg.REDIS_URL,
       upstash: cfg.UPSTASH_REDIS_REST_URL
         ? { url: cfg.UPSTASH_REDIS_REST_URL, token: cfg.UPSTASH_REDIS_REST_TOKEN! }
         : undefined,
-      prefix: process.env.RATE_LIMIT_PREFIX,
+      prefix: cfg.RATE_LIMIT_PREFIX,
       pageLimit: cfg.PAGE_RATE_LIMIT,
       ipv6Prefix: cfg.RATE_LIMIT_IPV6_PREFIX,
     });
-  }
-  return globalForLimiter.__claimsLimiter;
+  });
 }
 
 export async function closeRateLimiter(): Promise<void> {
-  const l = globalForLimiter.__claimsLimiter;
-  globalForLimiter.__claimsLimiter = undefined;
+  const l = processSlot<RateLimiter>("claims.rateLimiter").take();
   await l?.close();
 }
 

@@ -22,6 +22,7 @@ import { registerRestRouteMatcher } from "../http/route-label.ts";
 import { logError } from "../log/logger.ts";
 import { liveness, readiness } from "./health.ts";
 import { chooseCoding, COMPRESS_MIN_BYTES, encode, varyOnEncoding } from "../http/compression.ts";
+import { processSingleton } from "../process-singleton.ts";
 
 export const API_PREFIX = "/api/v1";
 export { MAX_BODY_BYTES };
@@ -74,8 +75,6 @@ interface Built {
   routes: ReturnType<typeof buildRouteTable>;
 }
 
-const globalForRest = globalThis as unknown as { __claimsRest?: Built };
-
 function build(): Built {
   const call = openApiCaller<Context>(appRouter, ({ error, path }) => {
     if (error.code === "INTERNAL_SERVER_ERROR") {
@@ -95,7 +94,7 @@ function build(): Built {
 }
 
 function built(): Built {
-  return (globalForRest.__claimsRest ??= build());
+  return processSingleton("claims.rest", build);
 }
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): RestResponse {

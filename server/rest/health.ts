@@ -9,6 +9,7 @@ import { dbReady, pingDatabases } from "../db/client.ts";
 import { closeRedis, openRedis, redisReady } from "../store/redis.ts";
 import { throttledLogger } from "../store/throttled-log.ts";
 import { log } from "../log/logger.ts";
+import { processSingleton, processSlot } from "../process-singleton.ts";
 
 type Check = "ok" | "failed" | "not_configured";
 
@@ -34,16 +35,14 @@ function within<T>(p: Promise<T>, ms: number): Promise<T> {
   ]).finally(() => clearTimeout(timer));
 }
 
-const globalForHealth = globalThis as unknown as {
-  __claimsHealthRedis?: IORedis;
-  __claimsReadiness?: { at: number; answer: Promise<HealthAnswer> };
-};
+const healthRedis = processSlot<IORedis>("claims.healthRedis");
+const lastReadiness = processSlot<{ at: number; answer: Promise<HealthAnswer> }>("claims.readiness");
 
 const warn = throttledLogger("health", (msg, err) => log().warn({ detail: err instanceof Error ? err.message : String(err ?? "") }, msg));
 
 async function checkRedis(url: string | undefined): Promise<Check> {
   if (!url) return "not_configured";
-  const client = (globalForHealth.__claimsHealthRedis ??= openRedis(url, CHECK_TIMEOUT_MS, warn));
+  const client = processSingleton("claims.healthRedis", () => openRedis(url, CHECK_TIMEOUT_MS, warn));
   try {
     await redisReady(client, CHECK_TIMEOUT_MS);
     await within(client.ping(), CHECK_TIMEOUT_MS);
@@ -72,17 +71,16 @@ async function probe(): Promise<HealthAnswer> {
 }
 
 export function readiness(): Promise<HealthAnswer> {
-  const cached = globalForHealth.__claimsReadiness;
+  const cached = lastReadiness.get();
   const now = performance.now();
   if (cached && now - cached.at < REUSE_MS) return cached.answer;
   const answer = probe();
-  globalForHealth.__claimsReadiness = { at: now, answer };
+  lastReadiness.set({ at: now, answer });
   return answer;
 }
 
 export async function closeHealthChecks(): Promise<void> {
-  const c = globalForHealth.__claimsHealthRedis;
-  globalForHealth.__claimsHealthRedis = undefined;
-  globalForHealth.__claimsReadiness = undefined;
+  const c = healthRedis.take();
+  lastReadiness.take();
   if (c) await closeRedis(c);
 }

@@ -36,6 +36,13 @@ function workerPath(): string {
  * alive before it collects (≈80 MB for 1M votes); a cap sized to the live data makes it collect
  * instead (docs/benchmarks/2026-11-23-bridging-1m.md: 290 → 230 MB peak RSS at 1M votes).
  */
+/**
+ * Below this cap a worker cannot even start: Node 24's isolate dies while deserialising its start-up
+ * snapshot, a fatal error that takes the whole process with it instead of the catchable
+ * ERR_WORKER_OUT_OF_MEMORY that the retry below handles.
+ */
+const MIN_WORKER_OLD_GENERATION_MB = 8;
+
 export function workerOldGenerationMb(ids: number): number {
   return 32 + Math.ceil((ids * 200) / 2 ** 20);
 }
@@ -110,7 +117,10 @@ async function runWorker(
   // grow its nursery (and the RSS) to keep up with them; scavenging more often costs little here.
   const worker = new Worker(bootstrap, {
     eval: true,
-    resourceLimits: { maxYoungGenerationSizeMb: 6, ...(oldGenerationMb ? { maxOldGenerationSizeMb: oldGenerationMb } : {}) },
+    resourceLimits: {
+      maxYoungGenerationSizeMb: 6,
+      ...(oldGenerationMb ? { maxOldGenerationSizeMb: Math.max(oldGenerationMb, MIN_WORKER_OLD_GENERATION_MB) } : {}),
+    },
   });
   try {
     return await new Promise<FitResult>((resolve, reject) => {

@@ -7,7 +7,7 @@
 // UPDATE … FROM unnest(…). One instance at a time (an advisory lock), and at most every BRIDGING_INTERVAL_SECONDS
 // across instances (the last fit's time is in bridging_model).
 import { config } from "../config.ts";
-import { dbBackend, readQuery, readSql, sqlTransaction, tryWithAdvisoryLock, type SqlTx } from "../db/client.ts";
+import { dbBackend, readSql, sqlTransaction, tryWithAdvisoryLock, type SqlTx } from "../db/client.ts";
 import type { VoteSnapshot } from "../db/vote-stream.ts";
 import { Prisma } from "../db/generated/client.ts";
 import {
@@ -45,7 +45,7 @@ export async function readVoteSnapshot(batch = READ_BATCH): Promise<VoteSnapshot
   let after: { c: string; a: string } | null = null;
   for (;;) {
     const keyset: Prisma.Sql = after ? Prisma.sql`WHERE (claim_id, agent_id) > (${after.c}::uuid, ${after.a}::uuid)` : Prisma.empty;
-    const rows: { c: string; a: string; v: number }[] = await readQuery(
+    const rows: { c: string; a: string; v: number }[] = await readSql(
       Prisma.sql`SELECT claim_id::text AS c, agent_id::text AS a, value AS v FROM claim_votes ${keyset}
                  ORDER BY claim_id, agent_id LIMIT ${batch}`,
     );

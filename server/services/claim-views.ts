@@ -1,7 +1,7 @@
 // Claims as the API shows them (docs/api.md#shapes Claim), for any list: one query whatever the length of
 // the list — the author, the parent ids and the caller's vote/bookmark/follow are joined in, never
 // fetched claim by claim. Discovery, profiles and the web UI reuse this.
-import { readQuery } from "../db/client.ts";
+import { readSql } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { isUuid } from "../contract/common.ts";
 import { gradientFromSums } from "../domain/gradient.ts";
@@ -85,7 +85,7 @@ function toClaim(row: ClaimViewRow, hasViewer: boolean): Claim {
 /**
  * The claims with these ids, in the order given (unknown ids are left out), as `viewerId` sees them:
  * `user_vote`, `is_bookmarked` and `is_following` are null when there is no viewer. A read outside
- * transactions (`readQuery`): call it after a write commits, never inside one.
+ * transactions (`readSql`): call it after a write commits, never inside one.
  */
 export async function claimViews(
   ids: readonly string[],
@@ -115,7 +115,7 @@ export async function claimViews(
     LEFT JOIN bookmarks b ON b.claim_id = c.id AND b.agent_id = ${viewerId}::uuid
     LEFT JOIN follows f ON f.claim_id = c.id AND f.agent_id = ${viewerId}::uuid
     WHERE c.id = ANY(${unique}::uuid[]) AND (${visibleClaim("c")} OR ${opts.includeHidden === true}::boolean)`;
-  const rows = await readQuery<ClaimViewRow>(query, { prepared: true });
+  const rows = await readSql<ClaimViewRow>(query, { prepared: true });
   const byId = new Map(rows.map((r) => [r.id, toClaim(r, viewerId !== null)]));
   return ids.map((id) => byId.get(id.toLowerCase())).filter((c): c is Claim => c !== undefined);
 }

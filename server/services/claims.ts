@@ -1,5 +1,5 @@
 // Claims: creation, the searchable list, the detail view, and the caller's bookmark/follow lists.
-import { db, preparedSql, readSql } from "../db/client.ts";
+import { db, readSql } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { badRequest, notFound } from "../errors.ts";
 import { isUuid } from "../contract/common.ts";
@@ -226,7 +226,7 @@ async function countClaims(from: Prisma.Sql, where: Prisma.Sql): Promise<number>
 
 /** The maintained number of visible claims (never a count(*) over the table). */
 export async function claimsCounter(): Promise<number> {
-  const [row] = await preparedSql<{ n: number }>`SELECT value::float8 AS n FROM platform_counters WHERE name = ${CLAIMS_COUNTER}`;
+  const [row] = await readSql<{ n: number }>(Prisma.sql`SELECT value::float8 AS n FROM platform_counters WHERE name = ${CLAIMS_COUNTER}`, { prepared: true });
   return row?.n ?? 0;
 }
 
@@ -237,9 +237,9 @@ export async function getClaimDetail(claimId: string, viewerId: string | null): 
   // Hidden: 404 to everyone but its author and moderators (docs/features/moderation.md).
   if (!claim || (claim.moderation && !(await mayReveal(viewerId, claim.author.id)))) throw notFound(CLAIM_NOT_FOUND);
   const [recent, parents] = await Promise.all([
-    preparedSql<{ gradient: number; vote_count: number; recorded_at: Date }>`
+    readSql<{ gradient: number; vote_count: number; recorded_at: Date }>(Prisma.sql`
       SELECT gradient, vote_count, recorded_at FROM gradient_history
-      WHERE claim_id = ${claim.id}::uuid ORDER BY id DESC LIMIT ${GRADIENT_HISTORY_LIMIT}`,
+      WHERE claim_id = ${claim.id}::uuid ORDER BY id DESC LIMIT ${GRADIENT_HISTORY_LIMIT}`, { prepared: true }),
     claimViews(claim.parent_ids, viewerId),
   ]);
   const gradient_history = recent.reverse().map((p) => ({

@@ -7,7 +7,7 @@
 // let "downvote, remove" mint reputation for an author at 0.
 //
 // Locks: the evidence row, then its author's agent row (see services/votes.ts for the global order).
-import { db, readQuery, sqlTransaction, WRITE_TX_OPTIONS, type SqlTx } from "../db/client.ts";
+import { db, readSql, sqlTransaction, WRITE_TX_OPTIONS, type SqlTx } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { forbidden, notFound } from "../errors.ts";
 import { isUuid } from "../contract/common.ts";
@@ -89,7 +89,7 @@ async function evidenceView(evidenceId: string, viewerId: string | null): Promis
 /** One evidence, hidden ones included: the caller decides who may see those. */
 async function evidenceRow(evidenceId: string, viewerId: string | null): Promise<EvidenceRow | null> {
   if (!isUuid(evidenceId)) return null;
-  const [row] = await readQuery<EvidenceRow>(evidenceQuery(viewerId, Prisma.sql`e.id = ${evidenceId}::uuid`), { prepared: true });
+  const [row] = await readSql<EvidenceRow>(evidenceQuery(viewerId, Prisma.sql`e.id = ${evidenceId}::uuid`), { prepared: true });
   return row ?? null;
 }
 
@@ -109,12 +109,12 @@ export async function listEvidence(input: ListEvidenceInput, viewerId: string | 
   const column = Prisma.raw(input.sort_by === "vote_score" ? "e.vote_score" : "e.created_at");
   const direction = Prisma.raw(input.sort_order === "asc" ? "ASC" : "DESC");
   const [rows, [counted]] = await Promise.all([
-    readQuery<EvidenceRow>(
+    readSql<EvidenceRow>(
       evidenceQuery(viewerId, where, Prisma.sql`ORDER BY ${column} ${direction}, e.id ${direction} LIMIT ${input.limit} OFFSET ${input.offset}`),
       { prepared: true },
     ),
     // No row when the claim does not exist; else the number of its evidence (with the position filter).
-    readQuery<{ total: number }>(Prisma.sql`
+    readSql<{ total: number }>(Prisma.sql`
       SELECT (SELECT count(*)::int FROM evidence e WHERE ${where}) AS total FROM claims c
       WHERE c.id = ${input.claim_id}::uuid AND ${visibleClaim("c")}`, { prepared: true }),
   ]);

@@ -6,7 +6,7 @@
 // vote histogram and consensus status (docs/features/consensus.md), each argument's relevance sums
 // (docs/features/arguments.md).
 // Used after concurrency tests and by `npm run check:invariants` against any database.
-import { readQuery } from "../db/client.ts";
+import { readSql } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { ESTABLISHED_MIN, TRUSTED_MIN } from "../domain/reputation.ts";
 import { MIN_VOTE_WEIGHT, NEUTRAL_GRADIENT } from "../domain/gradient.ts";
@@ -270,7 +270,7 @@ const CHECKS: Check[] = [
 export async function checkInvariants(): Promise<string[]> {
   const violations: string[] = [];
   for (const check of CHECKS) {
-    const rows = await readQuery<Row>(Prisma.raw(`${check.sql}\nLIMIT ${MAX_REPORTED}`));
+    const rows = await readSql<Row>(Prisma.raw(`${check.sql}\nLIMIT ${MAX_REPORTED}`));
     violations.push(...rows.map(check.describe));
   }
   return violations;

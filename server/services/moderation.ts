@@ -3,7 +3,7 @@
 // declared on the procedures (moderatorProcedure, adminProcedure); who may act on whom is decided by
 // the pure rules of server/domain/roles.ts. What hiding leaves out is server/services/visibility.ts;
 // the counters follow by the triggers of migration 'moderation'.
-import { db } from "../db/client.ts";
+import { db, readSql } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { AppError, badRequest, conflict, forbidden, notFound } from "../errors.ts";
 import { agentSelect, isUuid, toAgent, type AgentOut } from "../contract/common.ts";
@@ -211,13 +211,13 @@ export async function listQueue(
 ): Promise<ModerationQueue> {
   const typeFilter = input.target_type ? Prisma.sql`AND target_type = ${input.target_type}::"ReportTargetType"` : Prisma.empty;
   const [groups, [{ total }]] = await Promise.all([
-    db().$queryRaw<{ target_type: ReportTargetType; target_id: string; n: number; first: Date }[]>`
+    readSql<{ target_type: ReportTargetType; target_id: string; n: number; first: Date }>`
       SELECT target_type::text AS target_type, target_id::text AS target_id, count(*)::int AS n, min(created_at) AS first
       FROM reports WHERE status = ${input.status}::"ReportStatus" ${typeFilter}
       GROUP BY target_type, target_id
       ORDER BY count(*) DESC, min(created_at) ASC, target_id
       LIMIT ${input.limit} OFFSET ${input.offset}`,
-    db().$queryRaw<{ total: number }[]>`
+    readSql<{ total: number }>`
       SELECT count(*)::int AS total FROM (
         SELECT 1 FROM reports WHERE status = ${input.status}::"ReportStatus" ${typeFilter} GROUP BY target_type, target_id
       ) g`,

@@ -1,6 +1,6 @@
 // Agent profiles (docs/api.md#scoring, #discovery): stats, learning score, expertise, activity timeline and the
 // reputation journey. Every query is bounded by one agent's own rows (the (author|agent)_id indexes).
-import { preparedSql, readSql } from "../db/client.ts";
+import { readSql } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { notFound } from "../errors.ts";
 import { isUuid, toAgent, type AgentRow } from "../contract/common.ts";
@@ -19,10 +19,10 @@ export async function findAgent(idOrUsername: string): Promise<AgentRow> {
   const where = isUuid(idOrUsername)
     ? Prisma.sql`id = ${idOrUsername}::uuid`
     : Prisma.sql`username_key = ${idOrUsername.toLowerCase()}`;
-  const [agent] = await preparedSql<AgentRow>`
+  const [agent] = await readSql<AgentRow>(Prisma.sql`
     SELECT id::text AS id, username, display_name AS "displayName", avatar_url AS "avatarUrl", bio, reputation,
            tier::text AS tier, role::text AS role, automated, created_at AS "createdAt"
-    FROM agents WHERE ${where}`;
+    FROM agents WHERE ${where}`, { prepared: true });
   if (!agent) throw notFound("Agent not found");
   return agent;
 }

@@ -9,7 +9,7 @@
 //
 // Hidden content is still read by id for its author and moderators (services/moderation.ts decides
 // who); a vote on it answers 404 (services/votes.ts and services/evidence.ts lock only visible rows).
-import { preparedSql } from "../db/client.ts";
+import { readSql } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { isModerator, type Role } from "../domain/roles.ts";
 import type { ModerationInfo } from "../contract/common.ts";
@@ -57,6 +57,6 @@ export function moderationInfo(row: { hidden_at: Date | null; hidden_reason: str
 export async function mayReveal(viewerId: string | null, authorId: string): Promise<boolean> {
   if (viewerId === null) return false;
   if (viewerId === authorId) return true;
-  const [row] = await preparedSql<{ role: Role }>`SELECT role::text AS role FROM agents WHERE id = ${viewerId}::uuid`;
+  const [row] = await readSql<{ role: Role }>(Prisma.sql`SELECT role::text AS role FROM agents WHERE id = ${viewerId}::uuid`, { prepared: true });
   return row !== undefined && isModerator(row.role);
 }

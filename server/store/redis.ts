@@ -1,20 +1,46 @@
-// The plain-Redis connection shared stores use (rate limits, cache): it never makes a request wait on
-// a dead Redis — no offline queue, short connect/command timeouts, reconnects in the background, and
-// an 'error' listener so connection errors are reported instead of crashing the process.
+// Every Redis connection of the process is opened here (docs/architecture.md#one-road-per-concern): the
+// shared stores' (rate limits, cache, readiness, the live channel's publisher) never make a request
+// wait on a dead Redis — no offline queue, short connect/command timeouts, reconnects in the
+// background — and every connection has an 'error' listener, so connection errors are reported
+// instead of crashing the process.
 import IORedis from "ioredis";
 
-export function openRedis(url: string, timeoutMs: number, onError: (msg: string, err?: unknown) => void): IORedis {
-  const client = new IORedis(url, {
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
+type OnError = (msg: string, err?: unknown) => void;
+
+/** What every connection shares: how long a connect may take, and reconnecting in the background. */
+function connectionOptions(timeoutMs: number) {
+  return {
     connectTimeout: Math.max(1000, timeoutMs * 2),
-    commandTimeout: Math.max(timeoutMs, 50),
     // keep trying to reconnect in the background, at most every 2 s
-    retryStrategy: (times) => Math.min(times * 200, 2000),
-  });
+    retryStrategy: (times: number) => Math.min(times * 200, 2000),
+  };
+}
+
+function reporting(client: IORedis, onError: OnError): IORedis {
   client.on("error", (err) => onError("redis connection error", err));
   return client;
+}
+
+export function openRedis(url: string, timeoutMs: number, onError: OnError): IORedis {
+  return reporting(
+    new IORedis(url, {
+      ...connectionOptions(timeoutMs),
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: Math.max(timeoutMs, 50),
+    }),
+    onError,
+  );
+}
+
+/**
+ * A dedicated subscriber connection (pub/sub: a subscribed connection can run nothing else). The same
+ * connect and reconnect settings; its SUBSCRIBE waits for the connection instead of failing (no
+ * request waits on it), and ioredis subscribes again after every reconnect.
+ */
+export function openRedisSubscriber(url: string, timeoutMs: number, onError: OnError): IORedis {
+  return reporting(new IORedis(url, { ...connectionOptions(timeoutMs), maxRetriesPerRequest: null }), onError);
 }
 
 /**

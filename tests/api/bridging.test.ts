@@ -85,6 +85,7 @@ describe("bridged consensus", () => {
   });
 
   // The worker's heap is capped from the claim and agent counts (PostgreSQL, where it reads the votes).
+  // A cap of 2 MB is raised to the floor at which a worker can start, and is still too small for the read.
   it.runIf(dbBackend() === "postgres")("a worker that runs out of its capped heap is run again uncapped: the fit completes", async () => {
     const source = { postgres: config().DATABASE_URL! };
     const fit = await fitOffThread(source, { oldGenerationMb: 2 });

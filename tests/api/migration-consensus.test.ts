@@ -2,78 +2,23 @@
 // status by the rule (docs/features/consensus.md), leaving resolved claims resolved. Run on a database
 // migrated to just before it, with data in the old shape, on PGlite or on a fresh schema of
 // DATABASE_URL's PostgreSQL.
-import { randomBytes, randomUUID } from "node:crypto";
-import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PGlite } from "@electric-sql/pglite";
-import pg from "pg";
-import { applyMigrations, type SqlRunner } from "../../server/db/migrate.ts";
+import { migratedUpTo, type MigrationStage } from "../helpers/migration-stage.ts";
 
 const MIGRATION = "20261125100000_consensus";
-const source = path.resolve("prisma/migrations");
-const dir = mkdtempSync(path.join(tmpdir(), "migrations-"));
-let runner: SqlRunner;
-let close: () => Promise<void>;
-
-async function openRunner(): Promise<{ runner: SqlRunner; close: () => Promise<void> }> {
-  const url = process.env.DATABASE_URL;
-  if (!url) {
-    const db = new PGlite();
-    return {
-      runner: {
-        exec: async (sql) => void (await db.exec(sql)),
-        query: async (sql, params) => (await db.query(sql, params as unknown[])).rows as Record<string, unknown>[],
-        withLock: (fn) => fn(),
-      },
-      close: () => db.close(),
-    };
-  }
-  const schema = `m_${randomBytes(6).toString("hex")}`;
-  const server = new URL(url);
-  server.searchParams.delete("schema");
-  const client = new pg.Client({ connectionString: server.toString() });
-  await client.connect();
-  await client.query(`CREATE SCHEMA "${schema}"`);
-  await client.query(`SET search_path TO "${schema}"`);
-  return {
-    runner: {
-      exec: async (sql) => void (await client.query(sql)),
-      query: async (sql, params) => (await client.query(sql, params as unknown[])).rows,
-      withLock: (fn) => fn(),
-    },
-    close: async () => {
-      await client.query(`DROP SCHEMA "${schema}" CASCADE`);
-      await client.end();
-    },
-  };
-}
-
-/** Makes the migrations folder hold every migration before MIGRATION (and it too when `including`). */
-function stage(including: boolean) {
-  for (const name of readdirSync(source)) {
-    if (name < MIGRATION || (including && name === MIGRATION) || name === "migration_lock.toml") {
-      cpSync(path.join(source, name), path.join(dir, name), { recursive: true });
-    }
-  }
-}
+let db: MigrationStage;
 
 beforeAll(async () => {
-  process.env.MIGRATIONS_DIR = dir;
-  ({ runner, close } = await openRunner());
-  stage(false);
-  await applyMigrations(runner);
+  db = await migratedUpTo(MIGRATION);
 });
 afterAll(async () => {
-  delete process.env.MIGRATIONS_DIR;
-  await close?.();
-  rmSync(dir, { recursive: true, force: true });
+  await db?.close();
 });
 
 describe(`migration ${MIGRATION}`, () => {
   it("fills the histogram from the votes and the status by the rule, in its order", async () => {
-    const q = (sql: string, params: unknown[] = []) => runner.query(sql, params);
+    const q = db.query;
     const agent = async () => {
       const id = randomUUID();
       const name = `m_${id.slice(0, 8)}`;
@@ -115,10 +60,8 @@ describe(`migration ${MIGRATION}`, () => {
       undecided: await claim(six(0.95), 0.95, "undecided"),
       open: await claim(six(0.8), 0.8),
     };
-
-    stage(true);
     const before = Date.now();
-    expect(await applyMigrations(runner)).toEqual([MIGRATION]);
+    expect(await db.applyTarget()).toEqual([MIGRATION]);
 
     const rows = await q(
       `SELECT id::text AS id, vote_histogram, consensus_status::text AS status, consensus_since, resolved_at FROM claims WHERE id = ANY($1::uuid[])`,

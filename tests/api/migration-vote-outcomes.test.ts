@@ -2,78 +2,23 @@
 // records, recovers the outcomes of resolved votes already deleted from their reputation events, and
 // resets the claims counter from the rows. Run on a database migrated to just before it, with data
 // in the old shape, on PGlite or on a fresh schema of DATABASE_URL's PostgreSQL.
-import { randomBytes, randomUUID } from "node:crypto";
-import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PGlite } from "@electric-sql/pglite";
-import pg from "pg";
-import { applyMigrations, type SqlRunner } from "../../server/db/migrate.ts";
+import { migratedUpTo, type MigrationStage } from "../helpers/migration-stage.ts";
 
 const MIGRATION = "20261122210320_vote_outcomes";
-const source = path.resolve("prisma/migrations");
-const dir = mkdtempSync(path.join(tmpdir(), "migrations-"));
-let runner: SqlRunner;
-let close: () => Promise<void>;
-
-async function openRunner(): Promise<{ runner: SqlRunner; close: () => Promise<void> }> {
-  const url = process.env.DATABASE_URL;
-  if (!url) {
-    const db = new PGlite();
-    return {
-      runner: {
-        exec: async (sql) => void (await db.exec(sql)),
-        query: async (sql, params) => (await db.query(sql, params as unknown[])).rows as Record<string, unknown>[],
-        withLock: (fn) => fn(),
-      },
-      close: () => db.close(),
-    };
-  }
-  const schema = `m_${randomBytes(6).toString("hex")}`;
-  const server = new URL(url);
-  server.searchParams.delete("schema");
-  const client = new pg.Client({ connectionString: server.toString() });
-  await client.connect();
-  await client.query(`CREATE SCHEMA "${schema}"`);
-  await client.query(`SET search_path TO "${schema}"`);
-  return {
-    runner: {
-      exec: async (sql) => void (await client.query(sql)),
-      query: async (sql, params) => (await client.query(sql, params as unknown[])).rows,
-      withLock: (fn) => fn(),
-    },
-    close: async () => {
-      await client.query(`DROP SCHEMA "${schema}" CASCADE`);
-      await client.end();
-    },
-  };
-}
-
-/** Makes the migrations folder hold every migration before MIGRATION (and it too when `including`). */
-function stage(including: boolean) {
-  for (const name of readdirSync(source)) {
-    if (name < MIGRATION || (including && name === MIGRATION) || name === "migration_lock.toml") {
-      cpSync(path.join(source, name), path.join(dir, name), { recursive: true });
-    }
-  }
-}
+let db: MigrationStage;
 
 beforeAll(async () => {
-  process.env.MIGRATIONS_DIR = dir;
-  ({ runner, close } = await openRunner());
-  stage(false);
-  await applyMigrations(runner);
+  db = await migratedUpTo(MIGRATION);
 });
 afterAll(async () => {
-  delete process.env.MIGRATIONS_DIR;
-  await close?.();
-  rmSync(dir, { recursive: true, force: true });
+  await db?.close();
 });
 
 describe(`migration ${MIGRATION}`, () => {
   it("turns today's outcomes into records, recovers deleted ones from reputation events, recounts claims", async () => {
-    const q = (sql: string, params: unknown[] = []) => runner.query(sql, params);
+    const q = db.query;
     const agent = async () => {
       const id = randomUUID();
       const name = `m_${id.slice(0, 8)}`;
@@ -121,9 +66,7 @@ describe(`migration ${MIGRATION}`, () => {
     await event(kept, "vote_aligned", 1);
     await event(changed, "vote_opposed", -0.5);
     await event(deleted, "vote_opposed", 0); // its vote is gone
-
-    stage(true);
-    expect(await applyMigrations(runner)).toEqual([MIGRATION]);
+    expect(await db.applyTarget()).toEqual([MIGRATION]);
 
     const records = await q(
       `SELECT agent_id::text AS agent_id, value, crowd_gradient, crowd_basis::text AS crowd_basis, resolution_gradient, consensus_true,

@@ -63,6 +63,8 @@ test("the new-claim form lists similar claims while typing, with open and add-as
   const word = unique("kelp").replace(/[^a-z]/g, "");
   const existing = await createClaim(request, author, { statement: `Giant ${word} forests store large amounts of carbon in the ocean.` });
   await signIn(page, author, "/claims/new");
+  // The form is disabled until the page has hydrated; keys pressed before then would go nowhere.
+  await expect(page.getByLabel("Statement")).toBeEnabled();
   await page.getByLabel("Statement").pressSequentially(`Giant ${word} forests store a lot of carbon`, { delay: 20 });
   const similar = page.getByTestId("similar-claims");
   await expect(similar).toContainText(existing.statement);

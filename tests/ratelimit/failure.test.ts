@@ -1,4 +1,5 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { log } from "~/server/log/logger";
 import { createRateLimiter, type RateLimiter, type RateLimiterOptions } from "~/server/ratelimit";
 import { clearOfBoundary, startBlackHole, uniquePrefix } from "./helpers";
 
@@ -85,19 +86,18 @@ describe("store failure", () => {
     expect(results[3].retryAfter).toBeGreaterThanOrEqual(1);
   });
 
-  it("a default logger is used when none is given (no crash, no unhandled 'error' event)", async () => {
-    const warn = console.warn;
+  it("the process's logger is used when none is given (no crash, no unhandled 'error' event)", async () => {
     const seen: unknown[][] = [];
-    console.warn = (...args: unknown[]) => void seen.push(args);
+    const warn = vi.spyOn(log(), "warn").mockImplementation((...args: unknown[]) => void seen.push(args));
     try {
       const rl = createRateLimiter({ redisUrl: "redis://127.0.0.1:1", prefix: uniquePrefix("fail-default") });
       open.push(rl);
       expect((await rl.limitRequest({ ip: "1.2.3.4" })).success).toBe(true);
       await new Promise((r) => setTimeout(r, 300)); // let ioredis retry and emit more 'error' events
     } finally {
-      console.warn = warn;
+      warn.mockRestore();
     }
     expect(seen.length).toBe(1);
-    expect(String(seen[0][0])).toMatch(/\[ratelimit\]/);
+    expect(String(seen[0][1])).toMatch(/\[ratelimit\]/);
   });
 });

@@ -75,7 +75,7 @@ describe("the page budget cannot be walked around", () => {
     });
   }, 60_000);
 
-  it("Next's static files and the app's route handlers are not renders", async () => {
+  it("Next's static files and the route handlers that charge themselves are not renders", async () => {
     await inOneBucket(60_000, async () => {
       const ip = freshIp();
       for (let i = 0; i < PAGE_LIMIT + 3; i++) {
@@ -84,6 +84,26 @@ describe("the page budget cannot be walked around", () => {
       }
       // …and did not touch the page budget
       expect((await call("GET", "/", from(ip))).status).toBe(200);
+    });
+  }, 60_000);
+
+  it.each([
+    ["POST", "/consent/x/decision", "text/html"],
+    ["POST", "/settings/api-keys/mcp-clients/x/revoke", "application/json"],
+    ["GET", "/auth/complete?redirect_to=/", "text/html"],
+    ["GET", "/.well-known/oauth-protected-resource", "application/json"],
+    ["GET", "/api/auth/session", "application/json"],
+    ["GET", "/api/auth/csrf", "application/json"],
+  ])("%s %s, a route handler outside /api or NextAuth's, is charged to the page budget", async (method, path, accept) => {
+    await inOneBucket(60_000, async () => {
+      const ip = freshIp();
+      for (let i = 0; i < PAGE_LIMIT; i++) expect((await call(method, path, { ...from(ip), accept })).status, `${method} ${path} #${i + 1}`).not.toBe(429);
+      const refused = await call(method, path, { ...from(ip), accept });
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      // A browser's form reads a page that says what happened; a program reads {detail}.
+      if (accept === "text/html") expect(refused.text).toMatch(/Too many requests.*Please wait \d+ seconds/s);
+      else expect(JSON.parse(refused.text)).toEqual({ detail: "Rate limit exceeded" });
     });
   }, 60_000);
 });

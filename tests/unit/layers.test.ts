@@ -26,6 +26,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
  * - contract: request/response schemas, imported by routers and services alike.
  * - errors.ts: the service's own errors (AppError), mapped to tRPC in server/api/trpc.ts only.
  * - db, store, log, metrics, config.ts: database, Redis connections, process output, counters, configuration.
+ * - process-singleton.ts: the one home of process-wide state (one value per process although Next loads modules twice).
  * - domain: pure rules, importing nothing but each other.
  */
 const LAYERS: ReadonlyArray<readonly string[]> = [
@@ -49,6 +50,7 @@ const LAYERS: ReadonlyArray<readonly string[]> = [
   ["log"],
   ["metrics"],
   ["config.ts"],
+  ["process-singleton.ts"],
   ["domain"],
 ];
 

@@ -39,8 +39,32 @@ describe("operations configuration", () => {
     [{ RESOLUTION_STABLE_SECONDS: "-1" }, "RESOLUTION_STABLE_SECONDS"],
     [{ RESOLUTION_STABLE_SECONDS: "1.5" }, "RESOLUTION_STABLE_SECONDS"],
     [{ RESOLUTION_STABLE_SECONDS: "half an hour" }, "RESOLUTION_STABLE_SECONDS"],
+    [{ DATABASE_POOL_SIZE: "0" }, "DATABASE_POOL_SIZE"],
+    [{ DATABASE_POOL_SIZE: "ten" }, "DATABASE_POOL_SIZE"],
   ])("%o is refused, naming %s", (env, name) => {
     expect(() => parseConfig({ ...base, ...env })).toThrow(name);
+  });
+
+  it.each([
+    [{ REPLICA_STICKY_SECONDS: "1.5" }, "REPLICA_STICKY_SECONDS: REPLICA_STICKY_SECONDS must be a whole number of seconds between 1 and 600"],
+    [{ TRENDING_CACHE_SECONDS: "-1" }, "TRENDING_CACHE_SECONDS: TRENDING_CACHE_SECONDS must be a whole number of seconds (0 = no cache)"],
+    [{ TRENDING_CACHE_SECONDS: "7200" }, "TRENDING_CACHE_SECONDS: TRENDING_CACHE_SECONDS must be at most 3600"],
+    [{ BRIDGING_INTERVAL_SECONDS: "5" }, "BRIDGING_INTERVAL_SECONDS: BRIDGING_INTERVAL_SECONDS must be a whole number of seconds, 0 (off) or 10-86400"],
+    [{ RATE_LIMIT_SCALE: "0" }, "RATE_LIMIT_SCALE: RATE_LIMIT_SCALE must be a positive number"],
+    [{ SHUTDOWN_GRACE_SECONDS: "601" }, "SHUTDOWN_GRACE_SECONDS: SHUTDOWN_GRACE_SECONDS must be a number of seconds between 0 and 600"],
+  ])("a number out of its range is refused in words: %o", (env, line) => {
+    expect(() => parseConfig({ ...base, ...env })).toThrow(`Invalid configuration:\n  ${line}`);
+  });
+
+  it("the pool size, key prefixes and folders come from the configuration too", () => {
+    expect(parseConfig(base)).toMatchObject({ DATABASE_POOL_SIZE: 10 });
+    expect(parseConfig({ ...base, DATABASE_POOL_SIZE: "25", RATE_LIMIT_PREFIX: "rl", CACHE_PREFIX: "c", MIGRATIONS_DIR: "/m", PGLITE_DATA_DIR: "memory://" })).toMatchObject({
+      DATABASE_POOL_SIZE: 25,
+      RATE_LIMIT_PREFIX: "rl",
+      CACHE_PREFIX: "c",
+      MIGRATIONS_DIR: "/m",
+      PGLITE_DATA_DIR: "memory://",
+    });
   });
 });
 

@@ -3,7 +3,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { isPageRender, ROUTE_HANDLERS, routedPath } from "../../server/http/page-routes.ts";
+import { isChargedHandler, isPageRender, ROUTE_HANDLERS, routedPath } from "../../server/http/page-routes.ts";
 
 const APP = path.resolve(import.meta.dirname, "../../app");
 /** Files Next serves as route handlers of their own (metadata files). */
@@ -31,5 +31,14 @@ describe("page renders", () => {
       expect(isPageRender(url), url).toBe(false);
     }
     expect(routedPath("http://evil.example/topics/x?y")).toBe("/topics/x");
+  });
+
+  it("the guard charges NextAuth's endpoints and the route handlers outside /api that do not charge themselves, and no others", () => {
+    for (const url of ["/api/auth/session", "/api/auth/callback/github?code=x", "/consent/u1/decision", "/settings/api-keys/mcp-clients/g1/revoke", "/auth/complete?redirect_to=/", "/oauth/protected-resource", "/.well-known/oauth-authorization-server"]) {
+      expect(isChargedHandler(url), url).toBe(true);
+    }
+    for (const url of ["/mcp", "/llms.txt", "/markdown/claims/x", "/icon.svg", "/api/trpc/claims.list", "/api/v1/claims", "/api/live/claims/x", "/", "/claims/x"]) {
+      expect(isChargedHandler(url), url).toBe(false);
+    }
   });
 });

@@ -13,7 +13,7 @@ import type { Claim } from "~/server/contract/claims.ts";
 import { FormError } from "../../_components/form-bits.tsx";
 import { toApiError, type ApiError } from "../../_lib/api-error.ts";
 import { useTRPC } from "../../_lib/trpc.tsx";
-import { useDebounced } from "../../_lib/use-debounced.ts";
+import { useSimilarClaims } from "../../_lib/use-similar-claims.ts";
 import { useViewer } from "../../_lib/viewer.ts";
 import ui from "../../_components/ui.module.css";
 import { ClientForm } from "../../_components/client-form.tsx";
@@ -198,8 +198,7 @@ function AddArgumentForm({ claimId }: { claimId: string }) {
   const [statement, setStatement] = useState(prefill);
   const [error, setError] = useState<ApiError | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const typed = useDebounced(statement.trim(), 300);
-  const similar = useQuery({ ...trpc.claims.similar.queryOptions({ q: typed, limit: 5 }), enabled: typed.length >= 10 });
+  const similar = useSimilarClaims(statement, 10, claimId);
   const add = useMutation(
     trpc.arguments.create.mutationOptions({
       onMutate: () => {
@@ -214,7 +213,7 @@ function AddArgumentForm({ claimId }: { claimId: string }) {
       onError: (e) => setError(toApiError(e)),
     }),
   );
-  const candidates = (similar.data?.claims ?? []).filter((c) => c.id !== claimId);
+  const candidates = similar.claims;
   return (
     <ClientForm
       noValidate
@@ -251,10 +250,10 @@ function AddArgumentForm({ claimId }: { claimId: string }) {
           placeholder="Type a new claim, or find an existing one to link"
         />
       </div>
-      {typed.length >= 10 ? (
+      {similar.asking ? (
         <div aria-live="polite" style={{ minHeight: "2rem" }}>
           {candidates.length === 0 ? (
-            <p className={`${ui.muted} ${ui.small}`}>{similar.isLoading ? "Looking for similar claims…" : "No similar claim yet: yours will be new."}</p>
+            <p className={`${ui.muted} ${ui.small}`}>{similar.loading ? "Looking for similar claims…" : "No similar claim yet: yours will be new."}</p>
           ) : (
             <ul className={ui["compact-list"]} aria-label="Existing claims like it">
               {candidates.map((c) => (

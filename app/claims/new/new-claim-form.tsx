@@ -8,7 +8,7 @@ import { cleanTagInput } from "~/server/domain/tags.ts";
 import { changedField, FieldError, FormError, invalidProps } from "../../_components/form-bits.tsx";
 import { toApiError, withoutField, type ApiError } from "../../_lib/api-error.ts";
 import { useTRPC } from "../../_lib/trpc.tsx";
-import { useDebounced } from "../../_lib/use-debounced.ts";
+import { useSimilarClaims } from "../../_lib/use-similar-claims.ts";
 import Link from "next/link";
 import ui from "../../_components/ui.module.css";
 import { ClientForm } from "../../_components/client-form.tsx";
@@ -246,10 +246,7 @@ function ParentPicker({
  * pauses: open one, or add what is typed as an argument under it instead of a new claim.
  */
 function SimilarClaims({ statement, minLength }: { statement: string; minLength: number }) {
-  const trpc = useTRPC();
-  const typed = useDebounced(statement.trim(), 400);
-  const similar = useQuery({ ...trpc.claims.similar.queryOptions({ q: typed, limit: 5 }), enabled: typed.length >= minLength });
-  const claims = typed.length >= minLength ? (similar.data?.claims ?? []) : [];
+  const { claims } = useSimilarClaims(statement, minLength);
   return (
     <div aria-live="polite">
       {claims.length === 0 ? null : (
