@@ -9,6 +9,7 @@ export type PageStoreBackend = "redis" | "file-system";
 
 interface Handler {
   revalidateTag(tags: string | string[], durations?: unknown): Promise<void>;
+  holds(pathname: string): Promise<boolean>;
 }
 
 interface PageStoreState {
@@ -32,4 +33,13 @@ const EVERY_PAGE_TAG = "_N_T_/layout";
  */
 export async function dropEveryKeptPage(): Promise<void> {
   await pageStoreState().latest?.revalidateTag([EVERY_PAGE_TAG]);
+}
+
+/**
+ * Whether the store holds a render of the kept page at `pathname`; null when this process cannot tell
+ * yet (Next makes the store on the first request that needs it).
+ */
+export async function holdsKeptPage(pathname: string): Promise<boolean | null> {
+  const store = pageStoreState().latest;
+  return store ? store.holds(pathname) : null;
 }

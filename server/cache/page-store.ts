@@ -148,6 +148,26 @@ interface StoredEntry {
   value?: { kind?: string; status?: number } | null;
 }
 
+/**
+ * The source route of each kept page, by its address: Next keys a page's entry by its source route and
+ * its path (`getRouteCacheKey`), and page-regen asks by path.
+ */
+const KEPT_ROUTES: [RegExp, string][] = [
+  [/^\/claims\/[^/]+$/, "/claims/[id]/page"],
+  [/^\/profiles\/[^/]+$/, "/profiles/[idOrUsername]/page"],
+];
+
+type RouteCacheKey = (pathname: string, owner: { kind: string; sourceRoute: string }) => string;
+let routeCacheKey: RouteCacheKey | undefined;
+
+/** The key Next stores a kept page under, or null when `pathname` is not a kept page. */
+export function keptPageKey(pathname: string): string | null {
+  const source = KEPT_ROUTES.find(([pattern]) => pattern.test(pathname))?.[1];
+  if (!source) return null;
+  routeCacheKey ??= (require("next/dist/server/lib/route-cache-key.js") as { getRouteCacheKey: RouteCacheKey }).getRouteCacheKey;
+  return routeCacheKey(pathname, { kind: "APP_PAGE", sourceRoute: source });
+}
+
 /** A 404 render (an unknown or hidden claim or profile): never kept. */
 function isNotFound(data: unknown): boolean {
   const value = data as StoredEntry["value"];
@@ -185,6 +205,16 @@ export default class PageStore {
   async set(key: string, data: unknown, ctx?: unknown): Promise<void> {
     if (isNotFound(data)) return;
     await this.inner.set(key, data, ctx);
+  }
+
+  /**
+   * Whether the store holds a render of the page at `pathname` (its 404s are never held). An event's
+   * re-render asks first (server/http/page-regen.ts): a page nobody has viewed is not rendered.
+   */
+  async holds(pathname: string): Promise<boolean> {
+    const key = keptPageKey(pathname);
+    if (!key) return false;
+    return (await this.get(key, { kind: "APP_PAGE", isRoutePPREnabled: false, isFallback: false })) !== null;
   }
 
   revalidateTag(tags: string | string[], durations?: unknown): Promise<void> {

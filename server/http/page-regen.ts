@@ -3,8 +3,10 @@
 // anew off the request path: this process asks its own server for the page with Next's on-demand
 // revalidation header (`x-prerender-revalidate`, the build's preview-mode id, as `res.revalidate`
 // does), and Next renders it and replaces the kept copy while viewers keep getting the old one. Only a
-// page that is kept is rendered (`x-prerender-revalidate-if-generated`): nobody pays for pages nobody
-// viewed.
+// page the store holds is rendered (asked of the store first): nobody pays for pages nobody viewed.
+// Never with Next's own "only if generated" header (`x-prerender-revalidate-if-generated`): Next shares
+// one render of a page between such a request and a visitor's first view, and that request's render,
+// which gives up without a page, left the visitor waiting and then answered a 500.
 //
 // A page is rendered at most once per RENDER_WINDOW_MS, by one instance: the render takes a lock (in
 // Redis when the pages are kept there, SET NX; in this process otherwise, where each instance keeps its
@@ -20,16 +22,15 @@ import type { IncomingMessage } from "node:http";
 import type IORedis from "ioredis";
 import { config } from "../config.ts";
 import { EVERY_PAGE, onAnyLiveEvent } from "../queue/live.ts";
-import { dropEveryKeptPage } from "../cache/page-store-state.ts";
+import { dropEveryKeptPage, holdsKeptPage } from "../cache/page-store-state.ts";
 import { openRedis, redisReady } from "../store/redis.ts";
 import { throttledLogger } from "../store/throttled-log.ts";
 import { dbSchema } from "../db/client.ts";
 import { logWarn } from "../log/logger.ts";
 import { processSingleton } from "../process-singleton.ts";
 
-/** The header Next's on-demand revalidation reads, and the one that limits it to kept pages. */
+/** The header Next's on-demand revalidation reads. */
 export const REVALIDATE_HEADER = "x-prerender-revalidate";
-const ONLY_KEPT_HEADER = "x-prerender-revalidate-if-generated";
 
 /** Events of one write arrive together (a vote and its consensus change): one render for them. */
 const DEBOUNCE_MS = 50;
@@ -84,14 +85,14 @@ export function noteServedRequest(req: IncomingMessage): void {
 
 const warn = throttledLogger("page-regen", logWarn);
 
-/** Asks this server for `pagePath` as Next's on-demand revalidation: rendered anew if kept. */
+/** Asks this server for `pagePath` as Next's on-demand revalidation: rendered anew and kept. */
 async function rerender(pagePath: string): Promise<void> {
   const id = previewModeId();
   if (!id) return;
   const port = state.port ?? config().PORT;
   try {
     const res = await fetch(`http://127.0.0.1:${port}${pagePath}`, {
-      headers: { [REVALIDATE_HEADER]: id, [ONLY_KEPT_HEADER]: "1", "user-agent": "claims-page-regen" },
+      headers: { [REVALIDATE_HEADER]: id, "user-agent": "claims-page-regen" },
       signal: AbortSignal.timeout(30_000),
     });
     await res.arrayBuffer();
@@ -147,6 +148,12 @@ function onPageChanged(pagePath: string): void {
 async function attempt(pagePath: string): Promise<void> {
   const since = pending.get(pagePath);
   if (since === undefined) return;
+  // A page nobody has viewed is not rendered: its first view renders it. Unknown (no store made yet in
+  // this process): rendered, a render that always comes back with a page.
+  if ((await holdsKeptPage(pagePath).catch(() => null)) === false) {
+    pending.delete(pagePath);
+    return;
+  }
   const lock = await take(pagePath);
   if (lock.won) {
     pending.delete(pagePath);
