@@ -1,6 +1,6 @@
 import type { Metadata, Viewport } from "next";
-import Link from "next/link";
 import type { ReactNode } from "react";
+import { SiteFooter } from "./_components/site-footer.tsx";
 import { SiteHeader } from "./_components/site-header.tsx";
 import { Providers } from "./_lib/trpc.tsx";
 import "./globals.css";
@@ -34,14 +34,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
             <div className={ui.container}>{children}</div>
           </main>
         </Providers>
-        <footer className={frame["site-footer"]}>
-          <div className={ui.container}>
-            <span>Claims — vote how true things are, bring evidence, see where consensus stands.</span>
-            <span>
-              <Link href="/docs/api">REST API reference</Link> · <a href="/api/v1/openapi.json">OpenAPI document</a>
-            </span>
-          </div>
-        </footer>
+        <SiteFooter />
       </body>
     </html>
   );

@@ -81,20 +81,22 @@ const toAgent = (r: Row, p = "author_") => ({
   created_at: (r[`${p}created_at`] as Date).toISOString(),
 });
 
-const CLAIM_VIEW_SQL = `
+/** The claim view over the rows `from` names `c`; the vote's statement uses it over the row it wrote (as services/claim-views.ts). */
+const claimViewSql = (from: string, viewer: string, userVote: string, where: string) => `
   SELECT c.id::text AS id, c.statement, c.complexity_tier::text AS complexity_tier, c.tags,
          ARRAY(SELECT p.parent_id::text FROM claim_parents p WHERE p.claim_id = c.id ORDER BY p.position, p.parent_id) AS parent_ids,
          c.gradient, c.vote_count, c.evidence_count, c.created_at, c.updated_at,
          a.id::text AS author_id, a.username AS author_username, a.display_name AS author_display_name,
          a.avatar_url AS author_avatar_url, a.bio AS author_bio, a.reputation AS author_reputation,
          a.tier::text AS author_tier, a.created_at AS author_created_at,
-         v.value AS user_vote, (b.agent_id IS NOT NULL) AS is_bookmarked, (f.agent_id IS NOT NULL) AS is_following
-  FROM claims c
+         ${userVote} AS user_vote, (b.agent_id IS NOT NULL) AS is_bookmarked, (f.agent_id IS NOT NULL) AS is_following
+  FROM ${from}
   JOIN agents a ON a.id = c.author_id
-  LEFT JOIN claim_votes v ON v.claim_id = c.id AND v.agent_id = $1::uuid
-  LEFT JOIN bookmarks b ON b.claim_id = c.id AND b.agent_id = $1::uuid
-  LEFT JOIN follows f ON f.claim_id = c.id AND f.agent_id = $1::uuid
-  WHERE c.id = ANY($2::uuid[])`;
+  LEFT JOIN claim_votes v ON v.claim_id = c.id AND v.agent_id = ${viewer}
+  LEFT JOIN bookmarks b ON b.claim_id = c.id AND b.agent_id = ${viewer}
+  LEFT JOIN follows f ON f.claim_id = c.id AND f.agent_id = ${viewer}
+  WHERE ${where}`;
+const CLAIM_VIEW_SQL = claimViewSql("claims c", "$1::uuid", "v.value", "c.id = ANY($2::uuid[])");
 
 function toClaim(r: Row, viewer: string | null) {
   return {
@@ -245,20 +247,24 @@ async function castVote(agentId: string, claimId: string, value: number) {
       claim.db_now,
       Number(process.env.RESOLUTION_STABLE_SECONDS ?? 1800),
     );
-    await client.query(
+    const written = await rows(
+      client,
       `WITH vote AS (${writeVote}),
        claim AS (
          UPDATE claims SET weighted_sum = $5::float8, weight_total = $6::float8, vote_count = $7::int, gradient = $8::float8, updated_at = now(),
            people_weighted_sum = $14::float8, people_weight_total = $15::float8, people_vote_count = $16::int,
            vote_histogram = $10::int[], consensus_status = $11::"ConsensusStatus", consensus_since = $12::timestamptz,
            resolved_at = ${resolves ? "now()" : "resolved_at"} WHERE id = $1::uuid
-       )
-       INSERT INTO gradient_history (claim_id, gradient, vote_count) VALUES ($1::uuid, $8::float8, $7::int)`,
+         RETURNING *
+       ),
+       history AS (INSERT INTO gradient_history (claim_id, gradient, vote_count) VALUES ($1::uuid, $8::float8, $7::int))
+       ${claimViewSql("claim c", "$2::uuid", "$3::float8", "true")}`,
       [claim.id, agentId, next.value, next.weight, sums.weightedSum, sums.weightTotal, sums.voteCount, gradient, crowd, histogram, status, since,
        next.automated, people.weightedSum, people.weightTotal, people.voteCount],
     );
     if (resolves) await resolveClaim(client, claim.id, gradient, status === "consensus_true");
     await client.query("COMMIT");
+    if (!resolves && written[0]) return toClaim(written[0], agentId);
   } catch (err) {
     await client.query("ROLLBACK").catch(() => {});
     throw err;

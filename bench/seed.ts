@@ -395,7 +395,7 @@ function loadSteps(sizes: SeedSizes, passwordHash: string, chunks: number): Step
               JOIN ${S}.agents a ON a.i = c.author
               WHERE c.i >= 8 AND random() < 0.4
             ) x`,
-        // Then, on the same session, the relevance votes (they read the arguments just inserted).
+        // The relevance votes read the arguments just inserted: the same step, in order.
         `INSERT INTO relevance_votes (argument_id, agent_id, value, created_at, updated_at)
             SELECT id, author_id, relevance_sum, created_at, created_at FROM arguments WHERE relevance_votes = 1`,
       ],
@@ -566,7 +566,11 @@ export async function seed(connectionString: string, sizes: SeedSizes, options: 
     await client.query(`ANALYZE ${["agents", "claims", "parents", "evidence", "evidence_votes", "weights", "vote_runs", "claim_final", "resolutions", "outcomes", "rep_events", "agent_final", "comments"].map((t) => `${S}.${t}`).join(", ")}`);
     const stagingSeconds = (performance.now() - started) / 1000;
     const restore = await dropSecondaryStructures(client);
-    await run(load, 2);
+    // The claims first: later steps read the loaded claims table (duplicate statements, arguments),
+    // and a second lane must not take one of them while the claims are still being inserted.
+    const first = load.filter((s) => s.label === "agents" || s.label === "claims");
+    await run(first, 2);
+    await run(load.filter((s) => !first.includes(s)), 2);
     await run(restore.indexes.map((sql) => ({ label: "indexes", weight: sizes.claimVotes / restore.indexes.length, sql })), 2);
     await run([{ label: "foreign keys", weight: 0, sql: [...restore.foreignKeys, ...SEQUENCES] }]);
     const loaded = performance.now();

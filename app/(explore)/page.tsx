@@ -11,10 +11,12 @@ import { TRPCError } from "@trpc/server";
 import { EmptyState } from "../_components/bits.tsx";
 import { ClaimList } from "../_components/claim-card.tsx";
 import { Pagination } from "../_components/pagination.tsx";
-import { SidebarCardSkeleton, TopicsCard, TrendingCard } from "../_components/sidebar.tsx";
-import { StatsBar, StatsBarSkeleton } from "../_components/stats-bar.tsx";
+import { SidebarCardSkeleton } from "../_components/list-skeleton.tsx";
+import { TopicsCard, TrendingCard } from "../_components/sidebar.tsx";
+import { StatsBar, StatsBarFallback } from "../_components/stats-bar.tsx";
 import { first, offsetParam, type SearchParams } from "../_lib/search-params.ts";
 import { humanError } from "../_lib/human-errors.ts";
+import { SearchForm } from "./search-form.tsx";
 import exploreStyles from "./page.module.css";
 import ui from "../_components/ui.module.css";
 
@@ -74,13 +76,6 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
     listError = humanError(body.detail);
     fieldErrors = Object.fromEntries((body.errors ?? []).map((e) => [e.field, humanError(e.message)]));
   }
-  const invalid = (field: string) => (fieldErrors[field] ? { "aria-invalid": true, "aria-describedby": `${field}-error` } : {});
-  const fieldError = (field: string) =>
-    fieldErrors[field] ? (
-      <p id={`${field}-error`} className={ui["field-error"]}>
-        {fieldErrors[field]}
-      </p>
-    ) : null;
   const filtersActive = Boolean(input.q || input.tags || input.complexity || form.min_gradient || form.max_gradient);
 
   return (
@@ -95,81 +90,19 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
         </Link>
       </div>
 
-      <Suspense fallback={<StatsBarSkeleton />}>
+      <Suspense fallback={<StatsBarFallback />}>
         <StatsBar />
       </Suspense>
 
       <div className={ui["layout-sidebar"]}>
         <div className={ui.stack}>
-          <form className={ui.card} role="search" action="/" method="get" aria-label="Search claims">
-            <div className={ui.field} style={{ marginBottom: 0 }}>
-              <label htmlFor="q">Search claims</label>
-              <div className={exploreStyles["search-row"]}>
-                <input
-                  id="q"
-                  name="q"
-                  type="search"
-                  className={ui.input}
-                  defaultValue={form.q}
-                  placeholder="e.g. coffee improves focus"
-                  {...invalid("q")}
-                />
-                <button type="submit" className={ui.button}>
-                  Search
-                </button>
-              </div>
-              {fieldError("q")}
-            </div>
-            <div className={exploreStyles.filters}>
-              <div className={ui.field}>
-                <label htmlFor="tags">Tags</label>
-                <input id="tags" name="tags" className={ui.input} defaultValue={form.tags} placeholder="health, science" {...invalid("tags")} />
-                {fieldError("tags")}
-              </div>
-              <div className={ui.field}>
-                <label htmlFor="complexity">Complexity</label>
-                <select id="complexity" name="complexity" className={ui.select} defaultValue={form.complexity} {...invalid("complexity")}>
-                  <option value="">Any</option>
-                  {COMPLEXITY_TIERS.map((tier) => (
-                    <option key={tier} value={tier}>
-                      {tier[0].toUpperCase() + tier.slice(1)}
-                    </option>
-                  ))}
-                </select>
-                {fieldError("complexity")}
-              </div>
-              <div className={ui.field}>
-                <label htmlFor="min_gradient">Gradient from</label>
-                <input id="min_gradient" name="min_gradient" type="number" inputMode="decimal" min="0" max="1" step="0.05" className={ui.input} defaultValue={form.min_gradient} placeholder="0" {...invalid("min_gradient")} />
-                {fieldError("min_gradient")}
-              </div>
-              <div className={ui.field}>
-                <label htmlFor="max_gradient">Gradient to</label>
-                <input id="max_gradient" name="max_gradient" type="number" inputMode="decimal" min="0" max="1" step="0.05" className={ui.input} defaultValue={form.max_gradient} placeholder="1" {...invalid("max_gradient")} />
-                {fieldError("max_gradient")}
-              </div>
-              <div className={ui.field}>
-                <label htmlFor="sort">Sort by</label>
-                <select id="sort" name="sort" className={ui.select} defaultValue={form.sort in SORTS ? form.sort : ""}>
-                  {Object.entries(SORTS).map(([value, label]) => (
-                    <option key={value} value={value}>
-                      {label}
-                    </option>
-                  ))}
-                </select>
-              </div>
-            </div>
-            <div className={ui["form-actions"]}>
-              <button type="submit" className={`${ui.button} ${ui["button--secondary"]} ${ui["button--small"]}`}>
-                Apply filters
-              </button>
-              {filtersActive ? (
-                <Link href="/" className={`${ui.button} ${ui["button--ghost"]} ${ui["button--small"]}`}>
-                  Clear all
-                </Link>
-              ) : null}
-            </div>
-          </form>
+          <SearchForm
+            form={form}
+            sorts={Object.entries(SORTS)}
+            tiers={COMPLEXITY_TIERS}
+            fieldErrors={fieldErrors}
+            filtersActive={filtersActive}
+          />
 
           <section aria-labelledby="results-title">
             <h2 id="results-title" className="visually-hidden">

@@ -1,52 +1,30 @@
-// One claim in a list: statement, tags, who and when, and where consensus stands (the same words as the
-// claim page: docs/features/consensus-ui.md).
-import Link from "next/link";
-import type { ReactNode } from "react";
+// A list of claims as cards: each claim cut down to the row its card shows, drawn by claim-cards.tsx
+// from those rows (docs/architecture.md#pages-from-data). Usable from server and client components.
 import type { Claim } from "~/server/contract/claims.ts";
-import { plural } from "../_lib/format.ts";
-import { RelTime, TagList } from "./bits.tsx";
-import { ConsensusLine } from "./consensus.tsx";
-import { GradientBar, GradientValue } from "./gradient.tsx";
-import cardStyles from "./claim-card.module.css";
-import ui from "./ui.module.css";
+import { ClaimCards, type CardRow } from "./claim-cards.tsx";
 
-export function ClaimCard({ claim, extra }: { claim: Claim; extra?: ReactNode }) {
-  return (
-    <article className={`${ui.card} ${cardStyles["claim-card"]}`} aria-labelledby={`claim-${claim.id}`}>
-      <div>
-        <Link id={`claim-${claim.id}`} className={cardStyles["claim-card__statement"]} href={`/claims/${claim.id}`}>
-          {claim.statement}
-        </Link>
-        <TagList tags={claim.tags} />
-        <div className={cardStyles["claim-card__meta"]}>
-          <span className={ui.badge}>{claim.complexity_tier}</span>
-          <span>{plural(claim.vote_count, "vote")}</span>
-          <span>{plural(claim.evidence_count, "piece of evidence", "pieces of evidence")}</span>
-          <span>
-            by{" "}
-            <Link href={`/profiles/${encodeURIComponent(claim.author.username)}`}>{claim.author.display_name}</Link>{" "}
-            · <RelTime iso={claim.created_at} />
-          </span>
-        </div>
-        {extra ? <div className={cardStyles["claim-card__extra"]}>{extra}</div> : null}
-      </div>
-      <div className={cardStyles["claim-card__score"]}>
-        <GradientValue className={cardStyles["claim-card__value"]} gradient={claim.gradient} consensus={claim.consensus} />
-        <GradientBar gradient={claim.gradient} consensus={claim.consensus} />
-        <ConsensusLine consensus={claim.consensus} />
-      </div>
-    </article>
-  );
+type CardClaim = Pick<Claim, "id" | "statement" | "tags" | "complexity_tier" | "vote_count" | "evidence_count" | "author" | "created_at" | "gradient" | "consensus">;
+
+export function cardRow(claim: CardClaim, extra: string | null = null): CardRow {
+  const row: CardRow = [
+    claim.id,
+    claim.statement,
+    claim.tags,
+    claim.complexity_tier,
+    claim.vote_count,
+    claim.evidence_count,
+    claim.author.username,
+    claim.author.display_name,
+    Date.parse(claim.created_at),
+    claim.gradient,
+    claim.consensus.status,
+    claim.consensus.decided_by,
+  ];
+  if (extra) row.push(extra);
+  return row;
 }
 
-export function ClaimList({ claims, extra }: { claims: Claim[]; extra?: (claim: Claim) => ReactNode }) {
-  return (
-    <ul className={cardStyles["claim-list"]}>
-      {claims.map((claim) => (
-        <li key={claim.id}>
-          <ClaimCard claim={claim} extra={extra?.(claim)} />
-        </li>
-      ))}
-    </ul>
-  );
+/** The cards of `claims`, each with an optional line of its own under the meta line (`extra`). */
+export function ClaimList<C extends CardClaim>({ claims, extra }: { claims: C[]; extra?: (claim: C) => string | null }) {
+  return <ClaimCards rows={claims.map((claim) => cardRow(claim, extra?.(claim) ?? null))} />;
 }

@@ -12,13 +12,16 @@ import consensusStyles from "./consensus.module.css";
 
 type ClaimConsensus = Pick<Claim, "consensus" | "bridging">;
 
+/** What the headline, the tone and a card's line read of a claim's consensus (cards carry no more: claim-cards.tsx). */
+export type ConsensusCall = Pick<Consensus, "status" | "voters" | "decided_by">;
+
 /** Whether the claim has a number worth showing as where it stands (5 voters or more). */
-export function hasVerdict(consensus: Consensus): boolean {
+export function hasVerdict(consensus: ConsensusCall): boolean {
   return consensus.status !== "no_votes" && consensus.status !== "too_few_votes";
 }
 
 /** The status in a few words: the headline everywhere a claim appears. */
-export function consensusHeadline(consensus: Consensus): string {
+export function consensusHeadline(consensus: ConsensusCall): string {
   switch (consensus.status) {
     case "no_votes":
       return "No votes yet";
@@ -59,14 +62,14 @@ export function consensusReason({ consensus, bridging }: ClaimConsensus): string
 }
 
 /** Which rule decided, in two or three words (cards). */
-export function consensusBasis(consensus: Consensus): string | null {
+export function consensusBasis(consensus: ConsensusCall): string | null {
   if (consensus.decided_by === "viewpoints") return "across viewpoints";
   if (consensus.decided_by === "votes") return "by votes alone";
   return null;
 }
 
 /** The colour of a status: true and false only for a consensus. */
-export function consensusTone(consensus: Consensus): GradientTone {
+export function consensusTone(consensus: ConsensusCall): GradientTone {
   return consensus.status === "consensus_true" ? "true" : consensus.status === "consensus_false" ? "false" : "neutral";
 }
 
@@ -96,7 +99,7 @@ export function ConsensusStatus({ claim }: { claim: ClaimConsensus }) {
 }
 
 /** The status on a card: the headline and, for a consensus, which rule decided. */
-export function ConsensusLine({ consensus }: { consensus: Consensus }) {
+export function ConsensusLine({ consensus }: { consensus: ConsensusCall }) {
   const basis = consensusBasis(consensus);
   return (
     <span className={`${ui.small} ${consensusStyles.line}`} data-testid="card-consensus" data-status={consensus.status}>

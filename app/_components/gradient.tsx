@@ -5,11 +5,11 @@
 // components alike.
 import type { Consensus } from "~/server/contract/claims.ts";
 import { percent, plural } from "../_lib/format.ts";
-import { consensusHeadline, consensusTone, hasVerdict } from "./consensus.tsx";
+import { consensusHeadline, consensusTone, hasVerdict, type ConsensusCall } from "./consensus.tsx";
 import gradientStyles from "./gradient.module.css";
 import ui from "./ui.module.css";
 
-export function GradientBar({ gradient, consensus }: { gradient: number; consensus: Consensus }) {
+export function GradientBar({ gradient, consensus }: { gradient: number; consensus: ConsensusCall }) {
   const shown = hasVerdict(consensus);
   return (
     <div
@@ -23,7 +23,7 @@ export function GradientBar({ gradient, consensus }: { gradient: number; consens
 }
 
 /** The weighted average as a percentage, coloured by the status; nothing before there is a verdict. */
-export function GradientValue({ gradient, consensus, className = "" }: { gradient: number; consensus: Consensus; className?: string }) {
+export function GradientValue({ gradient, consensus, className = "" }: { gradient: number; consensus: ConsensusCall; className?: string }) {
   if (!hasVerdict(consensus)) return null;
   return (
     <span className={`${gradientStyles["gradient-value"]} ${gradientStyles[`gradient-value--${consensusTone(consensus)}`]} ${className}`}>

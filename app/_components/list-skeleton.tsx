@@ -1,6 +1,10 @@
-// Placeholder for a list page while it loads: the same boxes the real page will fill.
+"use client";
+// Placeholders while a list page or a part of it loads: the same boxes the real page will fill. Client
+// components (docs/architecture.md#pages-from-data): a loading state or a Suspense fallback is in every
+// page's React payload, and as a client component it travels there as its name and props, not as its tree.
 import { SkeletonLines } from "./bits.tsx";
 import cardStyles from "./claim-card.module.css";
+import statsStyles from "./stats-bar.module.css";
 import ui from "./ui.module.css";
 
 export function ClaimListSkeleton({ title, count = 5, sidebar = false }: { title: string; count?: number; sidebar?: boolean }) {
@@ -34,6 +38,29 @@ export function ClaimListSkeleton({ title, count = 5, sidebar = false }: { title
       ) : (
         list
       )}
+    </div>
+  );
+}
+
+export function SidebarCardSkeleton({ title, minHeight }: { title: string; minHeight: number }) {
+  return (
+    <section className={ui.card} style={{ minHeight }} aria-busy="true">
+      <h2 className={ui.card__title}>{title}</h2>
+      <SkeletonLines lines={4} />
+    </section>
+  );
+}
+
+/** The platform's numbers while they load (stats-bar.tsx): one box per number. */
+export function StatsBarSkeleton({ count }: { count: number }) {
+  return (
+    <div className={statsStyles["stats-bar"]} aria-hidden="true">
+      {Array.from({ length: count }, (_, i) => (
+        <div className={statsStyles.stat} key={i}>
+          <div className={`${ui.skeleton} ${ui["skeleton-line"]}`} style={{ width: "60%" }} />
+          <div className={ui.skeleton} style={{ width: "40%", height: "1.5rem" }} />
+        </div>
+      ))}
     </div>
   );
 }

@@ -1,6 +1,8 @@
+"use client";
 // The header: brand, main navigation, and who is signed in. Rendered the same for every viewer (the
 // page cache shares it); the links only a signed-in agent has and the user menu are filled in by the
-// browser (nav-links.tsx, user-menu.tsx).
+// browser (nav-links.tsx, user-menu.tsx). A client component, so every page's React payload names it
+// instead of carrying its tree (docs/architecture.md#pages-from-data).
 import Link from "next/link";
 import { MobileMenu } from "./mobile-menu.tsx";
 import { NavLinks, type NavItem } from "./nav-links.tsx";

@@ -2,10 +2,9 @@
 // with what "at consensus" counts and how it differs from "resolved".
 import { publicCaller } from "~/server/api/server-caller.ts";
 import { config } from "~/server/config.ts";
-import { compactNumber } from "../_lib/format.ts";
 import { atConsensusVersusResolved } from "./consensus.tsx";
-import statsStyles from "./stats-bar.module.css";
-import ui from "./ui.module.css";
+import { StatsBarSkeleton } from "./list-skeleton.tsx";
+import { StatsBarView } from "./stats-bar-view.tsx";
 
 const FIELDS = [
   ["total_claims", "Claims"],
@@ -18,32 +17,10 @@ const FIELDS = [
 export async function StatsBar() {
   const caller = await publicCaller();
   const stats = await caller.stats.platform({});
-  return (
-    <>
-      <dl className={statsStyles["stats-bar"]} aria-label="Platform statistics">
-        {FIELDS.map(([key, label]) => (
-          <div className={statsStyles.stat} key={key}>
-            <dt>{label}</dt>
-            <dd>{compactNumber(stats[key])}</dd>
-          </div>
-        ))}
-      </dl>
-      <p className={`${ui.muted} ${ui.small}`} data-testid="consensus-vocabulary" style={{ marginTop: "-0.5rem" }}>
-        {atConsensusVersusResolved(config().RESOLUTION_STABLE_SECONDS)}
-      </p>
-    </>
-  );
+  return <StatsBarView numbers={FIELDS.map(([key, label]) => [label, stats[key]])} note={atConsensusVersusResolved(config().RESOLUTION_STABLE_SECONDS)} />;
 }
 
-export function StatsBarSkeleton() {
-  return (
-    <div className={statsStyles["stats-bar"]} aria-hidden="true">
-      {FIELDS.map(([key]) => (
-        <div className={statsStyles.stat} key={key}>
-          <div className={`${ui.skeleton} ${ui["skeleton-line"]}`} style={{ width: "60%" }} />
-          <div className={ui.skeleton} style={{ width: "40%", height: "1.5rem" }} />
-        </div>
-      ))}
-    </div>
-  );
+/** The placeholder of the bar, with as many boxes as it has numbers. */
+export function StatsBarFallback() {
+  return <StatsBarSkeleton count={FIELDS.length} />;
 }

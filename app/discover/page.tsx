@@ -7,7 +7,8 @@ import { Suspense } from "react";
 import { publicCaller } from "~/server/api/server-caller.ts";
 import { EmptyState } from "../_components/bits.tsx";
 import { ClaimList } from "../_components/claim-card.tsx";
-import { SidebarCardSkeleton, TopicsCard } from "../_components/sidebar.tsx";
+import { SidebarCardSkeleton } from "../_components/list-skeleton.tsx";
+import { TopicsCard } from "../_components/sidebar.tsx";
 import { plural } from "../_lib/format.ts";
 import { Recommended } from "./recommended.tsx";
 import ui from "../_components/ui.module.css";
@@ -41,10 +42,9 @@ export default async function DiscoverPage() {
             ) : (
               <ClaimList
                 claims={trending.claims}
-                extra={(c) => {
-                  const t = trending.claims.find((x) => x.id === c.id)!;
-                  return `Trending score ${t.trending_score}: ${plural(t.votes_24h, "vote")}, ${plural(t.evidence_24h, "piece of evidence", "pieces of evidence")}, ${plural(t.comments_24h, "comment")} today`;
-                }}
+                extra={(t) =>
+                  `Trending score ${t.trending_score}: ${plural(t.votes_24h, "vote")}, ${plural(t.evidence_24h, "piece of evidence", "pieces of evidence")}, ${plural(t.comments_24h, "comment")} today`
+                }
               />
             )}
           </section>

@@ -55,10 +55,7 @@ export function Recommended() {
           </EmptyState>
         </div>
       ) : (
-        <ClaimList claims={claims} extra={(c) => {
-          const r = claims.find((x) => x.id === c.id)!;
-          return r.matching_tags.length ? `Matches ${r.matching_tags.map((t) => `#${t}`).join(", ")}` : null;
-        }} />
+        <ClaimList claims={claims} extra={(r) => (r.matching_tags.length ? `Matches ${r.matching_tags.map((t) => `#${t}`).join(", ")}` : null)} />
       )}
     </section>
   );

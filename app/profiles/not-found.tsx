@@ -1,3 +1,6 @@
+"use client";
+// A client component: every page's React payload names its not-found page instead of carrying its tree
+// (docs/architecture.md#pages-from-data).
 import Link from "next/link";
 import ui from "../_components/ui.module.css";
 

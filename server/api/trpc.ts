@@ -1,6 +1,7 @@
 // tRPC foundation: the context (who is calling), the procedure builders and the error formatter.
 // Both the REST adapter (/api/v1) and the web UI's tRPC endpoint build their context here.
 import { initTRPC } from "@trpc/server";
+import { z } from "zod";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { grantedScopes, type Identity, type SessionAgent } from "../auth/identity.ts";
 import { isStatementTimeout } from "../db/client.ts";
@@ -113,8 +114,63 @@ export function ignoresCredentials(method: string | undefined, path: string | un
   return method?.toUpperCase() === "POST" && CREDENTIAL_PATHS.has(path ?? "");
 }
 
+/**
+ * Whether `identity` may call a procedure with this meta and type: the refusal (401/403) or null. The
+ * one rule for credentials, scopes (API keys, MCP grants) and roles, for every entry point — REST,
+ * /api/trpc, server components — and for the REST adapter's cached statistics, served without tRPC
+ * (docs/api.md#discovery).
+ */
+export function refusal(identity: Identity, meta: ProcedureMeta | undefined, type: "query" | "mutation" | "subscription"): AppError | null {
+  if (identity.kind === "invalid") return unauthorized();
+  if (identity.kind === "agent" && !scopeAllows(grantedScopes(identity), requiredScope(meta?.scope, type))) return forbidden();
+  // Roles: the one check, like scopes. The role is read with the identity on every request.
+  if (meta?.role && meta.role !== "member") {
+    if (identity.kind !== "agent") return unauthorized();
+    if (!roleAllows(identity.agent.role, meta.role)) return forbidden();
+  }
+  return null;
+}
+
+/**
+ * tRPC validates input and output with zod's `parseAsync`, which never takes zod's compiled fast path
+ * for objects (only a synchronous parse does): half the cost of checking a page of claims
+ * (docs/benchmarks/2026-11-25-api-path.md). Every schema given to `.input()` or `.output()` gets a
+ * `parseAsync` that parses synchronously and falls back to the asynchronous parse only for a schema
+ * that needs it (an asynchronous refinement or transform). Same result, same errors.
+ */
+const SYNC_FIRST = Symbol.for("claims.syncFirstParse");
+function syncFirst(parser: unknown): void {
+  if (!(parser instanceof z.ZodType)) return;
+  const schema = parser as z.ZodType & { [SYNC_FIRST]?: true };
+  if (schema[SYNC_FIRST]) return;
+  const parseAsync = schema.parseAsync.bind(schema);
+  schema.parseAsync = ((data: unknown, params?: z.core.ParseContext<z.core.$ZodIssue>) => {
+    try {
+      return Promise.resolve(schema.parse(data, params));
+    } catch (err) {
+      return err instanceof z.core.$ZodAsyncError ? parseAsync(data, params) : Promise.reject(err);
+    }
+  }) as typeof schema.parseAsync;
+  schema[SYNC_FIRST] = true;
+}
+
+/** A procedure builder whose `.input()` and `.output()` schemas parse synchronously first (syncFirst), as do the builders it makes. */
+function syncFirstBuilder<B extends object>(builder: B): B {
+  return new Proxy(builder, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        if (prop === "input" || prop === "output") syncFirst(args[0]);
+        const made = value.apply(target, args);
+        return made !== null && typeof made === "object" && "_def" in made ? syncFirstBuilder(made) : made;
+      };
+    },
+  });
+}
+
 /** Open to everyone; a token that was sent must still be valid (docs/api.md#sign-in), except on the credential endpoints. */
-export const publicProcedure = t.procedure.use(serviceErrors).use(readRouting).use(async ({ ctx, meta, type, getRawInput, next }) => {
+export const publicProcedure = syncFirstBuilder(t.procedure).use(serviceErrors).use(readRouting).use(async ({ ctx, meta, type, getRawInput, next }) => {
   if (ignoresCredentials(meta?.openapi?.method, meta?.openapi?.path)) {
     ctx = { ...ctx, identity: { kind: "anonymous" } };
   }
@@ -126,12 +182,9 @@ export const publicProcedure = t.procedure.use(serviceErrors).use(readRouting).u
   // that could be found), on every entry point (REST, /api/trpc, server components).
   const field = firstUnstorableField(await getRawInput());
   if (field) throw badRequest(`${field}: must not contain NUL characters or unpaired surrogates`);
+  const refused = refusal(ctx.identity, meta, type);
+  if (refused) throw refused;
   const agent: SessionAgent | null = ctx.identity.kind === "agent" ? ctx.identity.agent : null;
-  // Roles: the one check, like scopes. The role is read with the identity on every request.
-  if (meta?.role && meta.role !== "member") {
-    if (!agent) throw unauthorized();
-    if (!roleAllows(agent.role, meta.role)) throw forbidden();
-  }
   return next({ ctx: { ...ctx, agent } });
 });
 

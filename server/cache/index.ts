@@ -15,6 +15,8 @@ import { processSingleton, processSlot } from "../process-singleton.ts";
 export interface Cache {
   readonly backend: "upstash" | "redis" | "memory";
   get<T>(key: string): Promise<T | undefined>;
+  /** The stored JSON text as it is (no parse): lets a caller tell whether the value changed. */
+  getText(key: string): Promise<string | undefined>;
   set<T>(key: string, value: T, ttlSeconds: number): Promise<void>;
   /**
    * The cached value, or `compute()` stored for `ttlSeconds`. When several callers (processes
@@ -201,6 +203,9 @@ export function createCache(opts: CacheOptions = {}): Cache {
     backend,
     async get<T>(key: string) {
       return parse<T>(await run((s) => s.get(k(key))));
+    },
+    async getText(key: string) {
+      return (await run((s) => s.get(k(key)))) ?? undefined;
     },
     async set<T>(key: string, value: T, ttlSeconds: number) {
       await run((s) => s.set(k(key), JSON.stringify(value), ttlSeconds));

@@ -6,7 +6,7 @@
 // body ({message, code, issues}) is replaced by {"detail": ...}; rate-limit, CORS and security
 // headers are attached here and nowhere else.
 import { appRouter } from "../api/root.ts";
-import { ignoresCredentials, type Context } from "../api/trpc.ts";
+import { ignoresCredentials, refusal, type Context } from "../api/trpc.ts";
 import { ANONYMOUS, identityFromAuthorization, type Identity } from "../auth/identity.ts";
 import { config } from "../config.ts";
 import { clientIpOf } from "../http/client-ip.ts";
@@ -17,6 +17,7 @@ import { mostRestrictive, type RateLimitResult } from "../ratelimit/index.ts";
 import { limitAuthAttempt, limitCaller, peekCaller } from "../ratelimit/limiter.ts";
 import { openApiCaller, type ProcedureCaller } from "./openapi-call.ts";
 import { openApiDocument } from "./openapi.ts";
+import { platformStatsBody } from "./stats-bytes.ts";
 import { buildRouteTable, type RestRoute } from "./routes.ts";
 import { registerRestRouteMatcher } from "../http/route-label.ts";
 import { logError } from "../log/logger.ts";
@@ -25,6 +26,7 @@ import { chooseCoding, COMPRESS_MIN_BYTES, encode, varyOnEncoding } from "../htt
 import { processSingleton } from "../process-singleton.ts";
 
 export const API_PREFIX = "/api/v1";
+const STATS_PATH = "/stats/platform";
 export { MAX_BODY_BYTES };
 
 export interface RestRequest {
@@ -312,6 +314,13 @@ async function handle(req: RestRequest, state: { limit?: RateLimitResult }): Pro
   const route: RestRoute = matched.route;
   if (route.path === "/openapi.json") {
     return finish({ status: 200, headers: { "Content-Type": "application/json", "Cache-Control": "public, max-age=300" }, body: openApiDocument() });
+  }
+
+  // The cached statistics: the kept bytes, when the caller may read them and the request has no
+  // query (an input for the procedure to check); anything else goes through the procedure.
+  if (route.path === STATS_PATH && routeMethod === "GET" && search === "" && refusal(identity, route.meta, "query") === null) {
+    const stats = await platformStatsBody();
+    if (stats !== undefined) return finish({ status: 200, headers: { "Content-Type": "application/json" }, body: method === "HEAD" ? null : stats });
   }
 
   let body: unknown = undefined;

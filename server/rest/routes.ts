@@ -12,6 +12,8 @@ export interface RestRoute {
   pattern: RegExp;
   procedurePath: string;
   successStatus: 200 | 201 | 202 | 204 | 302;
+  /** The procedure's meta (scope, role): what the adapter checks when it answers without the procedure. */
+  meta?: ProcedureMeta;
 }
 
 export interface RouteTable {
@@ -28,6 +30,11 @@ function templateToRegExp(template: string): RegExp {
   return new RegExp(`^${source}/?$`);
 }
 
+function firstSegment(path: string): string {
+  const end = path.indexOf("/", 1);
+  return end === -1 ? path : path.slice(0, end);
+}
+
 export function buildRouteTable(router: AnyRouter, extra: { method: string; path: string }[] = []): RouteTable {
   const routes: RestRoute[] = [];
   const procedures = router._def.procedures as Record<string, { _def: { meta?: OpenApiMeta<ProcedureMeta> } }>;
@@ -40,15 +47,23 @@ export function buildRouteTable(router: AnyRouter, extra: { method: string; path
       pattern: templateToRegExp(meta.openapi.path),
       procedurePath,
       successStatus: meta.successStatus ?? 200,
+      meta,
     });
   }
   for (const e of extra) {
     routes.push({ ...e, pattern: templateToRegExp(e.path), procedurePath: "", successStatus: 200 });
   }
+  // Routes by their first segment (all of them start with a literal one): a request tests the few
+  // that could match, not the whole table.
+  const byFirstSegment = new Map<string, RestRoute[]>();
+  for (const r of routes) {
+    const first = firstSegment(r.path);
+    byFirstSegment.set(first, [...(byFirstSegment.get(first) ?? []), r]);
+  }
   return {
     routes,
     match(method, path) {
-      const samePath = routes.filter((r) => r.pattern.test(path));
+      const samePath = (byFirstSegment.get(firstSegment(path)) ?? []).filter((r) => r.pattern.test(path));
       if (samePath.length === 0) return { status: 404 };
       // Literal segments win over parameters (e.g. /claims/bookmarks over /claims/{claim_id}).
       const route = samePath.find((r) => r.method === method);

@@ -47,7 +47,37 @@ function peopleGradient(row: ClaimViewRow): number | null {
   return gradientFromSums({ weightedSum: Number(row.people_weighted_sum), weightTotal: Number(row.people_weight_total), voteCount });
 }
 
-function toClaim(row: ClaimViewRow, hasViewer: boolean): Claim {
+/**
+ * The view's statement over the claim rows that `from` names `c` (the claims table, or a statement's
+ * CTE holding the row it has just written: the vote returns its claim this way, one round trip less),
+ * as `viewerId` sees them. `userVote` replaces the viewer's stored vote (a statement does not see its
+ * own writes). A NULL viewer joins nothing, so the caller fields come back empty and are reported as null.
+ */
+export function claimViewQuery(from: Prisma.Sql, where: Prisma.Sql, viewerId: string | null, userVote: Prisma.Sql = Prisma.sql`v.value`): Prisma.Sql {
+  return Prisma.sql`
+    SELECT c.id::text AS id, c.statement, c.complexity_tier::text AS complexity_tier, c.tags,
+           ARRAY(SELECT p.parent_id::text FROM claim_parents p JOIN claims pc ON pc.id = p.parent_id
+                 WHERE p.claim_id = c.id AND ${visibleClaim("pc")} ORDER BY p.position, p.parent_id) AS parent_ids,
+           c.gradient, c.people_weighted_sum, c.people_weight_total, c.people_vote_count,
+           c.vote_count, c.evidence_count, c.created_at, c.updated_at,
+           cb.score AS bridging_score, cb.polarity AS bridging_polarity,
+           coalesce(cb.status::text, 'insufficient_data') AS bridging_status, cb.computed_at AS bridging_computed_at,
+           c.consensus_status::text AS consensus_status, c.consensus_since, c.vote_histogram,
+           ${AUTHOR_COLUMNS},
+           ${userVote} AS user_vote, (b.agent_id IS NOT NULL) AS is_bookmarked, (f.agent_id IS NOT NULL) AS is_following,
+           c.hidden_at, c.hidden_reason
+    FROM ${from}
+    JOIN agents a ON a.id = c.author_id
+    LEFT JOIN claim_bridging cb ON cb.claim_id = c.id
+    LEFT JOIN claim_votes v ON v.claim_id = c.id AND v.agent_id = ${viewerId}::uuid
+    LEFT JOIN bookmarks b ON b.claim_id = c.id AND b.agent_id = ${viewerId}::uuid
+    LEFT JOIN follows f ON f.claim_id = c.id AND f.agent_id = ${viewerId}::uuid
+    WHERE ${where}`;
+}
+
+export type { ClaimViewRow };
+
+export function toClaim(row: ClaimViewRow, hasViewer: boolean): Claim {
   const moderation = moderationInfo(row);
   return {
     ...(moderation ? { moderation } : {}),
@@ -95,26 +125,11 @@ export async function claimViews(
   if (ids.length === 0) return [];
   const unique = [...new Set(ids)].filter(isUuid);
   if (unique.length === 0) return [];
-  // A NULL viewer joins nothing, so the caller fields come back empty and are reported as null.
-  const query = Prisma.sql`
-    SELECT c.id::text AS id, c.statement, c.complexity_tier::text AS complexity_tier, c.tags,
-           ARRAY(SELECT p.parent_id::text FROM claim_parents p JOIN claims pc ON pc.id = p.parent_id
-                 WHERE p.claim_id = c.id AND ${visibleClaim("pc")} ORDER BY p.position, p.parent_id) AS parent_ids,
-           c.gradient, c.people_weighted_sum, c.people_weight_total, c.people_vote_count,
-           c.vote_count, c.evidence_count, c.created_at, c.updated_at,
-           cb.score AS bridging_score, cb.polarity AS bridging_polarity,
-           coalesce(cb.status::text, 'insufficient_data') AS bridging_status, cb.computed_at AS bridging_computed_at,
-           c.consensus_status::text AS consensus_status, c.consensus_since, c.vote_histogram,
-           ${AUTHOR_COLUMNS},
-           v.value AS user_vote, (b.agent_id IS NOT NULL) AS is_bookmarked, (f.agent_id IS NOT NULL) AS is_following,
-           c.hidden_at, c.hidden_reason
-    FROM claims c
-    JOIN agents a ON a.id = c.author_id
-    LEFT JOIN claim_bridging cb ON cb.claim_id = c.id
-    LEFT JOIN claim_votes v ON v.claim_id = c.id AND v.agent_id = ${viewerId}::uuid
-    LEFT JOIN bookmarks b ON b.claim_id = c.id AND b.agent_id = ${viewerId}::uuid
-    LEFT JOIN follows f ON f.claim_id = c.id AND f.agent_id = ${viewerId}::uuid
-    WHERE c.id = ANY(${unique}::uuid[]) AND (${visibleClaim("c")} OR ${opts.includeHidden === true}::boolean)`;
+  const query = claimViewQuery(
+    Prisma.sql`claims c`,
+    Prisma.sql`c.id = ANY(${unique}::uuid[]) AND (${visibleClaim("c")} OR ${opts.includeHidden === true}::boolean)`,
+    viewerId,
+  );
   const rows = await readSql<ClaimViewRow>(query, { prepared: true });
   const byId = new Map(rows.map((r) => [r.id, toClaim(r, viewerId !== null)]));
   return ids.map((id) => byId.get(id.toLowerCase())).filter((c): c is Claim => c !== undefined);

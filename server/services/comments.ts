@@ -5,7 +5,7 @@ import { badRequest, forbidden, notFound } from "../errors.ts";
 import { isUuid } from "../contract/common.ts";
 import { MAX_COMMENT_DEPTH, type CommentList, type CommentOut, type ReplyList } from "../contract/comments.ts";
 import { AUTHOR_COLUMNS, authorOf, type AuthorColumns } from "./author-columns.ts";
-import { mayReveal, moderationInfo, visibleComment, VISIBLE_CLAIM_WHERE, VISIBLE_ON_CLAIM_WHERE } from "./visibility.ts";
+import { mayReveal, moderationInfo, visibleClaim, visibleComment, VISIBLE_ON_CLAIM_WHERE } from "./visibility.ts";
 import { recordEvent } from "./outbox.ts";
 
 export const DELETED_CONTENT = "[deleted]";
@@ -93,8 +93,11 @@ async function withReplies(roots: CommentRow[]): Promise<CommentOut[]> {
   return roots.map(build);
 }
 
+/** A driver read (rule 1 of server/db/client.ts): listing comments is on every claim page's render. */
 async function requireClaim(claimId: string): Promise<void> {
-  const claim = isUuid(claimId) ? await db().claim.findUnique({ where: { id: claimId, ...VISIBLE_CLAIM_WHERE }, select: { id: true } }) : null;
+  const [claim] = isUuid(claimId)
+    ? await readSql<{ found: number }>(Prisma.sql`SELECT 1 AS found FROM claims c WHERE c.id = ${claimId}::uuid AND ${visibleClaim("c")}`, { prepared: true })
+    : [];
   if (!claim) throw notFound("Claim not found");
 }
 
@@ -150,15 +153,12 @@ export async function createComment(
 
 export async function listComments(input: { claim_id: string; limit: number; offset: number }): Promise<CommentList> {
   await requireClaim(input.claim_id);
-  const where = { claimId: input.claim_id, parentId: null, ...VISIBLE_ON_CLAIM_WHERE };
-  const [roots, total] = await Promise.all([
-    commentRows(
-      Prisma.sql`c.claim_id = ${input.claim_id}::uuid AND c.parent_id IS NULL AND ${visibleComment("c")}`,
-      Prisma.sql`ORDER BY ${THREAD_ORDER} LIMIT ${input.limit} OFFSET ${input.offset}`,
-    ),
-    db().comment.count({ where }),
+  const where = Prisma.sql`c.claim_id = ${input.claim_id}::uuid AND c.parent_id IS NULL AND ${visibleComment("c")}`;
+  const [roots, [count]] = await Promise.all([
+    commentRows(where, Prisma.sql`ORDER BY ${THREAD_ORDER} LIMIT ${input.limit} OFFSET ${input.offset}`),
+    readSql<{ total: number }>`SELECT count(*)::int AS total FROM comments c WHERE ${where}`,
   ]);
-  return { comments: await withReplies(roots), total };
+  return { comments: await withReplies(roots), total: count?.total ?? 0 };
 }
 
 /** A page of one comment's direct replies, oldest first, each with its own first replies embedded. */

@@ -69,6 +69,14 @@ export function platformStats(store: Cache = cache()): Promise<PlatformStats> {
 }
 
 /**
+ * The cached statistics as stored (JSON text), or undefined when nothing is cached: the REST adapter
+ * keeps its serialised answer until this text changes (docs/api.md#discovery).
+ */
+export function platformStatsText(store: Cache = cache()): Promise<string | undefined> {
+  return store.getText(CACHE_KEY);
+}
+
+/**
  * Recomputes the shared statistics now: after a hide or restore (docs/features/moderation.md) the totals change at
  * once, not when the cached copy expires.
  */

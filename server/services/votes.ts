@@ -30,7 +30,7 @@ import {
   type BridgingStatusName,
   type ConsensusStatus,
 } from "../domain/consensus.ts";
-import { claimAfterWrite, type Claim } from "./claim-views.ts";
+import { claimAfterWrite, claimViewQuery, toClaim, type Claim, type ClaimViewRow } from "./claim-views.ts";
 import { CLAIM_NOT_FOUND } from "./claims.ts";
 import { visibleClaim } from "./visibility.ts";
 import { eventInsert, notifyRelay, type RecordedEvent } from "./outbox.ts";
@@ -114,7 +114,9 @@ async function voterState(tx: SqlTx, claimId: string, agentId: string) {
  * the driver (`sqlTransaction`): it is the hottest write, and Prisma's per-statement cost was 80 % of it.
  */
 export async function castVote({ agentId, claimId, value }: { agentId: string; claimId: string; value: number }): Promise<Claim> {
-  await sqlTransaction(async (tx) => {
+  // The claim as the voter sees it, returned by the vote's own statement (its row as written, the
+  // voter's new value); read after the commit instead when nothing was written or the claim resolved.
+  const written = await sqlTransaction(async (tx): Promise<ClaimViewRow | null> => {
     const claim = await lockClaim(tx, claimId);
     if (!claim) throw notFound(CLAIM_NOT_FOUND);
     if (claim.author_id === agentId) throw forbidden();
@@ -122,7 +124,7 @@ export async function castVote({ agentId, claimId, value }: { agentId: string; c
     const next: SortedVote = { value, weight: voteWeight(reputation), automated };
     // The same value with the same weight moves nothing: no write, no history point, updated_at stays.
     // (The same value with a new weight does move the gradient, and is a change.)
-    if (previous && previous.value === next.value && previous.weight === next.weight && previous.automated === next.automated) return;
+    if (previous && previous.value === next.value && previous.weight === next.weight && previous.automated === next.automated) return null;
     // The crowd this value is cast against: the other votes, as they stand. Kept while the value
     // stands (a re-weighted, same value keeps it) and copied into the outcome record at resolution.
     const crowd = crowdGradient(sumsOf(claim), previous);
@@ -134,8 +136,10 @@ export async function castVote({ agentId, claimId, value }: { agentId: string; c
       : Prisma.sql`INSERT INTO claim_votes (id, claim_id, agent_id, value, weight, crowd_gradient, automated, updated_at)
           VALUES (gen_random_uuid(), ${claim.id}::uuid, ${agentId}::uuid, ${next.value}::float8, ${next.weight}::float8, ${crowd}::float8,
                   ${next.automated}::boolean, now())`;
-    await applyVoteChange(tx, claim, bridgingStatus, writeVote, previous, next, { type: "claim.voted", claimId: claim.id, actorId: agentId });
+    return applyVoteChange(tx, claim, bridgingStatus, writeVote, previous, next, { type: "claim.voted", claimId: claim.id, actorId: agentId }, agentId);
   });
+  // The row was locked and visible throughout, so the view carries no moderation details to withhold.
+  if (written) return toClaim(written, true);
   const claim = await claimAfterWrite(claimId, agentId);
   if (!claim) throw notFound(CLAIM_NOT_FOUND); // deleted by its author since
   return claim;
@@ -194,15 +198,18 @@ async function applyVoteChange(
   previous: SortedVote | null,
   next: SortedVote | null,
   event: RecordedEvent,
-) {
+  viewer?: string,
+): Promise<ClaimViewRow | null> {
   const sums = applyVote(sumsOf(claim), previous, next);
   const people = applyVote(peopleSumsOf(claim), asPeople(previous), asPeople(next));
   const gradient = gradientFromSums(sums);
   const histogram = applyToHistogram(claim.vote_histogram.map(Number), previous?.value ?? null, next?.value ?? null);
   const { status } = consensusVerdict({ voters: sums.voteCount, bridgingStatus, gradient });
   const since = statusSince({ status: claim.consensus_status, since: claim.consensus_since }, status, claim.db_now);
-  // Data-modifying CTEs run exactly once each, whether or not anything reads them.
-  await tx.execute(Prisma.sql`
+  // Data-modifying CTEs run exactly once each, whether or not anything reads them. With a `viewer`,
+  // the statement ends with the claim's view over the row it wrote (`claim`, RETURNING *) as that
+  // viewer sees it (docs/architecture.md: the vote's round trips); the relay's wake-up is joined in.
+  const statement = Prisma.sql`
     WITH vote AS (${writeVote}),
     claim AS (
       UPDATE claims SET weighted_sum = ${sums.weightedSum}::float8, weight_total = ${sums.weightTotal}::float8,
@@ -212,18 +219,26 @@ async function applyVoteChange(
         vote_histogram = ${histogram}::int[], consensus_status = ${status}::"ConsensusStatus",
         consensus_since = ${since}::timestamptz
       WHERE id = ${claim.id}::uuid
+      RETURNING *
     ),
     history AS (
       INSERT INTO gradient_history (claim_id, gradient, vote_count) VALUES (${claim.id}::uuid, ${gradient}::float8, ${sums.voteCount}::int)
     ),
     ev AS (${eventInsert(event)})
-    ${notifyRelay}`,
-    { prepared: true },
-  );
+    ${
+      viewer === undefined
+        ? notifyRelay
+        : claimViewQuery(Prisma.sql`claim c CROSS JOIN (${notifyRelay}) notified`, Prisma.sql`true`, viewer, Prisma.sql`${next?.value ?? null}::float8`)
+    }`;
+  const [row] = viewer === undefined ? (await tx.execute(statement, { prepared: true }), []) : await tx.query<ClaimViewRow>(statement, { prepared: true });
   const due = resolutionDue(
     { status, since, voters: sums.voteCount, resolved: claim.resolved },
     claim.db_now,
     config().RESOLUTION_STABLE_SECONDS,
   );
-  if (due) await resolveClaim(tx, claim.id, gradient, status === "consensus_true");
+  if (due) {
+    await resolveClaim(tx, claim.id, gradient, status === "consensus_true");
+    return null; // the resolution changed what the view shows (reputations): read it after the commit
+  }
+  return row ?? null;
 }

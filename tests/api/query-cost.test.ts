@@ -35,6 +35,7 @@ function recordingCache(prefix: string): { cache: Cache; keys: Set<string> } {
   const cache: Cache = {
     backend: inner.backend,
     get: (k) => inner.get(k),
+    getText: (k) => inner.getText(k),
     set: (k, v, ttl) => inner.set(k, v, ttl),
     getOrCompute: (k, ttl, compute) => {
       keys.add(k);

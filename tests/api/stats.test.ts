@@ -4,7 +4,7 @@ import { createAgent, startApi, type TestAgent, type TestApi } from "../helpers/
 import { REDIS_URL, redisAvailable, startBlackHole, startFakeUpstash } from "../ratelimit/helpers.ts";
 import { db } from "../../server/db/client.ts";
 import { closeCache, createCache, type Cache } from "../../server/cache/index.ts";
-import { computePlatformStats, platformStats } from "../../server/services/stats.ts";
+import { computePlatformStats, platformStats, refreshPlatformStats } from "../../server/services/stats.ts";
 
 // This file's own namespace in a shared store (REDIS_URL may be set for the whole run).
 process.env.CACHE_PREFIX = `test-cache:${randomUUID()}`;
@@ -100,6 +100,49 @@ describe("platform statistics", () => {
     const fresh = await computePlatformStats();
     expect(fresh.total_claims).toBe(first.body.total_claims + 1);
     expect(fresh.updated_at).not.toBe(first.body.updated_at);
+  });
+});
+
+describe("GET /stats/platform from the adapter's kept answer", () => {
+  /** The headers a client sees, without those that differ from one request to the next. */
+  const steadyHeaders = (h: Headers) => Object.fromEntries([...h].filter(([k]) => !["date", "x-ratelimit-remaining", "x-ratelimit-reset", "keep-alive", "connection"].includes(k)));
+
+  it("answers as the procedure does: same body and headers as a request the procedure serves, and the rate limit charges", async () => {
+    const kept = await api.get("/stats/platform");
+    // A query string (stripped by the procedure's input) is the procedure's to answer.
+    const procedure = await api.get("/stats/platform?unused=1");
+    expect(kept.status).toBe(200);
+    expect(kept.text).toBe(procedure.text);
+    expect(steadyHeaders(kept.headers)).toEqual(steadyHeaders(procedure.headers));
+    const again = await api.get("/stats/platform");
+    expect(Number(again.headers.get("x-ratelimit-remaining"))).toBeLessThan(Number(kept.headers.get("x-ratelimit-remaining")));
+    const head = await api.request("HEAD", "/stats/platform");
+    expect(head.status).toBe(200);
+    expect(head.text).toBe("");
+  });
+
+  it("serves the shared cache's new value as soon as it changes", async () => {
+    const before = await api.get("/stats/platform");
+    await newClaim(await createAgent(api));
+    await sleep(5);
+    await refreshPlatformStats();
+    const after = await api.get("/stats/platform");
+    expect(after.body.updated_at).not.toBe(before.body.updated_at);
+    expect(after.body).toEqual(await platformStats());
+    expect(after.body.total_claims).toBeGreaterThan(before.body.total_claims);
+  });
+
+  it("refuses whom the procedure refuses: an invalid token (401), an API key without the read scope (403); a NUL in the query is a 400", async () => {
+    await api.get("/stats/platform");
+    expect((await api.get("/stats/platform", { token: "not-a-token" })).status).toBe(401);
+    const owner = await createAgent(api);
+    const key = await api.post("/auth/api-keys", { name: "votes only", scopes: ["vote"] }, { token: owner.token });
+    expect(key.status).toBe(201);
+    const refused = await api.get("/stats/platform", { token: key.body.key });
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toEqual(expect.any(String));
+    expect((await api.get("/stats/platform", { token: owner.token })).status).toBe(200);
+    expect((await api.get("/stats/platform?x=%00")).status).toBe(400);
   });
 });
 

@@ -6,7 +6,7 @@
 // with their own vote: the vote panel and the viewer's mark on the histogram exist only from then on.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useId, useRef, useState } from "react";
+import { useId, useMemo, useRef, useState } from "react";
 import type { ClaimDetail } from "~/server/contract/claims.ts";
 import { thinStepPoints } from "~/server/domain/chart-points.ts";
 import { voteWeight } from "~/server/domain/gradient.ts";
@@ -19,13 +19,26 @@ import { toApiError, type ApiError } from "../../_lib/api-error.ts";
 import { percent } from "../../_lib/format.ts";
 import { useTRPC } from "../../_lib/trpc.tsx";
 import { roleOf, useViewer, type Viewer } from "../../_lib/viewer.ts";
-import { CHART_POINTS } from "./chart-points.ts";
+import { CHART_POINTS, type HistoryPoint } from "./chart-points.ts";
 import { GradientHistoryChart } from "./gradient-history-chart.tsx";
 import { useLiveUpdates } from "./use-live-updates.ts";
 import claimStyles from "./claim.module.css";
 import ui from "../../_components/ui.module.css";
 
-export function ClaimLive({ initial, resolutionStableSeconds }: { initial: ClaimDetail; resolutionStableSeconds: number }) {
+export function ClaimLive({
+  claim: shared,
+  history,
+  resolutionStableSeconds,
+}: {
+  /** The claim as everyone sees it, its history left out (given as `history`). */
+  claim: ClaimDetail;
+  history: HistoryPoint[];
+  resolutionStableSeconds: number;
+}) {
+  const initial = useMemo(
+    () => ({ ...shared, gradient_history: history.map(([gradient, vote_count, at]) => ({ gradient, vote_count, recorded_at: new Date(at).toISOString() })) }),
+    [shared, history],
+  );
   const trpc = useTRPC();
   const claimQuery = trpc.claims.get.queryOptions({ claim_id: initial.id }, { placeholderData: initial });
   const { data, isPlaceholderData } = useQuery(claimQuery);

@@ -1,3 +1,6 @@
+"use client";
+// A client component: every page's React payload names its loading state instead of carrying its tree
+// (docs/architecture.md#pages-from-data).
 import { SkeletonLines } from "../../_components/bits.tsx";
 import claimStyles from "./claim.module.css";
 import ui from "../../_components/ui.module.css";

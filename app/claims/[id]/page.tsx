@@ -10,20 +10,16 @@ import { publicCaller, type ServerCaller } from "~/server/api/server-caller.ts";
 import type { Claim } from "~/server/contract/claims.ts";
 import { config } from "~/server/config.ts";
 import { thinStepPoints } from "~/server/domain/chart-points.ts";
-import { AuthorLink, RelTime, SkeletonLines, TagList } from "../../_components/bits.tsx";
-import { ConsensusLine } from "../../_components/consensus.tsx";
-import { GradientValue } from "../../_components/gradient.tsx";
-import { HiddenBanner } from "../../_components/report-button.tsx";
+import { SidebarCardSkeleton } from "../../_components/list-skeleton.tsx";
 import { plural } from "../../_lib/format.ts";
 import { ArgumentsSection } from "./arguments-section.tsx";
-import { ClaimActions } from "./claim-actions.tsx";
-import { CHART_POINTS } from "./chart-points.ts";
+import { CHART_POINTS, historyPoints } from "./chart-points.ts";
+import { ClaimHero } from "./claim-hero.tsx";
 import { ClaimLive } from "./claim-live.tsx";
 import { loadClaim } from "./load-claim.ts";
 import { CommentsSection } from "./comments-section.tsx";
-import { EvidenceCount } from "./evidence-count.tsx";
 import { EvidenceSection } from "./evidence-section.tsx";
-import claimStyles from "./claim.module.css";
+import { ClaimFamily, RelatedList, type RelatedRow } from "./related-list.tsx";
 import ui from "../../_components/ui.module.css";
 
 // Kept by Next between renders and served to every viewer (docs/features/page-cache.md): rendered on
@@ -57,75 +53,31 @@ export default async function ClaimPage({ params }: { params: Params }) {
     hidden ? { claims: [], total: 0, limit: 10, offset: 0 } : caller.claims.children({ claim_id: claim.id, limit: 10 }),
     hidden ? { arguments: [], total: 0, balance: 0 } : caller.arguments.list({ claim_id: claim.id, sort_by: "impact", limit: 50 }),
   ]);
+  // One object for the hero and the live part (the page's React payload carries it once), its history
+  // apart and compact (docs/architecture.md#pages-from-data).
+  const shared = { ...claim, gradient_history: [] };
+  const history = historyPoints(thinStepPoints(claim.gradient_history, CHART_POINTS));
 
   return (
     <>
-      <nav aria-label="Breadcrumb" className={ui.small} style={{ marginBottom: "0.75rem" }}>
-        <Link href="/">Explore</Link> <span aria-hidden="true">›</span> <span className={ui.muted}>Claim</span>
-      </nav>
-      <HiddenBanner moderation={claim.moderation} />
-      <header className={claimStyles["claim-hero"]}>
-        <h1 className={claimStyles["claim-hero__statement"]} data-testid="claim-statement">
-          {claim.statement}
-        </h1>
-        <div className={claimStyles["claim-hero__meta"]}>
-          <span className={ui.badge} title="Complexity tier">
-            {claim.complexity_tier}
-          </span>
-          <TagList tags={claim.tags} />
-          <span>
-            Submitted by <AuthorLink author={claim.author} /> <RelTime iso={claim.created_at} />
-          </span>
-          <EvidenceCount claimId={claim.id} initial={claim.evidence_count} />
-        </div>
-        <div style={{ marginTop: "0.75rem" }}>
-          <ClaimActions initial={claim} />
-        </div>
-      </header>
+      <ClaimHero claim={shared} />
 
       <div className={ui["layout-sidebar"]}>
         <div className={ui.stack}>
-          <ClaimLive
-            initial={{ ...claim, gradient_history: thinStepPoints(claim.gradient_history, CHART_POINTS) }}
-            resolutionStableSeconds={config().RESOLUTION_STABLE_SECONDS}
-          />
+          <ClaimLive claim={shared} history={history} resolutionStableSeconds={config().RESOLUTION_STABLE_SECONDS} />
           {hidden ? null : <ArgumentsSection claimId={claim.id} initial={args} />}
           <EvidenceSection claimId={claim.id} initial={evidence} />
           <CommentsSection claimId={claim.id} initial={comments} />
         </div>
         <div className={ui.stack}>
-          <section className={ui.card} aria-labelledby="parents-title">
-            <h2 id="parents-title" className={ui.card__title}>
-              Builds on
-            </h2>
-            {claim.parent_claims.length === 0 ? (
-              <p className={`${ui.muted} ${ui.small}`}>This claim stands on its own.</p>
-            ) : (
-              <RelatedList claims={claim.parent_claims} />
-            )}
-          </section>
-          <section className={ui.card} aria-labelledby="children-title">
-            <h2 id="children-title" className={ui.card__title}>
-              Sub-claims {children.total > 0 ? <span className={`${ui.muted} ${ui.small}`}>{children.total}</span> : null}
-            </h2>
-            {children.claims.length === 0 ? (
-              <p className={`${ui.muted} ${ui.small}`}>No claim builds on this one yet.</p>
-            ) : (
-              <RelatedList claims={children.claims} />
-            )}
-            <p style={{ marginTop: "0.75rem", marginBottom: 0 }}>
-              <Link className={`${ui.button} ${ui["button--secondary"]} ${ui["button--small"]}`} href={`/claims/new?parent=${claim.id}`}>
-                Add a sub-claim
-              </Link>
-            </p>
-          </section>
+          <ClaimFamily
+            claimId={claim.id}
+            parents={claim.parent_claims.map((c) => relatedRow(c))}
+            subClaims={children.claims.map((c) => relatedRow(c))}
+            subClaimTotal={children.total}
+          />
           <Suspense
-            fallback={
-              <section className={ui.card} style={{ minHeight: 160 }} aria-busy="true">
-                <h2 className={ui.card__title}>Related claims</h2>
-                <SkeletonLines lines={4} />
-              </section>
-            }
+            fallback={<SidebarCardSkeleton title="Related claims" minHeight={160} />}
           >
             {hidden ? null : <RelatedClaims claimId={claim.id} caller={caller} />}
           </Suspense>
@@ -135,21 +87,9 @@ export default async function ClaimPage({ params }: { params: Params }) {
   );
 }
 
-function RelatedList({ claims, reason }: { claims: Claim[]; reason?: (c: Claim) => string }) {
-  return (
-    <ul className={ui["compact-list"]}>
-      {claims.map((c) => (
-        <li key={c.id}>
-          <Link href={`/claims/${c.id}`}>{c.statement}</Link>
-          <div className={ui.meta}>
-            <span>{reason ? reason(c) : plural(c.vote_count, "vote")}</span>
-            <GradientValue gradient={c.gradient} consensus={c.consensus} />
-            <ConsensusLine consensus={c.consensus} />
-          </div>
-        </li>
-      ))}
-    </ul>
-  );
+/** The row of a claim in a short list; the line under it says how many votes unless told otherwise. */
+function relatedRow(c: Claim, reason = plural(c.vote_count, "vote")): RelatedRow {
+  return [c.id, c.statement, reason, c.gradient, c.consensus.status, c.consensus.voters, c.consensus.decided_by];
 }
 
 async function RelatedClaims({ claimId, caller }: { claimId: string; caller: ServerCaller }) {
@@ -164,11 +104,10 @@ async function RelatedClaims({ claimId, caller }: { claimId: string; caller: Ser
         <p className={`${ui.muted} ${ui.small}`}>No related claims yet. Claims are related by shared tags and shared voters.</p>
       ) : (
         <RelatedList
-          claims={related}
-          reason={(c) => {
+          rows={related.map((c) => {
             const tags = sharedTags.get(c.id) ?? [];
-            return tags.length ? `Shares ${tags.map((t) => `#${t}`).join(", ")}` : "Same voters";
-          }}
+            return relatedRow(c, tags.length ? `Shares ${tags.map((t) => `#${t}`).join(", ")}` : "Same voters");
+          })}
         />
       )}
     </section>

@@ -1,4 +1,5 @@
 import type { z } from "zod";
-import type { calibrationBinSchema } from "~/server/contract/track-record.ts";
+import type { calibrationBinSchema, trackRecordSchema } from "~/server/contract/track-record.ts";
 
 export type CalibrationBinOut = z.infer<typeof calibrationBinSchema>;
+export type TrackRecordOut = z.infer<typeof trackRecordSchema>;

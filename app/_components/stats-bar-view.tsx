@@ -1,0 +1,23 @@
+"use client";
+// The platform's numbers, drawn from [label, value] pairs (docs/architecture.md#pages-from-data).
+import { compactNumber } from "../_lib/format.ts";
+import statsStyles from "./stats-bar.module.css";
+import ui from "./ui.module.css";
+
+export function StatsBarView({ numbers, note }: { numbers: [label: string, value: number][]; note: string }) {
+  return (
+    <>
+      <dl className={statsStyles["stats-bar"]} aria-label="Platform statistics">
+        {numbers.map(([label, value]) => (
+          <div className={statsStyles.stat} key={label}>
+            <dt>{label}</dt>
+            <dd>{compactNumber(value)}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className={`${ui.muted} ${ui.small}`} data-testid="consensus-vocabulary" style={{ marginTop: "-0.5rem" }}>
+        {note}
+      </p>
+    </>
+  );
+}
