@@ -13,6 +13,9 @@ export async function register() {
     const { startBackground } = await import("./server/jobs/index.ts");
     const { logError } = await import("./server/log/logger.ts");
     startBackground().catch((err) => logError("[jobs] failed to start", err));
+    // Kept pages follow their claims' events (server/http/page-regen.ts).
+    const { startPageRegen } = await import("./server/http/page-regen.ts");
+    startPageRegen();
     // The bridging model's background refit (docs/features/bridging.md).
     const { startBridgingInBackground, stopBridgingInBackground } = await import("./server/jobs/bridging-schedule.ts");
     startBridgingInBackground();

@@ -1,3 +1,5 @@
+import { fileURLToPath } from "node:url";
+
 const dev = process.env.NODE_ENV !== "production";
 
 // Security headers of every page (the /api/v1 adapter sends its own: server/rest/handler.ts).
@@ -30,6 +32,9 @@ export const pageSecurityHeaders = [
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  // Where incrementally rendered pages are kept: Redis when REDIS_URL is set, else the file system
+  // (server/cache/page-store.ts, docs/features/page-cache.md).
+  cacheHandler: fileURLToPath(new URL("./server/cache/page-store.ts", import.meta.url)),
   async headers() {
     // Everything but /api/v1, whose CORS-open, no-content policy is the adapter's.
     return [{ source: "/((?!api/v1(?:/|$)).*)", headers: pageSecurityHeaders }];

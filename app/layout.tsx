@@ -21,9 +21,6 @@ export const viewport: Viewport = {
   ],
 };
 
-// Every page knows who is signed in (the header), so pages render per request, never at build time.
-export const dynamic = "force-dynamic";
-
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">

@@ -29,9 +29,15 @@ export interface Fixtures {
   claimsWithArguments: string[];
   /** Texts near seeded statements (a statement with its last word dropped): what the new-claim form sends while typing. */
   similarQueries: string[];
+  /** The long tail of pages (issue 30): up to LONG_TAIL visible claims and agents, in random order. */
+  longTailClaims: string[];
+  longTailProfiles: string[];
   /** Seeded agents that sign in to the web UI for the signed-in pages (password SEED_PASSWORD). */
   pageAgents: { id: string; email: string; username: string }[];
 }
+
+/** How many claims and profiles the long-tail pages rotate over. */
+export const LONG_TAIL = 5000;
 
 /** Claims with many followers, and how many each has (every vote on one fans out to them all). */
 export const HOT_CLAIMS = 20;
@@ -65,6 +71,8 @@ export async function loadFixtures(url: string, opts: Options): Promise<Fixtures
     );
     const similarQueries = statementRows.map((r) => r.statement.replace(/\s+\S+$/, "")).filter((q) => q.length >= 10);
     const claimsWithVotes = await ids(`SELECT id::text AS id FROM claims WHERE vote_count > 0 AND hidden_at IS NULL ORDER BY random() LIMIT 500`);
+    const longTailClaims = await ids(`SELECT id::text AS id FROM claims WHERE hidden_at IS NULL ORDER BY random() LIMIT ${LONG_TAIL}`);
+    const longTailProfiles = await ids(`SELECT id::text AS id FROM agents ORDER BY random() LIMIT ${LONG_TAIL}`);
     const { rows: pageAgents } = await client.query<{ id: string; email: string; username: string }>(
       `SELECT id::text AS id, email, username FROM agents
        WHERE email LIKE 'bench\\_%@example.test' AND password_hash IS NOT NULL AND suspended_at IS NULL AND id <> ALL($1::uuid[])
@@ -134,6 +142,8 @@ export async function loadFixtures(url: string, opts: Options): Promise<Fixtures
     const controlVotes = concentrated(targets.slice(-HOT_CLAIMS));
     return {
       claimsWithVotes: claimsWithVotes.length ? claimsWithVotes : claims,
+      longTailClaims,
+      longTailProfiles,
       pageAgents,
       hotVotes,
       hotClaims: hot.map((h) => h.id),
@@ -398,6 +408,10 @@ export function pageEndpoints(f: Fixtures, sessions: PageSession[], connections:
     { name: "profile", label: "/profiles/{id}", path: rotatingPath(f.profiles, (id) => `/profiles/${id}`), anonymousTarget: true },
     // The issue sets no anonymous target for discover; signed in, it is a signed-in page like the others.
     { name: "discover", label: "/discover", path: () => "/discover", anonymousTarget: false },
+    // The long tail (docs/features/page-cache.md): each view of the first pass is a first view of its
+    // page; the second pass views the same pages again, unchanged since their render (kept pages).
+    ...longTail("claim", "/claims", f.longTailClaims),
+    ...longTail("profile", "/profiles", f.longTailProfiles),
   ];
   const page = (name: string, label: string, kind: Endpoint["kind"], next: Endpoint["next"], target: PageTarget | null, signedIn = false) => ({
     name,
@@ -460,6 +474,26 @@ export function claimOwnFieldsPath(claimId: string): string {
   ];
   const input = Object.fromEntries(calls.map(([, arg], i) => [String(i), arg]));
   return `/api/trpc/${calls.map(([name]) => name).join(",")}?batch=1&input=${encodeURIComponent(JSON.stringify(input))}`;
+}
+
+/**
+ * Two passes over `ids` (anonymous only): the first views each page once, in order, and never the same
+ * page twice; the second views again only the pages the first reached, in the same order.
+ */
+function longTail(name: string, prefix: string, ids: readonly string[]) {
+  let reached = 0;
+  let again = 0;
+  const label = `${prefix}/{id} (${ids.length.toLocaleString("en-US")} ids)`;
+  return [
+    { name: `${name}-first-view`, label: `${label}, first view`, path: () => `${prefix}/${ids[reached++ % ids.length]}`, anonymousTarget: false, signedIn: false as const },
+    {
+      name: `${name}-kept`,
+      label: `${label}, unchanged since its render`,
+      path: () => `${prefix}/${ids[again++ % Math.max(1, Math.min(reached, ids.length))]}`,
+      anonymousTarget: true,
+      signedIn: false as const,
+    },
+  ];
 }
 
 /** Each call of the returned function gives the next id's path (each endpoint rotates on its own). */

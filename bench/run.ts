@@ -13,7 +13,8 @@
 // (fixtures and the endpoints measured), load.ts (autocannon runs and their figures), report.ts
 // (targets, table, results file). This file runs them in order.
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { summarizeCpuProfile } from "./cpu-profile.ts";
@@ -46,8 +47,12 @@ async function main() {
   let ours: Server | null = null;
   let bare: Server | null = null;
   let created = false;
+  // A data directory of the run's own: the kept pages (docs/features/page-cache.md) of an earlier run
+  // on the same database (--reuse) would make every first view a kept one.
+  const dataDir = mkdtempSync(path.join(tmpdir(), "claims-bench-"));
   const cleanup = async () => {
     await Promise.all([stopServer(ours), stopServer(bare)]);
+    rmSync(dataDir, { recursive: true, force: true });
     const { closeDb } = await import("../server/db/client.ts");
     await closeDb().catch(() => {});
     if (created && !opts.keep) await adminQuery(opts.pgUrl, `DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch((e) => log(`could not drop ${database}: ${e.message}`));
@@ -70,6 +75,7 @@ async function main() {
       HOME: process.env.HOME,
       NODE_ENV: "production",
       NEXT_TELEMETRY_DISABLED: "1",
+      DATA_DIR: dataDir,
       DATABASE_URL: url,
       DATABASE_POOL_SIZE: String(opts.pool),
       RATE_LIMIT_SCALE: "100000",

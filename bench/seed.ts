@@ -478,7 +478,7 @@ const SEQUENCES = ["gradient_history", "reputation_events"].map(
 );
 
 /** The tables the seed fills. */
-const LOADED_TABLES = ["agents", "claims", "claim_parents", "evidence", "evidence_votes", "claim_votes", "vote_outcomes", "gradient_history", "comments", "reputation_events"];
+const LOADED_TABLES = ["agents", "claims", "claim_parents", "arguments", "relevance_votes", "evidence", "evidence_votes", "claim_votes", "vote_outcomes", "gradient_history", "comments", "reputation_events"];
 
 /**
  * Drops the loaded tables' foreign keys and secondary indexes (primary keys stay) and returns the

@@ -325,3 +325,12 @@ export function config(): Config {
     return cfg;
   });
 }
+
+/**
+ * Whether this process is `next build` (Next's own signal, NEXT_PHASE). Read apart from config(): a
+ * build has no production secrets, so config() may not validate there (docs/features/page-cache.md:
+ * the build keeps no pages of ours).
+ */
+export function isNextBuild(): boolean {
+  return process.env.NEXT_PHASE === "phase-production-build";
+}

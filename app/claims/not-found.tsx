@@ -3,6 +3,7 @@
 // (docs/architecture.md#pages-from-data).
 import Link from "next/link";
 import ui from "../_components/ui.module.css";
+import { HiddenClaimRedirect } from "./hidden-claim-redirect.tsx";
 
 export default function ClaimNotFound() {
   return (
@@ -17,6 +18,7 @@ export default function ClaimNotFound() {
           Submit a claim
         </Link>
       </div>
+      <HiddenClaimRedirect />
     </div>
   );
 }

@@ -2,6 +2,7 @@
 // (React cache):
 //   - publicCaller: nobody signed in. A page built only from it is the same for every viewer, so one
 //     render serves them all (server/http/page-cache.ts); what is theirs the browser fills in.
+//   - sharedCaller: the same, for pages Next keeps between renders (they may not read the request).
 //   - serverCaller: the agent of the request's NextAuth session, the context the web tRPC endpoint
 //     builds. Using it marks the render as the viewer's own: it is never served to anyone else signed in.
 import "server-only";
@@ -12,7 +13,7 @@ import { markViewerRead } from "../log/request-context.ts";
 import { errorBody } from "./errors.ts";
 import { appRouter } from "./root.ts";
 import { createCallerFactory } from "./trpc.ts";
-import { anonymousWebContext, createWebContext } from "./web-context.ts";
+import { anonymousWebContext, createWebContext, sharedRenderContext } from "./web-context.ts";
 
 const createCaller = createCallerFactory(appRouter);
 
@@ -31,6 +32,12 @@ export const publicCaller = cache(async (): Promise<ServerCaller> => {
   const requestHeaders = await headers();
   return createCaller(await anonymousWebContext(new Headers(requestHeaders)));
 });
+
+/**
+ * The anonymous caller of a page Next renders once and keeps (a claim, a profile:
+ * docs/features/page-cache.md). It reads nothing of the request, so the page stays incremental.
+ */
+export const sharedCaller = cache(async (): Promise<ServerCaller> => createCaller(await sharedRenderContext()));
 
 /** The signed-in agent (with email) or null. */
 export const currentViewer = cache(async () => {

@@ -5,7 +5,7 @@ import type { OpenApiMeta } from "trpc-to-openapi";
 import { grantedScopes, type Identity, type SessionAgent } from "../auth/identity.ts";
 import { isStatementTimeout } from "../db/client.ts";
 import { roleAllows, type Role } from "../domain/roles.ts";
-import { markWrote, replicaConfigured, withReadRoute, wroteRecently } from "../db/read-routing.ts";
+import { markWrote, queryReadsReplica, replicaConfigured, withReadRoute } from "../db/read-routing.ts";
 import { requiredScope, scopeAllows, type RequiredScope } from "../domain/scopes.ts";
 import { AppError, badRequest, databaseBusy, forbidden, unauthorized } from "../errors.ts";
 import { errorBody, toTRPCError } from "./errors.ts";
@@ -15,6 +15,11 @@ export interface Context {
   identity: Identity;
   /** The caller's IP address (rate limits, auth brute-force limits). */
   ip: string;
+  /**
+   * Set for the render of a page Next keeps and serves to everyone until its next event (a claim, a
+   * profile): its reads go to the primary, never to a lagging replica (docs/features/page-cache.md).
+   */
+  keptRender?: boolean;
   /**
    * Conditional GETs on the REST surface: the request's If-Modified-Since, and what a procedure
    * answers — the Last-Modified to send, and whether the adapter should answer 304 instead.
@@ -76,12 +81,12 @@ const serviceErrors = t.middleware(async ({ next }) => {
 
 /**
  * With a read replica (DATABASE_REPLICA_URL): a query's reads go to the replica unless its caller wrote
- * recently; a mutation reads the primary and, when it succeeds, marks its caller (read-your-writes).
+ * recently or it renders a page kept for everyone; a mutation reads the primary and, when it succeeds, marks its caller (read-your-writes).
  */
 const readRouting = t.middleware(async ({ ctx, type, next }) => {
   if (!replicaConfigured()) return next();
   const agentId = ctx.identity.kind === "agent" ? ctx.identity.agent.id : null;
-  if (type === "query") return withReadRoute(!(await wroteRecently(agentId, ctx.ip)), () => next());
+  if (type === "query") return withReadRoute(await queryReadsReplica({ agentId, ip: ctx.ip, keptRender: ctx.keptRender }), () => next());
   const result = await withReadRoute(false, () => next());
   if (result.ok) await markWrote(agentId, ctx.ip).catch(() => {});
   return result;

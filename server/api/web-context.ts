@@ -24,6 +24,17 @@ export async function anonymousWebContext(headers: Headers): Promise<Context> {
 }
 
 /**
+ * The context of a render that belongs to no request: a page Next renders once and keeps for every
+ * viewer (docs/features/page-cache.md). Nobody is signed in and there is no client address; reading
+ * the request's headers here would make Next render the page for each request instead. It reads the
+ * primary: the copy it makes is served until the page's next event, a lagging replica's answer with it.
+ */
+export async function sharedRenderContext(): Promise<Context> {
+  await dbReady();
+  return { identity: ANONYMOUS, ip: "0.0.0.0", keptRender: true };
+}
+
+/**
  * A Bearer credential (access token or API key), when one is sent, goes through the same resolution
  * as on /api/v1 — so a key's scopes bind here too; otherwise the session cookie.
  */

@@ -1,7 +1,10 @@
 // Where a read outside a transaction goes when a replica is configured (DATABASE_REPLICA_URL).
 //
 // Reads go to the replica only inside a request's read-only procedure (a tRPC query) whose caller has
-// not written in the last REPLICA_STICKY_SECONDS: read-your-writes. After a successful mutation the
+// not written in the last REPLICA_STICKY_SECONDS: read-your-writes. A render of a page Next keeps for
+// everyone (a claim, a profile) reads the primary: its copy is served until the next event, so a
+// lagging replica's answer would stay on the page until then (docs/features/page-cache.md#the-database-a-kept-page-reads).
+// After a successful mutation the
 // caller is marked — by agent id, and by client IP for anonymous calls (a registration or login is
 // followed by the new agent's first read from the same client) — in the shared cache, so the mark holds
 // on every instance. Anything else (mutations, scripts, jobs, identity look-ups) reads the primary.
@@ -34,6 +37,20 @@ export function withReadRoute<T>(replica: boolean, fn: () => Promise<T>): Promis
 
 function keysOf(agentId: string | null, ip: string): string[] {
   return agentId ? [`rw:agent:${agentId}`, `rw:ip:${ip}`] : [`rw:ip:${ip}`];
+}
+
+/** Who is asking: what decides where a query's reads go. */
+export interface QueryCaller {
+  agentId: string | null;
+  ip: string;
+  /** A render of a page kept for every viewer (server/api/web-context.ts sharedRenderContext). */
+  keptRender?: boolean;
+}
+
+/** Whether a query's reads may go to the replica (only asked when one is configured). */
+export async function queryReadsReplica(caller: QueryCaller): Promise<boolean> {
+  if (caller.keptRender) return false;
+  return !(await wroteRecently(caller.agentId, caller.ip));
 }
 
 /** Records that this caller just wrote: its reads go to the primary for REPLICA_STICKY_SECONDS. */

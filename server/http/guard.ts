@@ -20,7 +20,8 @@ import { logError } from "../log/logger.ts";
 import { runInRequest } from "../log/request-context.ts";
 import { observeRequest } from "./request-log.ts";
 import { EVERY_PAGE, onAnyLiveEvent } from "../queue/live.ts";
-import { PageCache } from "./page-cache.ts";
+import { FRESH_COOKIE, PageCache } from "./page-cache.ts";
+import { isKeptPage, isOwnRerender, noteServedRequest, previewModeId, REVALIDATE_HEADER, startPageRegen } from "./page-regen.ts";
 import { syncViewerHint } from "./viewer-hint.ts";
 import { ANONYMOUS } from "../auth/identity.ts";
 import { handleOAuthRequest, isOAuthEndpoint } from "../auth/mcp-oauth.ts";
@@ -114,6 +115,10 @@ export async function guardRequest(req: IncomingMessage, res: ServerResponse): P
     tooLarge(res);
     return false;
   }
+  // This server's own re-render of a kept page (server/http/page-regen.ts) is not a visitor's view.
+  if (isOwnRerender(req) && isPageRender(req.url)) return true;
+  // Only we may ask Next to render a kept page anew.
+  delete req.headers[REVALIDATE_HEADER];
   // Route handlers outside /api that do not charge themselves cost a page unit too (docs/security.md).
   const handler = isChargedHandler(req.url);
   if (handler || isPageRender(req.url)) {
@@ -133,9 +138,9 @@ export function pageCache(): PageCache | null {
     const cfg = config();
     const cache =
       cfg.PAGE_CACHE_SECONDS > 0 ? new PageCache({ ttlMs: cfg.PAGE_CACHE_SECONDS * 1000, maxBytes: cfg.PAGE_CACHE_MAX_MB * 1024 * 1024 }) : null;
-    // A claim's page is rendered anew once an event on it (a vote, evidence, a comment) reaches this
-    // instance, and every page once moderation hid or restored something.
-    if (cache) onAnyLiveEvent((e) => (e.claim_id === EVERY_PAGE ? cache.clear() : cache.forget(`/claims/${e.claim_id}`)));
+    // Every page is rendered anew once moderation hid or restored something (claim and profile pages
+    // are kept by Next instead: server/http/page-regen.ts).
+    if (cache) onAnyLiveEvent((e) => e.claim_id === EVERY_PAGE && cache.clear());
     return cache;
   });
 }
@@ -158,11 +163,22 @@ async function serveOAuth(req: IncomingMessage, res: ServerResponse): Promise<vo
   await handleOAuthRequest(publicOriginOfNode(req), req, res);
 }
 
-/** A page render may be answered from the page cache; anything else goes on to its handler. */
+/**
+ * A page render may be answered from the page cache; anything else goes on to its handler. Pages Next
+ * keeps itself (a claim, a profile: server/http/page-regen.ts) go straight to Next, and are rendered
+ * anew for whoever wrote through the web UI a moment ago (the FRESH_COOKIE promise).
+ */
 function proceed(req: IncomingMessage, res: ServerResponse, next: () => void): Promise<void> | void {
   if (isOAuthEndpoint(pathOf(req.url))) return serveOAuth(req, res);
   if (!isPageRender(req.url)) return next();
+  noteServedRequest(req);
+  if (isOwnRerender(req)) return next();
   syncViewerHint(req, res);
+  if (isKeptPage(pathOf(req.url))) {
+    const id = previewModeId();
+    if (id && (req.method === "GET" || req.method === "HEAD") && req.headers.cookie?.includes(`${FRESH_COOKIE}=`)) req.headers[REVALIDATE_HEADER] = id;
+    return next();
+  }
   const cache = pageCache();
   if (cache) return cache.handle(req, res, next);
   next();
@@ -170,6 +186,7 @@ function proceed(req: IncomingMessage, res: ServerResponse, next: () => void): P
 
 /** guardRequest, then `next` unless the guard answered; a guard failure is a plain 500, never a crash. */
 export function guarded(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+  startPageRegen();
   // Logged and counted once (a request guarded twice is observed once), with its id on every log line.
   if ((req as IncomingMessage & { [GUARDED]?: boolean })[GUARDED]) return next();
   const requestId = observeRequest(req, res);

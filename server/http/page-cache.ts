@@ -149,15 +149,6 @@ export class PageCache {
     }
   }
 
-  /** Drops the copies of one path (every coding): the claim it shows has changed. */
-  forget(path: string): void {
-    for (const coding of CODINGS) {
-      const key = storedKey(coding, path);
-      const entry = this.entries.get(key);
-      if (entry) this.drop(key, entry);
-    }
-  }
-
   /** Drops every copy. */
   clear(): void {
     this.entries.clear();

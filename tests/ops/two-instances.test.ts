@@ -1,8 +1,9 @@
 // Two production instances (`npm start`) behind nginx (Debian's package, its own config on a free port),
 // TRUST_PROXY=1, on one PostgreSQL database and one Redis: the balancer spreads requests over both, and
 // what must be shared is — the rate limit budget, the statistics cache, the live channel of claim pages
-// (a vote through one instance reaches a stream served by the other within 2 s) and the webhook workers
-// (each message delivered once, though both instances run them).
+// (a vote through one instance reaches a stream served by the other within 2 s), the webhook workers
+// (each message delivered once, though both instances run them) and the kept pages (a claim page one
+// instance rendered is served by the other from Redis, and by an instance after its restart).
 // Needs DATABASE_URL, REDIS_URL and nginx (CI installs it); skipped otherwise. Then a second pair without
 // Redis (DATABASE_URL only): the live channel over PostgreSQL LISTEN/NOTIFY.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -119,9 +120,9 @@ async function waitFor(url: string): Promise<void> {
 }
 
 describe.skipIf(!runnable)("two instances behind nginx", () => {
+  // The webhook receiver of the test below listens on 127.0.0.1, which the SSRF guard refuses otherwise.
+  const env = { TRUST_PROXY: "1", RATE_LIMIT_SCALE: "0.2", LOG_LEVEL: "error", WEBHOOK_ALLOW_PRIVATE: "1" };
   beforeAll(async () => {
-    // The webhook receiver of the test below listens on 127.0.0.1, which the SSRF guard refuses otherwise.
-    const env = { TRUST_PROXY: "1", RATE_LIMIT_SCALE: "0.2", LOG_LEVEL: "error", WEBHOOK_ALLOW_PRIVATE: "1" };
     // One after the other: the second finds the migrations applied (they take an advisory lock anyway).
     instances.push(await startBuiltServer(env));
     instances.push(await startBuiltServer(env));
@@ -280,6 +281,40 @@ describe.skipIf(!runnable)("two instances behind nginx", () => {
     } finally {
       await receiver.close();
     }
+  });
+  // Last: it restarts the second instance (on a port of its own, which nginx does not know).
+  it("keeps pages in the shared store: a page one instance rendered is served by the other and after a restart", { timeout: 240_000 }, async () => {
+    const author = await quickAgent();
+    const claimId = await newClaim(instances[0].base, author, "Kept in the shared store");
+    const view = async (instanceBase: string) => {
+      const res = await fetch(`${instanceBase}/claims/${claimId}`, { headers: { "user-agent": "Mozilla/5.0 (test)" } });
+      return { status: res.status, kept: res.headers.get("x-nextjs-cache"), html: await res.text() };
+    };
+    const first = await view(instances[0].base);
+    expect(first.status).toBe(200);
+    expect(first.kept).toBe("MISS");
+    // The other instance never rendered it: its first view is the stored render, byte for byte.
+    const other = await view(instances[1].base);
+    expect(other.kept).toBe("HIT");
+    expect(other.html).toBe(first.html);
+    // A vote through the second instance: the page is rendered anew off the request path, once, and
+    // both instances serve the new render from the store.
+    const voter = await quickAgent();
+    const vote = await call(instances[1].base, "POST", `/claims/${claimId}/vote`, voter.token, { value: 0.7 });
+    expect(vote.status, vote.text).toBe(200);
+    let latest = first;
+    await eventually(async () => {
+      const [a, b] = [await view(instances[0].base), await view(instances[1].base)];
+      latest = a;
+      return a.kept === "HIT" && b.kept === "HIT" && a.html === b.html && a.html !== first.html;
+    }, 10_000);
+    expect(latest.html).toMatch(/1\s*(<!-- -->)?\s*vote\b/);
+    // A restarted instance serves it from the store without rendering it.
+    instances[1].stop();
+    instances[1] = await startBuiltServer(env);
+    const restarted = await view(instances[1].base);
+    expect(restarted.kept).toBe("HIT");
+    expect(restarted.html).toBe(latest.html);
   });
 });
 

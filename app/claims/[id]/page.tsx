@@ -1,6 +1,6 @@
 // One claim: its statement (server-rendered), where consensus stands and how it moved, its arguments
 // (docs/features/arguments.md), the evidence, the discussion, and how it connects to other claims.
-// Rendered the same for every viewer (one render serves them all, server/http/page-cache.ts); the viewer's own vote, bookmark, follow and what they
+// Rendered the same for every viewer (one render serves them all, docs/features/page-cache.md); the viewer's own vote, bookmark, follow and what they
 // may do are filled in by the client parts. A hidden claim, which only its author and moderators may
 // see, is the exception: it is rendered for the viewer who may.
 import type { Metadata } from "next";
@@ -22,7 +22,15 @@ import { EvidenceSection } from "./evidence-section.tsx";
 import { ClaimFamily, RelatedList, type RelatedRow } from "./related-list.tsx";
 import ui from "../../_components/ui.module.css";
 
-export const dynamic = "force-dynamic";
+// Kept by Next between renders and served to every viewer (docs/features/page-cache.md): rendered on
+// its first view, again as soon as an event on the claim arrives (server/http/page-regen.ts), and at
+// the latest once `revalidate` seconds have passed (for what no event announces, like a new sub-claim).
+export const revalidate = 300;
+
+/** None at build time: each claim is rendered on its first view, then kept. */
+export function generateStaticParams(): { id: string }[] {
+  return [];
+}
 
 type Params = Promise<{ id: string }>;
 

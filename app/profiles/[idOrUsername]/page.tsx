@@ -1,12 +1,19 @@
 // A profile (by id or username): numbers, learning score with its insight, expertise, and two charts —
 // activity per day and the reputation journey (profiles.get / timeline / reputationJourney).
 import type { Metadata } from "next";
-import { publicCaller } from "~/server/api/server-caller.ts";
+import { sharedCaller } from "~/server/api/server-caller.ts";
 import { config } from "~/server/config.ts";
 import { loadProfile } from "./load-profile.ts";
 import { ProfileView } from "./profile-view.tsx";
 
-export const dynamic = "force-dynamic";
+// Kept by Next between renders and served to every viewer (docs/features/page-cache.md): rendered on
+// its first view, then again in the background once `revalidate` seconds have passed.
+export const revalidate = 60;
+
+/** None at build time: each profile is rendered on its first view, then kept. */
+export function generateStaticParams(): { idOrUsername: string }[] {
+  return [];
+}
 
 type Params = Promise<{ idOrUsername: string }>;
 
@@ -20,7 +27,7 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function ProfilePage({ params }: { params: Params }) {
   const profile = await loadProfile((await params).idOrUsername);
   // The same for every viewer (one render serves them all); the report button is theirs to see.
-  const caller = await publicCaller();
+  const caller = await sharedCaller();
   const [timeline, journey, track] = await Promise.all([
     caller.profiles.timeline({ agent_id: profile.id, period: "30d" }),
     caller.profiles.reputationJourney({ agent_id: profile.id, limit: JOURNEY_LIMIT }),

@@ -1,0 +1,45 @@
+// What the page store (server/cache/page-store.ts, which Next imports itself) shares with the rest of
+// the process: the handler Next made. One per process (server/process-singleton.ts), because Next's
+// import of the handler and ours may be two copies of the module. Free of the handler's dependencies,
+// so that the server's own code can reach the store without loading them.
+
+import { processSingleton } from "../process-singleton.ts";
+
+export type PageStoreBackend = "redis" | "file-system";
+
+interface Handler {
+  revalidateTag(tags: string | string[], durations?: unknown): Promise<void>;
+  holds(pathname: string): Promise<boolean>;
+}
+
+interface PageStoreState {
+  /** The last handler Next made in this process (none before the first page is served). */
+  latest?: Handler;
+  redisConfigured?: boolean;
+  /** The file-system store's folder, found once per process (Next makes a handler per request). */
+  fileSystemDir?: string;
+}
+
+export function pageStoreState(): PageStoreState {
+  return processSingleton("claims.pageStore", (): PageStoreState => ({}));
+}
+
+/** The root layout's implicit tag: every page Next keeps carries it. */
+const EVERY_PAGE_TAG = "_N_T_/layout";
+
+/**
+ * Makes every kept page stale at once (moderation hid or restored something): each renders anew on its
+ * next view. In Redis this reaches every instance; on the file system, each instance calls it itself.
+ */
+export async function dropEveryKeptPage(): Promise<void> {
+  await pageStoreState().latest?.revalidateTag([EVERY_PAGE_TAG]);
+}
+
+/**
+ * Whether the store holds a render of the kept page at `pathname`; null when this process cannot tell
+ * yet (Next makes the store on the first request that needs it).
+ */
+export async function holdsKeptPage(pathname: string): Promise<boolean | null> {
+  const store = pageStoreState().latest;
+  return store ? store.holds(pathname) : null;
+}
