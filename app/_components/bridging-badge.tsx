@@ -3,7 +3,7 @@
 import type { Claim } from "~/server/contract/claims.ts";
 import ui from "./ui.module.css";
 
-type Bridging = Claim["bridging"];
+type Bridging = Pick<Claim["bridging"], "score" | "status">;
 
 // The badge speaks of viewpoints only, never a verdict of its own: the verdict is the claim's consensus
 // status (consensus.tsx), which follows from this model when it has enough data.

@@ -10,7 +10,7 @@ import type { GradientTone } from "../_lib/format.ts";
 import ui from "./ui.module.css";
 import consensusStyles from "./consensus.module.css";
 
-type ClaimConsensus = Pick<Claim, "consensus" | "bridging">;
+type ClaimConsensus = Pick<Claim, "consensus"> & { bridging: Pick<Claim["bridging"], "status"> };
 
 /** What the headline, the tone and a card's line read of a claim's consensus (cards carry no more: claim-cards.tsx). */
 export type ConsensusCall = Pick<Consensus, "status" | "voters" | "decided_by">;

@@ -22,6 +22,7 @@ import { roleOf, useViewer, type Viewer } from "../../_lib/viewer.ts";
 import { CHART_POINTS, type HistoryPoint } from "./chart-points.ts";
 import { GradientHistoryChart } from "./gradient-history-chart.tsx";
 import { useLiveUpdates } from "./use-live-updates.ts";
+import type { ClaimShown } from "./shown.ts";
 import claimStyles from "./claim.module.css";
 import ui from "../../_components/ui.module.css";
 
@@ -30,8 +31,8 @@ export function ClaimLive({
   history,
   resolutionStableSeconds,
 }: {
-  /** The claim as everyone sees it, its history left out (given as `history`). */
-  claim: ClaimDetail;
+  /** The claim as everyone sees it, cut to what the page shows (shown.ts), its history apart. */
+  claim: ClaimShown;
   history: HistoryPoint[];
   resolutionStableSeconds: number;
 }) {
@@ -40,9 +41,10 @@ export function ClaimLive({
     [shared, history],
   );
   const trpc = useTRPC();
-  const claimQuery = trpc.claims.get.queryOptions({ claim_id: initial.id }, { placeholderData: initial });
-  const { data, isPlaceholderData } = useQuery(claimQuery);
-  const claim = data ?? initial;
+  const { data } = useQuery(trpc.claims.get.queryOptions({ claim_id: initial.id }));
+  // The server's render until the query answers for this viewer.
+  const isPlaceholderData = data === undefined;
+  const claim: ClaimShown & Pick<ClaimDetail, "gradient_history"> = data ?? initial;
   const viewerState = useViewer();
   // Until claims.get answers for a signed-in viewer, their own vote is not known.
   const role = roleOf(viewerState, claim.author.id);
@@ -94,7 +96,7 @@ export function ClaimLive({
  * nothing reads as a vote; a moved but unsaved slider says so; a saved vote is confirmed where it can
  * be seen (and heard); the focus stays on the control that was used.
  */
-function VotePanel({ claim, viewer }: { claim: ClaimDetail; viewer: Viewer }) {
+function VotePanel({ claim, viewer }: { claim: ClaimShown; viewer: Viewer }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const queryKey = trpc.claims.get.queryKey({ claim_id: claim.id });

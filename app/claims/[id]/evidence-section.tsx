@@ -4,7 +4,6 @@
 import { useMutation, useQueries, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
-import type { Evidence, EvidenceList } from "~/server/contract/evidence.ts";
 import { CONTENT_TYPES, EXCERPT_MAX, POSITIONS, TITLE_MAX } from "~/server/domain/evidence.ts";
 import { AuthorLink, RelTime } from "../../_components/bits.tsx";
 import { ReportButton } from "../../_components/report-button.tsx";
@@ -13,6 +12,7 @@ import { toApiError, type ApiError } from "../../_lib/api-error.ts";
 import { plural } from "../../_lib/format.ts";
 import { useTRPC } from "../../_lib/trpc.tsx";
 import { useViewer } from "../../_lib/viewer.ts";
+import type { EvidenceListShown, EvidenceShown } from "./shown.ts";
 import claimStyles from "./claim.module.css";
 import ui from "../../_components/ui.module.css";
 import { ClientForm } from "../../_components/client-form.tsx";
@@ -33,24 +33,21 @@ const CONTENT_TYPE_LABELS: Record<(typeof CONTENT_TYPES)[number], string> = {
   data: "Data",
 };
 
-export function EvidenceSection({ claimId, initial }: { claimId: string; initial: EvidenceList }) {
+export function EvidenceSection({ claimId, initial }: { claimId: string; initial: EvidenceListShown }) {
   const trpc = useTRPC();
   const [pages, setPages] = useState(1);
-  // The server's render (the same for everyone) until the first page answers for this viewer.
   const results = useQueries({
-    queries: Array.from({ length: pages }, (_, i) =>
-      trpc.evidence.list.queryOptions(
-        { claim_id: claimId, limit: PAGE, offset: i * PAGE },
-        i === 0 ? { placeholderData: initial } : {},
-      ),
-    ),
+    queries: Array.from({ length: pages }, (_, i) => trpc.evidence.list.queryOptions({ claim_id: claimId, limit: PAGE, offset: i * PAGE })),
   });
+  // The server's render (the same for everyone, cut to what is shown: shown.ts) until the first page
+  // answers for this viewer.
+  const first: EvidenceListShown = results[0]?.data ?? initial;
   const { status, viewer } = useViewer();
   // A signed-in viewer's own votes on the evidence arrive with that answer: until then, no buttons.
-  const settled = status !== "unknown" && !(viewer && results[0]?.isPlaceholderData);
+  const settled = status !== "unknown" && !(viewer && !results[0]?.data);
   const viewerId = settled && viewer ? viewer.id : null;
-  const evidence = results.flatMap((r) => r.data?.evidence ?? []);
-  const total = results[0]?.data?.total ?? initial.total;
+  const evidence: EvidenceShown[] = [...first.evidence, ...results.slice(1).flatMap((r) => r.data?.evidence ?? [])];
+  const total = first.total;
   const loadingMore = results.some((r) => r.isFetching && !r.data);
 
   return (
@@ -105,7 +102,7 @@ export function EvidenceSection({ claimId, initial }: { claimId: string; initial
   );
 }
 
-function EvidenceContent({ item }: { item: Evidence }) {
+function EvidenceContent({ item }: { item: EvidenceShown }) {
   if (item.content_type === "link") {
     return (
       <>
@@ -128,7 +125,7 @@ function EvidenceContent({ item }: { item: Evidence }) {
   );
 }
 
-function EvidenceItem({ item, claimId, viewerId }: { item: Evidence; claimId: string; viewerId: string | null }) {
+function EvidenceItem({ item, claimId, viewerId }: { item: EvidenceShown; claimId: string; viewerId: string | null }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);

@@ -62,3 +62,19 @@ export function ClaimFamily({ claimId, parents, subClaims, subClaimTotal }: { cl
     </>
   );
 }
+
+/** Claims related by shared tags and shared voters. */
+export function RelatedClaims({ rows }: { rows: RelatedRow[] }) {
+  return (
+    <section className={ui.card} aria-labelledby="related-title">
+      <h2 id="related-title" className={ui.card__title}>
+        Related claims
+      </h2>
+      {rows.length === 0 ? (
+        <p className={`${ui.muted} ${ui.small}`}>No related claims yet. Claims are related by shared tags and shared voters.</p>
+      ) : (
+        <RelatedList rows={rows} />
+      )}
+    </section>
+  );
+}
