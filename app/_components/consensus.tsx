@@ -2,6 +2,7 @@
 // home, profiles and the leaderboard (docs/features/consensus-ui.md). The words follow the claim's
 // `consensus` as the API gives it; nothing here decides a status. Plain components: usable from server
 // and client components alike.
+import type { CSSProperties } from "react";
 import type { Claim, Consensus } from "~/server/contract/claims.ts";
 import { histogramBin, MIN_CONSENSUS_VOTERS } from "~/server/domain/consensus.ts";
 import { CONSENSUS_HIGH, CONSENSUS_LOW } from "~/server/domain/gradient.ts";
@@ -122,23 +123,20 @@ export function VoteHistogram({ histogram, ownVote }: { histogram: readonly numb
   const ownBin = ownVote === null ? null : histogramBin(ownVote);
   return (
     <figure className={consensusStyles.histogram} data-testid="vote-histogram" aria-labelledby="vote-histogram-caption">
+      {/* One element a column: the count is its text, the bar its ::after (consensus.module.css). */}
       <div className={consensusStyles.histogram__bars} aria-hidden="true">
         {histogram.map((count, bin) => (
-          <div key={bin} className={consensusStyles.histogram__column} data-own={bin === ownBin ? "true" : undefined}>
-            <span className={consensusStyles.histogram__count}>{count > 0 ? count : ""}</span>
-            <span
-              className={`${consensusStyles.histogram__bar} ${bin === ownBin ? consensusStyles["histogram__bar--own"] : ""}`}
-              style={{ height: `${(count / tallest) * 100}%` }}
-            />
-          </div>
+          <span key={bin} data-own={bin === ownBin ? "" : undefined} style={{ "--h": `${Math.round((count / tallest) * 1000) / 10}%` } as CSSProperties}>
+            {count > 0 ? count : ""}
+          </span>
         ))}
       </div>
       <div className={consensusStyles.histogram__marks} aria-hidden="true">
-        {histogram.map((_, bin) => (
-          <span key={bin} className={consensusStyles.histogram__mark} data-testid={bin === ownBin ? "own-vote-marker" : undefined}>
-            {bin === ownBin ? "▲ you" : ""}
+        {ownBin === null ? null : (
+          <span data-testid="own-vote-marker" style={{ gridColumn: ownBin + 1 }}>
+            ▲ you
           </span>
-        ))}
+        )}
       </div>
       <div className={consensusStyles.histogram__axis} aria-hidden="true">
         <span>0 · false</span>
