@@ -10,16 +10,11 @@ import type { Claim } from "~/server/contract/claims.ts";
 import { config } from "~/server/config.ts";
 import { thinStepPoints } from "~/server/domain/chart-points.ts";
 import { plural } from "../../_lib/format.ts";
-import { ArgumentsSection } from "./arguments-section.tsx";
 import { CHART_POINTS, historyPoints } from "./chart-points.ts";
-import { ClaimHero } from "./claim-hero.tsx";
-import { ClaimLive } from "./claim-live.tsx";
 import { loadClaim } from "./load-claim.ts";
-import { CommentsSection } from "./comments-section.tsx";
-import { EvidenceSection } from "./evidence-section.tsx";
-import { ClaimFamily, RelatedClaims, type RelatedRow } from "./related-list.tsx";
+import { ClaimView } from "./claim-view.tsx";
+import type { RelatedRow } from "./related-list.tsx";
 import { argumentsShown, claimShown, commentsShown, evidenceShown } from "./shown.ts";
-import ui from "../../_components/ui.module.css";
 
 export const dynamic = "force-dynamic";
 
@@ -48,33 +43,23 @@ export default async function ClaimPage({ params }: { params: Params }) {
     hidden ? { arguments: [], total: 0, balance: 0 } : caller.arguments.list({ claim_id: claim.id, sort_by: "impact", limit: 50 }),
     hidden ? null : relatedRows(caller, claim.id),
   ]);
-  // One object for the hero and the live part (the page's React payload carries it once), cut to what
-  // the page shows, its history apart and compact (docs/architecture.md#pages-from-data).
-  const shared = claimShown(claim);
-  const history = historyPoints(thinStepPoints(claim.gradient_history, CHART_POINTS));
-
+  // One client component given the data, cut to what the page shows: the hero and the live part share
+  // the claim object, its history apart and compact (docs/architecture.md#pages-from-data).
   return (
-    <>
-      <ClaimHero claim={shared} />
-
-      <div className={ui["layout-sidebar"]}>
-        <div className={ui.stack}>
-          <ClaimLive claim={shared} history={history} resolutionStableSeconds={config().RESOLUTION_STABLE_SECONDS} />
-          {hidden ? null : <ArgumentsSection claimId={claim.id} initial={argumentsShown(args)} />}
-          <EvidenceSection claimId={claim.id} initial={evidenceShown(evidence)} />
-          <CommentsSection claimId={claim.id} initial={commentsShown(comments)} />
-        </div>
-        <div className={ui.stack}>
-          <ClaimFamily
-            claimId={claim.id}
-            parents={claim.parent_claims.map((c) => relatedRow(c))}
-            subClaims={children.claims.map((c) => relatedRow(c))}
-            subClaimTotal={children.total}
-          />
-          {related ? <RelatedClaims rows={related} /> : null}
-        </div>
-      </div>
-    </>
+    <ClaimView
+      data={{
+        claim: claimShown(claim),
+        history: historyPoints(thinStepPoints(claim.gradient_history, CHART_POINTS)),
+        resolutionStableSeconds: config().RESOLUTION_STABLE_SECONDS,
+        arguments: hidden ? null : argumentsShown(args),
+        evidence: evidenceShown(evidence),
+        comments: commentsShown(comments),
+        parents: claim.parent_claims.map((c) => relatedRow(c)),
+        subClaims: children.claims.map((c) => relatedRow(c)),
+        subClaimTotal: children.total,
+        related,
+      }}
+    />
   );
 }
 
