@@ -40,10 +40,11 @@ export function BridgingBadge({ bridging, withMeaning = false }: { bridging: Bri
   const l = LABELS[bridging.status];
   return (
     <span data-testid="bridging-badge" data-status={bridging.status}>
-      <span className={`${ui.badge} ${l.tone ? ui[l.tone] : ""}`} style={{ textTransform: "none" }} title={l.meaning}>
+      <span className={`${ui.badge} ${l.tone ? ui[l.tone] : ""}`} style={{ textTransform: "none" }} title={withMeaning ? undefined : l.meaning}>
         {l.label}
         {bridging.score !== null ? ` · score ${bridging.score.toFixed(2)}` : ""}
       </span>
+      {/* With its meaning written out beside it, the badge needs no tooltip saying the same. */}
       {withMeaning ? (
         <span className={`${ui.muted} ${ui.small}`} style={{ display: "block", marginTop: "0.35rem" }}>
           {l.meaning}

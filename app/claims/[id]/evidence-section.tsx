@@ -142,8 +142,8 @@ function EvidenceItem({ item, claimId, viewerId }: { item: EvidenceShown; claimI
   };
 
   return (
-    <article className={claimStyles["evidence-item"]} aria-label={`${CONTENT_TYPE_LABELS[item.content_type]} evidence by ${item.author.display_name}`}>
-      <div className={claimStyles["evidence-item__content"]}>
+    <article aria-label={`${CONTENT_TYPE_LABELS[item.content_type]} evidence by ${item.author.display_name}`}>
+      <div>
         <EvidenceContent item={item} />
         {item.excerpt ? (
           <blockquote className={claimStyles["evidence-item__excerpt"]} data-testid="evidence-excerpt">
@@ -151,13 +151,14 @@ function EvidenceItem({ item, claimId, viewerId }: { item: EvidenceShown; claimI
           </blockquote>
         ) : null}
       </div>
-      <div className={claimStyles["evidence-item__footer"]}>
+      <div>
         <span>
           <AuthorLink author={item.author} /> · <RelTime iso={item.created_at} />
           {item.content_type !== "text" && item.content_type !== "link" ? ` · ${CONTENT_TYPE_LABELS[item.content_type]}` : ""}
         </span>
-        {/* Each number says what it counts (docs/features/friction.md): helpful, not helpful, net. */}
-        <span className={claimStyles["vote-buttons"]} role="group" aria-label="Is this evidence helpful?">
+        {/* Each number says what it counts (docs/features/friction.md): helpful, not helpful, net. The
+            item's parts are styled by their place in it (claim.module.css), not by a class each. */}
+        <span role="group" aria-label="Is this evidence helpful?">
           {viewerId && !isOwn ? (
             <button
               type="button"
@@ -169,7 +170,7 @@ function EvidenceItem({ item, claimId, viewerId }: { item: EvidenceShown; claimI
               <span aria-hidden="true">▲</span> Helpful {item.upvotes}
             </button>
           ) : (
-            <span className={claimStyles["vote-buttons__count"]}>
+            <span>
               <span aria-hidden="true">▲</span> Helpful {item.upvotes}
             </span>
           )}
@@ -184,15 +185,15 @@ function EvidenceItem({ item, claimId, viewerId }: { item: EvidenceShown; claimI
               <span aria-hidden="true">▼</span> Not helpful {item.downvotes}
             </button>
           ) : (
-            <span className={claimStyles["vote-buttons__count"]}>
+            <span>
               <span aria-hidden="true">▼</span> Not helpful {item.downvotes}
             </span>
           )}
-          <span className={claimStyles["vote-buttons__net"]} title="Helpful minus not helpful" data-testid="evidence-net">
+          <span title="Helpful minus not helpful" data-testid="evidence-net">
             Net{" "}
-            <span className={claimStyles["vote-buttons__score"]} data-testid="evidence-score">
+            <strong data-testid="evidence-score">
               {item.vote_score}
-            </span>
+            </strong>
           </span>
         </span>
         {viewerId && !isOwn ? <ReportButton targetType="evidence" targetId={item.id} /> : null}
