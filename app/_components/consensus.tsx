@@ -103,8 +103,8 @@ export function ConsensusStatus({ claim }: { claim: ClaimConsensus }) {
 export function ConsensusLine({ consensus }: { consensus: ConsensusCall }) {
   const basis = consensusBasis(consensus);
   return (
-    <span className={`${ui.small} ${consensusStyles.line}`} data-testid="card-consensus" data-status={consensus.status}>
-      <span className={`${consensusStyles.line__headline} ${consensusStyles[`tone--${consensusTone(consensus)}`]}`}>{consensusHeadline(consensus)}</span>
+    <span className={consensusStyles.line} data-testid="card-consensus" data-status={consensus.status}>
+      <span className={consensusStyles[`tone--${consensusTone(consensus)}`]}>{consensusHeadline(consensus)}</span>
       {basis ? <span className={ui.muted}> · {basis}</span> : null}
     </span>
   );

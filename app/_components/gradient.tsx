@@ -26,7 +26,7 @@ export function GradientBar({ gradient, consensus }: { gradient: number; consens
 export function GradientValue({ gradient, consensus, className = "" }: { gradient: number; consensus: ConsensusCall; className?: string }) {
   if (!hasVerdict(consensus)) return null;
   return (
-    <span className={`${gradientStyles["gradient-value"]} ${gradientStyles[`gradient-value--${consensusTone(consensus)}`]} ${className}`}>
+    <span className={className ? `${gradientStyles[`gradient-value--${consensusTone(consensus)}`]} ${className}` : gradientStyles[`gradient-value--${consensusTone(consensus)}`]}>
       {percent(gradient)}
     </span>
   );

@@ -167,11 +167,11 @@ function EvidenceItem({ item, claimId, viewerId }: { item: EvidenceShown; claimI
               disabled={pending}
               onClick={() => press("up")}
             >
-              <span aria-hidden="true">▲</span> Helpful {item.upvotes}
+              <span aria-hidden="true">▲</span>{` Helpful ${item.upvotes}`}
             </button>
           ) : (
             <span>
-              <span aria-hidden="true">▲</span> Helpful {item.upvotes}
+              <span aria-hidden="true">▲</span>{` Helpful ${item.upvotes}`}
             </span>
           )}
           {viewerId && !isOwn ? (
@@ -182,15 +182,15 @@ function EvidenceItem({ item, claimId, viewerId }: { item: EvidenceShown; claimI
               disabled={pending}
               onClick={() => press("down")}
             >
-              <span aria-hidden="true">▼</span> Not helpful {item.downvotes}
+              <span aria-hidden="true">▼</span>{` Not helpful ${item.downvotes}`}
             </button>
           ) : (
             <span>
-              <span aria-hidden="true">▼</span> Not helpful {item.downvotes}
+              <span aria-hidden="true">▼</span>{` Not helpful ${item.downvotes}`}
             </span>
           )}
           <span title="Helpful minus not helpful" data-testid="evidence-net">
-            Net{" "}
+            {"Net "}
             <strong data-testid="evidence-score">
               {item.vote_score}
             </strong>
