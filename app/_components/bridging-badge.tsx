@@ -46,7 +46,7 @@ export function BridgingBadge({ bridging, withMeaning = false }: { bridging: Bri
       </span>
       {/* With its meaning written out beside it, the badge needs no tooltip saying the same. */}
       {withMeaning ? (
-        <span className={`${ui.muted} ${ui.small}`} style={{ display: "block", marginTop: "0.35rem" }}>
+        <span className={ui.note} style={{ display: "block", marginTop: "0.35rem" }}>
           {l.meaning}
         </span>
       ) : null}

@@ -91,7 +91,7 @@ export function ConsensusStatus({ claim }: { claim: ClaimConsensus }) {
         {consensusReason(claim)}
       </p>
       {consensus.since && hasVerdict(consensus) ? (
-        <p className={`${ui.muted} ${ui.small}`} style={{ margin: 0 }}>
+        <p className={ui.note} style={{ margin: 0 }}>
           Since {longDate(consensus.since)}
         </p>
       ) : null}
@@ -143,7 +143,7 @@ export function VoteHistogram({ histogram, ownVote }: { histogram: readonly numb
         <span>0.5</span>
         <span>1 · true</span>
       </div>
-      <figcaption id="vote-histogram-caption" className={`${ui.muted} ${ui.small}`}>
+      <figcaption id="vote-histogram-caption" className={ui.note}>
         {total === 0
           ? "How votes spread: no votes yet."
           : `How the ${plural(total, "vote")} spread from false (0) to true (1)${ownVote !== null ? `; yours (${percent(ownVote)}) is marked` : ""}.`}

@@ -84,7 +84,7 @@ export function GradientGauge({ gradient, consensus }: { gradient: number; conse
             {percent(gradient)}
           </div>
         ) : null}
-        <div className={`${ui.muted} ${ui.small}`} data-testid="gauge-votes">
+        <div className={ui.note} data-testid="gauge-votes">
           {shown ? `weighted average of ${plural(consensus.voters, "vote")}` : plural(consensus.voters, "vote")} · 0 = false, 1 = true
         </div>
       </figcaption>

@@ -50,7 +50,7 @@ export function ArgumentsSection({ claimId, initial }: { claimId: string; initia
         Arguments
       </h2>
       <ArgumentLevel claimId={claimId} initial={initial} depth={0} />
-      <hr style={{ border: 0, borderTop: "1px solid var(--border)", margin: "1.25rem 0" }} />
+      <hr className={ui.divider} />
       {status === "unknown" ? null : viewer ? (
         <AddArgumentForm claimId={claimId} />
       ) : (
@@ -71,9 +71,9 @@ function ArgumentLevel({ claimId, initial, depth }: { claimId: string; initial?:
   // what is shown: shown.ts), no control to vote with.
   const canVote = status !== "unknown" && Boolean(viewer) && list.data !== undefined;
   const data: ArgumentListShown | undefined = list.data ?? initial;
-  if (!data) return <p className={`${ui.muted} ${ui.small}`}>Loading arguments…</p>;
+  if (!data) return <p className={ui.note}>Loading arguments…</p>;
   if (data.total === 0) {
-    return <p className={`${ui.muted} ${ui.small}`}>{depth === 0 ? "No arguments yet. Add a reason for or against this claim." : "Nothing under this argument yet."}</p>;
+    return <p className={ui.note}>{depth === 0 ? "No arguments yet. Add a reason for or against this claim." : "Nothing under this argument yet."}</p>;
   }
   return (
     <div data-testid={`arguments-${claimId}`}>
@@ -253,7 +253,7 @@ function AddArgumentForm({ claimId }: { claimId: string }) {
       {similar.asking ? (
         <div aria-live="polite" style={{ minHeight: "2rem" }}>
           {candidates.length === 0 ? (
-            <p className={`${ui.muted} ${ui.small}`}>{similar.loading ? "Looking for similar claims…" : "No similar claim yet: yours will be new."}</p>
+            <p className={ui.note}>{similar.loading ? "Looking for similar claims…" : "No similar claim yet: yours will be new."}</p>
           ) : (
             <ul className={ui["compact-list"]} aria-label="Existing claims like it">
               {candidates.map((c) => (

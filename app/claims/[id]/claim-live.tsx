@@ -64,7 +64,7 @@ export function ClaimLive({
         <PeopleOnly gradient={claim.gradient} people={claim.gradient_people} status={claim.consensus.status} />
         <VoteHistogram histogram={claim.consensus.histogram} ownVote={ownVote} />
       </div>
-      <p className={`${ui.muted} ${ui.small}`} data-testid="consensus-vocabulary">
+      <p className={ui.note} data-testid="consensus-vocabulary">
         {atConsensusVersusResolved(resolutionStableSeconds)}
       </p>
       <div className={claimStyles["vote-area"]}>
@@ -184,7 +184,7 @@ function VotePanel({ claim, viewer }: { claim: ClaimShown; viewer: Viewer }) {
           <span>1 · true</span>
         </div>
       </div>
-      <p id={stateId} className={`${ui.muted} ${ui.small}`} style={{ minHeight: "1.5em" }} data-testid="vote-state">
+      <p id={stateId} className={ui.note} style={{ minHeight: "1.5em" }} data-testid="vote-state">
         {saved === null
           ? unsaved
             ? `Not saved yet: cast your vote to save ${percent(draft)}.`
@@ -214,7 +214,7 @@ function VotePanel({ claim, viewer }: { claim: ClaimShown; viewer: Viewer }) {
       <p role="status" className={confirmation ? ui["form-success"] : undefined} style={{ minHeight: "1.5em", marginTop: "0.5rem" }} data-testid="vote-confirmation">
         {confirmation}
       </p>
-      <p className={`${ui.muted} ${ui.small}`} data-testid="vote-weight">
+      <p className={ui.note} data-testid="vote-weight">
         Why one vote moves the number only a little: the gradient is an average weighted by reputation, each vote
         counting ln(1 + reputation), at least 0.1. Your votes count {weight.toFixed(2)} (reputation{" "}
         {viewer.reputation_score.toLocaleString("en-US", { maximumFractionDigits: 1 })}); reputation grows when your

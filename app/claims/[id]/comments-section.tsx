@@ -84,7 +84,7 @@ export function CommentsSection({ claimId, initial }: { claimId: string; initial
   return (
     <section className={ui.card} aria-labelledby="comments-title">
       <h2 id="comments-title" className={ui.card__title}>
-        Discussion <span className={`${ui.muted} ${ui.small}`}>{plural(total, "thread")}</span>
+        Discussion <span className={ui.note}>{plural(total, "thread")}</span>
       </h2>
       {status === "unknown" ? null : viewerId ? (
         <CommentForm claimId={claimId} parentId={null} label="Add a comment" submitLabel="Post comment" />

@@ -53,7 +53,7 @@ export function EvidenceSection({ claimId, initial }: { claimId: string; initial
   return (
     <section className={ui.card} aria-labelledby="evidence-title">
       <h2 id="evidence-title" className={ui.card__title}>
-        Evidence <span className={`${ui.muted} ${ui.small}`}>{plural(total, "piece", "pieces")}</span>
+        Evidence <span className={ui.note}>{plural(total, "piece", "pieces")}</span>
       </h2>
       {total === 0 ? (
         <p className={ui.muted}>No evidence yet. Sources, data and arguments help everyone judge this claim.</p>
@@ -65,10 +65,10 @@ export function EvidenceSection({ claimId, initial }: { claimId: string; initial
               <section key={position} className={claimStyles["evidence-group"]} aria-labelledby={`evidence-${position}`}>
                 <h3 id={`evidence-${position}`}>
                   <span className={`${ui.badge} ${ui[POSITION_LABELS[position].badge]}`}>{POSITION_LABELS[position].title}</span>
-                  <span className={`${ui.muted} ${ui.small}`}>{group.length}</span>
+                  <span className={ui.note}>{group.length}</span>
                 </h3>
                 {group.length === 0 ? (
-                  <p className={`${ui.muted} ${ui.small}`}>Nothing here yet.</p>
+                  <p className={ui.note}>Nothing here yet.</p>
                 ) : (
                   <ul className={claimStyles["evidence-list"]}>
                     {group.map((item) => (
@@ -90,7 +90,7 @@ export function EvidenceSection({ claimId, initial }: { claimId: string; initial
           </button>
         </div>
       ) : null}
-      <hr style={{ border: 0, borderTop: "1px solid var(--border)", margin: "1.25rem 0" }} />
+      <hr className={ui.divider} />
       {!settled ? null : viewerId ? (
         <AddEvidenceForm claimId={claimId} />
       ) : (

@@ -73,7 +73,7 @@ export function GradientHistoryChart({ history }: { history: GradientPoint[] }) 
           </ResponsiveContainer>
         ) : null}
       </div>
-      <figcaption className={`${ui.muted} ${ui.small}`}>
+      <figcaption className={ui.note}>
         {history.length === 1
           ? `${percent(lastPoint.gradient)} after the first vote.`
           : `From ${percent(firstPoint.gradient)} to ${percent(lastPoint.gradient)} over ${history.length} changes. Dashed lines at ${percent(CONSENSUS_HIGH)} and ${percent(CONSENSUS_LOW)}: beyond them, votes alone call a consensus while there is too little voting history to compare viewpoints.`}
