@@ -20,7 +20,7 @@ export default function ErrorPage({ error, reset }: { error: Error & { digest?: 
           Go to Explore
         </Link>
       </div>
-      {error.digest ? <p className={`${ui.muted} ${ui.small}`} style={{ marginTop: "1rem" }}>Reference: {error.digest}</p> : null}
+      {error.digest ? <p className={ui.note} style={{ marginTop: "1rem" }}>Reference: {error.digest}</p> : null}
     </div>
   );
 }

@@ -28,9 +28,7 @@ export function TagList({ tags, label = "Tags" }: { tags: string[]; label?: stri
     <ul className={ui["tag-list"]} aria-label={label}>
       {tags.map((tag) => (
         <li key={tag}>
-          <Link href={`/topics/${encodeURIComponent(tag)}`}>
-            #{tag}
-          </Link>
+          <Link href={`/topics/${encodeURIComponent(tag)}`}>{`#${tag}`}</Link>
         </li>
       ))}
     </ul>

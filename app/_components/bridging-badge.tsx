@@ -3,7 +3,7 @@
 import type { Claim } from "~/server/contract/claims.ts";
 import ui from "./ui.module.css";
 
-type Bridging = Claim["bridging"];
+type Bridging = Pick<Claim["bridging"], "score" | "status">;
 
 // The badge speaks of viewpoints only, never a verdict of its own: the verdict is the claim's consensus
 // status (consensus.tsx), which follows from this model when it has enough data.
@@ -40,12 +40,13 @@ export function BridgingBadge({ bridging, withMeaning = false }: { bridging: Bri
   const l = LABELS[bridging.status];
   return (
     <span data-testid="bridging-badge" data-status={bridging.status}>
-      <span className={`${ui.badge} ${l.tone ? ui[l.tone] : ""}`} style={{ textTransform: "none" }} title={l.meaning}>
+      <span className={`${ui.badge} ${l.tone ? ui[l.tone] : ""}`} style={{ textTransform: "none" }} title={withMeaning ? undefined : l.meaning}>
         {l.label}
         {bridging.score !== null ? ` · score ${bridging.score.toFixed(2)}` : ""}
       </span>
+      {/* With its meaning written out beside it, the badge needs no tooltip saying the same. */}
       {withMeaning ? (
-        <span className={`${ui.muted} ${ui.small}`} style={{ display: "block", marginTop: "0.35rem" }}>
+        <span className={ui.note} style={{ display: "block", marginTop: "0.35rem" }}>
           {l.meaning}
         </span>
       ) : null}

@@ -2,6 +2,7 @@
 // home, profiles and the leaderboard (docs/features/consensus-ui.md). The words follow the claim's
 // `consensus` as the API gives it; nothing here decides a status. Plain components: usable from server
 // and client components alike.
+import type { CSSProperties } from "react";
 import type { Claim, Consensus } from "~/server/contract/claims.ts";
 import { histogramBin, MIN_CONSENSUS_VOTERS } from "~/server/domain/consensus.ts";
 import { CONSENSUS_HIGH, CONSENSUS_LOW } from "~/server/domain/gradient.ts";
@@ -10,7 +11,7 @@ import type { GradientTone } from "../_lib/format.ts";
 import ui from "./ui.module.css";
 import consensusStyles from "./consensus.module.css";
 
-type ClaimConsensus = Pick<Claim, "consensus" | "bridging">;
+type ClaimConsensus = Pick<Claim, "consensus"> & { bridging: Pick<Claim["bridging"], "status"> };
 
 /** What the headline, the tone and a card's line read of a claim's consensus (cards carry no more: claim-cards.tsx). */
 export type ConsensusCall = Pick<Consensus, "status" | "voters" | "decided_by">;
@@ -90,7 +91,7 @@ export function ConsensusStatus({ claim }: { claim: ClaimConsensus }) {
         {consensusReason(claim)}
       </p>
       {consensus.since && hasVerdict(consensus) ? (
-        <p className={`${ui.muted} ${ui.small}`} style={{ margin: 0 }}>
+        <p className={ui.note} style={{ margin: 0 }}>
           Since {longDate(consensus.since)}
         </p>
       ) : null}
@@ -102,8 +103,8 @@ export function ConsensusStatus({ claim }: { claim: ClaimConsensus }) {
 export function ConsensusLine({ consensus }: { consensus: ConsensusCall }) {
   const basis = consensusBasis(consensus);
   return (
-    <span className={`${ui.small} ${consensusStyles.line}`} data-testid="card-consensus" data-status={consensus.status}>
-      <span className={`${consensusStyles.line__headline} ${consensusStyles[`tone--${consensusTone(consensus)}`]}`}>{consensusHeadline(consensus)}</span>
+    <span className={consensusStyles.line} data-testid="card-consensus" data-status={consensus.status}>
+      <span className={consensusStyles[`tone--${consensusTone(consensus)}`]}>{consensusHeadline(consensus)}</span>
       {basis ? <span className={ui.muted}> · {basis}</span> : null}
     </span>
   );
@@ -122,30 +123,27 @@ export function VoteHistogram({ histogram, ownVote }: { histogram: readonly numb
   const ownBin = ownVote === null ? null : histogramBin(ownVote);
   return (
     <figure className={consensusStyles.histogram} data-testid="vote-histogram" aria-labelledby="vote-histogram-caption">
+      {/* One element a column: the count is its text, the bar its ::after (consensus.module.css). */}
       <div className={consensusStyles.histogram__bars} aria-hidden="true">
         {histogram.map((count, bin) => (
-          <div key={bin} className={consensusStyles.histogram__column} data-own={bin === ownBin ? "true" : undefined}>
-            <span className={consensusStyles.histogram__count}>{count > 0 ? count : ""}</span>
-            <span
-              className={`${consensusStyles.histogram__bar} ${bin === ownBin ? consensusStyles["histogram__bar--own"] : ""}`}
-              style={{ height: `${(count / tallest) * 100}%` }}
-            />
-          </div>
+          <span key={bin} data-own={bin === ownBin ? "" : undefined} style={{ "--h": `${Math.round((count / tallest) * 1000) / 10}%` } as CSSProperties}>
+            {count > 0 ? count : ""}
+          </span>
         ))}
       </div>
       <div className={consensusStyles.histogram__marks} aria-hidden="true">
-        {histogram.map((_, bin) => (
-          <span key={bin} className={consensusStyles.histogram__mark} data-testid={bin === ownBin ? "own-vote-marker" : undefined}>
-            {bin === ownBin ? "▲ you" : ""}
+        {ownBin === null ? null : (
+          <span data-testid="own-vote-marker" style={{ gridColumn: ownBin + 1 }}>
+            ▲ you
           </span>
-        ))}
+        )}
       </div>
       <div className={consensusStyles.histogram__axis} aria-hidden="true">
         <span>0 · false</span>
         <span>0.5</span>
         <span>1 · true</span>
       </div>
-      <figcaption id="vote-histogram-caption" className={`${ui.muted} ${ui.small}`}>
+      <figcaption id="vote-histogram-caption" className={ui.note}>
         {total === 0
           ? "How votes spread: no votes yet."
           : `How the ${plural(total, "vote")} spread from false (0) to true (1)${ownVote !== null ? `; yours (${percent(ownVote)}) is marked` : ""}.`}

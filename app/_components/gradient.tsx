@@ -26,7 +26,7 @@ export function GradientBar({ gradient, consensus }: { gradient: number; consens
 export function GradientValue({ gradient, consensus, className = "" }: { gradient: number; consensus: ConsensusCall; className?: string }) {
   if (!hasVerdict(consensus)) return null;
   return (
-    <span className={`${gradientStyles["gradient-value"]} ${gradientStyles[`gradient-value--${consensusTone(consensus)}`]} ${className}`}>
+    <span className={className ? `${gradientStyles[`gradient-value--${consensusTone(consensus)}`]} ${className}` : gradientStyles[`gradient-value--${consensusTone(consensus)}`]}>
       {percent(gradient)}
     </span>
   );
@@ -42,8 +42,9 @@ export function GradientGauge({ gradient, consensus }: { gradient: number; conse
   const cx = 100;
   const cy = 100;
   const r = 80;
-  const needleX = cx + (r - 12) * Math.cos(angle);
-  const needleY = cy - (r - 12) * Math.sin(angle);
+  // A tenth of a unit is finer than any screen shows the needle; more digits only weigh on the HTML.
+  const needleX = Math.round((cx + (r - 12) * Math.cos(angle)) * 10) / 10;
+  const needleY = Math.round((cy - (r - 12) * Math.sin(angle)) * 10) / 10;
   const tone = consensusTone(consensus);
   return (
     <figure className={gradientStyles.gauge} style={{ margin: 0 }}>
@@ -72,8 +73,10 @@ export function GradientGauge({ gradient, consensus }: { gradient: number; conse
             <circle cx={cx} cy={cy} r="7" fill="var(--text)" />
           </>
         ) : null}
-        <text x={cx - r} y={cy + 14} textAnchor="middle" fontSize="10" fill="var(--text-muted)">0</text>
-        <text x={cx + r} y={cy + 14} textAnchor="middle" fontSize="10" fill="var(--text-muted)">1</text>
+        <g textAnchor="middle" fontSize="10" fill="var(--text-muted)">
+          <text x={cx - r} y={cy + 14}>0</text>
+          <text x={cx + r} y={cy + 14}>1</text>
+        </g>
       </svg>
       <figcaption style={{ textAlign: "center" }}>
         {shown ? (
@@ -81,7 +84,7 @@ export function GradientGauge({ gradient, consensus }: { gradient: number; conse
             {percent(gradient)}
           </div>
         ) : null}
-        <div className={`${ui.muted} ${ui.small}`} data-testid="gauge-votes">
+        <div className={ui.note} data-testid="gauge-votes">
           {shown ? `weighted average of ${plural(consensus.voters, "vote")}` : plural(consensus.voters, "vote")} · 0 = false, 1 = true
         </div>
       </figcaption>

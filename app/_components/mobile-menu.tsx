@@ -51,21 +51,25 @@ export function MobileMenu({ items }: { items: NavItem[] }) {
       >
         <span aria-hidden="true">☰</span> Menu
       </button>
+      {/* The list exists only while open: the button needs the browser anyway, and every page's HTML
+          would otherwise carry the header's links twice (docs/benchmarks/2026-11-25-page-weight.md). */}
       <nav id={`${id}-panel`} aria-label="Menu" className={headerStyles["mobile-menu__panel"]} hidden={!open}>
-        <ul>
-          {links.map((item) => (
-            <li key={item.href}>
-              <Link href={item.href} aria-current={pathname === item.href ? "page" : undefined} onClick={() => setOpen(false)}>
-                {item.label}
-              </Link>
-            </li>
-          ))}
-          {viewer ? (
-            <li>
-              <SignOutButton />
-            </li>
-          ) : null}
-        </ul>
+        {open ? (
+          <ul>
+            {links.map((item) => (
+              <li key={item.href}>
+                <Link href={item.href} aria-current={pathname === item.href ? "page" : undefined} onClick={() => setOpen(false)}>
+                  {item.label}
+                </Link>
+              </li>
+            ))}
+            {viewer ? (
+              <li>
+                <SignOutButton />
+              </li>
+            ) : null}
+          </ul>
+        ) : null}
       </nav>
     </div>
   );

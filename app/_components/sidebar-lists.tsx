@@ -22,7 +22,7 @@ export function TrendingSection({ rows }: { rows: TrendingRow[] }) {
         Trending now <Link href="/discover">More</Link>
       </h2>
       {rows.length === 0 ? (
-        <p className={`${ui.muted} ${ui.small}`}>Nothing has moved in the last 24 hours.</p>
+        <p className={ui.note}>Nothing has moved in the last 24 hours.</p>
       ) : (
         <ol className={ui["compact-list"]}>
           {rows.map(([id, statement, votes24h, evidence24h, gradient, status, voters, decidedBy]) => {
@@ -53,7 +53,7 @@ export function TopicsSection({ topics }: { topics: TopicRow[] }) {
         Topics
       </h2>
       {topics.length === 0 ? (
-        <p className={`${ui.muted} ${ui.small}`}>No tagged claims yet.</p>
+        <p className={ui.note}>No tagged claims yet.</p>
       ) : (
         <ul className={ui["tag-list"]}>
           {topics.map(([tag, claims, recent]) => (

@@ -15,7 +15,7 @@ export function StatsBarView({ numbers, note }: { numbers: [label: string, value
           </div>
         ))}
       </dl>
-      <p className={`${ui.muted} ${ui.small}`} data-testid="consensus-vocabulary" style={{ marginTop: "-0.5rem" }}>
+      <p className={ui.note} data-testid="consensus-vocabulary" style={{ marginTop: "-0.5rem" }}>
         {note}
       </p>
     </>

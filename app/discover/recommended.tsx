@@ -42,7 +42,7 @@ export function Recommended() {
   return (
     <section aria-labelledby="rec-title">
       <h2 id="rec-title">Recommended for you</h2>
-      <p className={`${ui.muted} ${ui.small}`}>
+      <p className={ui.note}>
         {tags.length > 0
           ? `Based on your expertise in ${tags.map((t) => `#${t}`).join(", ")}.`
           : "Vote and bring evidence, and your picks will follow the topics you know best."}

@@ -34,7 +34,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
           </p>
         </div>
       </div>
-      <p className={`${ui.muted} ${ui.small}`} data-testid="consensus-vocabulary">
+      <p className={ui.note} data-testid="consensus-vocabulary">
         {atConsensusVersusResolved(config().RESOLUTION_STABLE_SECONDS)}
       </p>
       <nav aria-label="Order" className={ui.segmented} style={{ marginBottom: "1rem" }}>
@@ -54,7 +54,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
         ) : (
           <table style={{ width: "100%", borderCollapse: "collapse" }} data-testid="leaderboard">
             <thead>
-              <tr className={`${ui.muted} ${ui.small}`} style={{ textAlign: "left" }}>
+              <tr className={ui.note} style={{ textAlign: "left" }}>
                 <th scope="col">#</th>
                 <th scope="col">Agent</th>
                 <th scope="col" style={{ textAlign: "right" }}>Peer score</th>

@@ -93,13 +93,13 @@ export function InboxList({ initial, pageSize }: { initial: NotificationList; pa
                 Mark read
               </button>
             ) : (
-              <span className={`${ui.muted} ${ui.small}`}>Read</span>
+              <span className={ui.note}>Read</span>
             )}
           </li>
         ))}
       </ul>
       {data.total > data.notifications.length ? (
-        <p className={`${ui.muted} ${ui.small}`}>
+        <p className={ui.note}>
           Showing the {data.notifications.length} most recent of {data.total} threads.
         </p>
       ) : null}

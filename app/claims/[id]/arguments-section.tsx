@@ -8,13 +8,14 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useId, useState } from "react";
-import type { ArgumentList, ArgumentOut, Stance } from "~/server/contract/arguments.ts";
+import type { Stance } from "~/server/contract/arguments.ts";
 import type { Claim } from "~/server/contract/claims.ts";
 import { FormError } from "../../_components/form-bits.tsx";
 import { toApiError, type ApiError } from "../../_lib/api-error.ts";
 import { useTRPC } from "../../_lib/trpc.tsx";
 import { useSimilarClaims } from "../../_lib/use-similar-claims.ts";
 import { useViewer } from "../../_lib/viewer.ts";
+import type { ArgumentListShown, ArgumentShown } from "./shown.ts";
 import ui from "../../_components/ui.module.css";
 import { ClientForm } from "../../_components/client-form.tsx";
 
@@ -41,7 +42,7 @@ const RELEVANCE_STEPS: { value: number; label: string }[] = [
 ];
 const fixed = (n: number) => n.toFixed(2);
 
-export function ArgumentsSection({ claimId, initial }: { claimId: string; initial: ArgumentList }) {
+export function ArgumentsSection({ claimId, initial }: { claimId: string; initial: ArgumentListShown }) {
   const { status, viewer } = useViewer();
   return (
     <section className={ui.card} aria-labelledby="arguments-title" id="arguments">
@@ -49,7 +50,7 @@ export function ArgumentsSection({ claimId, initial }: { claimId: string; initia
         Arguments
       </h2>
       <ArgumentLevel claimId={claimId} initial={initial} depth={0} />
-      <hr style={{ border: 0, borderTop: "1px solid var(--border)", margin: "1.25rem 0" }} />
+      <hr className={ui.divider} />
       {status === "unknown" ? null : viewer ? (
         <AddArgumentForm claimId={claimId} />
       ) : (
@@ -62,18 +63,17 @@ export function ArgumentsSection({ claimId, initial }: { claimId: string; initia
 }
 
 /** One level of the tree: the arguments under `claimId`, supports and opposes apart, by impact. */
-function ArgumentLevel({ claimId, initial, depth }: { claimId: string; initial?: ArgumentList; depth: number }) {
+function ArgumentLevel({ claimId, initial, depth }: { claimId: string; initial?: ArgumentListShown; depth: number }) {
   const trpc = useTRPC();
-  const list = useQuery(
-    trpc.arguments.list.queryOptions({ claim_id: claimId, sort_by: "impact", limit: PAGE }, initial ? { placeholderData: initial } : {}),
-  );
+  const list = useQuery(trpc.arguments.list.queryOptions({ claim_id: claimId, sort_by: "impact", limit: PAGE }));
   const { status, viewer } = useViewer();
-  // The viewer's own votes come with the browser's answer: until then, no control to vote with.
-  const canVote = status !== "unknown" && Boolean(viewer) && !list.isPlaceholderData;
-  const data = list.data;
-  if (!data) return <p className={`${ui.muted} ${ui.small}`}>Loading arguments…</p>;
+  // The viewer's own votes come with the browser's answer: until then (the page's first level, cut to
+  // what is shown: shown.ts), no control to vote with.
+  const canVote = status !== "unknown" && Boolean(viewer) && list.data !== undefined;
+  const data: ArgumentListShown | undefined = list.data ?? initial;
+  if (!data) return <p className={ui.note}>Loading arguments…</p>;
   if (data.total === 0) {
-    return <p className={`${ui.muted} ${ui.small}`}>{depth === 0 ? "No arguments yet. Add a reason for or against this claim." : "Nothing under this argument yet."}</p>;
+    return <p className={ui.note}>{depth === 0 ? "No arguments yet. Add a reason for or against this claim." : "Nothing under this argument yet."}</p>;
   }
   return (
     <div data-testid={`arguments-${claimId}`}>
@@ -105,7 +105,7 @@ function ArgumentLevel({ claimId, initial, depth }: { claimId: string; initial?:
   );
 }
 
-function ArgumentItem({ argument, parentId, depth, canVote }: { argument: ArgumentOut; parentId: string; depth: number; canVote: boolean }) {
+function ArgumentItem({ argument, parentId, depth, canVote }: { argument: ArgumentShown; parentId: string; depth: number; canVote: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const id = useId();
@@ -253,7 +253,7 @@ function AddArgumentForm({ claimId }: { claimId: string }) {
       {similar.asking ? (
         <div aria-live="polite" style={{ minHeight: "2rem" }}>
           {candidates.length === 0 ? (
-            <p className={`${ui.muted} ${ui.small}`}>{similar.loading ? "Looking for similar claims…" : "No similar claim yet: yours will be new."}</p>
+            <p className={ui.note}>{similar.loading ? "Looking for similar claims…" : "No similar claim yet: yours will be new."}</p>
           ) : (
             <ul className={ui["compact-list"]} aria-label="Existing claims like it">
               {candidates.map((c) => (

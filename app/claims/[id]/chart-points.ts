@@ -9,5 +9,6 @@ export type HistoryPoint = [gradient: number, voteCount: number, recordedAt: num
 
 /** The points, compact for the page's payload (a history is most of it); claim-live.tsx expands them. */
 export function historyPoints(history: ClaimDetail["gradient_history"]): HistoryPoint[] {
-  return history.map((p) => [p.gradient, p.vote_count, Date.parse(p.recorded_at)]);
+  // Four decimals: a hundredth of a percent, finer than the chart or its tooltip (whole percents) shows.
+  return history.map((p) => [Math.round(p.gradient * 10000) / 10000, p.vote_count, Date.parse(p.recorded_at)]);
 }

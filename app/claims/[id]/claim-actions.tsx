@@ -5,11 +5,11 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import type { ClaimDetail } from "~/server/contract/claims.ts";
 import { ReportButton } from "../../_components/report-button.tsx";
 import { toApiError } from "../../_lib/api-error.ts";
 import { useTRPC } from "../../_lib/trpc.tsx";
 import { useViewer } from "../../_lib/viewer.ts";
+import type { ClaimShown } from "./shown.ts";
 import claimStyles from "./claim.module.css";
 import ui from "../../_components/ui.module.css";
 
@@ -20,13 +20,15 @@ const FLAG_LABELS: [FlagName, string][] = [
   ["notify_on_comment", "Notify me about new comments"],
 ];
 
-export function ClaimActions({ initial }: { initial: ClaimDetail }) {
+export function ClaimActions({ initial }: { initial: ClaimShown }) {
   const claimId = initial.id;
   const trpc = useTRPC();
   const { viewer, status } = useViewer();
   // The same query as the gauge (claim-live.tsx): one request answers both.
-  const { data, isPlaceholderData } = useQuery(trpc.claims.get.queryOptions({ claim_id: claimId }, { placeholderData: initial }));
-  const claim = data ?? initial;
+  // The page's claim (shown.ts) until the query answers for this viewer.
+  const { data } = useQuery(trpc.claims.get.queryOptions({ claim_id: claimId }));
+  const isPlaceholderData = data === undefined;
+  const claim: ClaimShown = data ?? initial;
   // What the viewer changed here, over what the server last said.
   const [bookmarkedNow, setBookmarked] = useState<boolean | null>(null);
   const [followingNow, setFollowing] = useState<boolean | null>(null);

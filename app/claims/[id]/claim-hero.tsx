@@ -4,15 +4,15 @@
 // part (claim-live.tsx), so the page's React payload carries that object once and no tree for this part
 // (docs/architecture.md#pages-from-data).
 import Link from "next/link";
-import type { ClaimDetail } from "~/server/contract/claims.ts";
 import { AuthorLink, RelTime, TagList } from "../../_components/bits.tsx";
 import { HiddenBanner } from "../../_components/report-button.tsx";
 import { ClaimActions } from "./claim-actions.tsx";
 import { EvidenceCount } from "./evidence-count.tsx";
+import type { ClaimShown } from "./shown.ts";
 import claimStyles from "./claim.module.css";
 import ui from "../../_components/ui.module.css";
 
-export function ClaimHero({ claim }: { claim: ClaimDetail }) {
+export function ClaimHero({ claim }: { claim: ClaimShown }) {
   return (
     <>
       <nav aria-label="Breadcrumb" className={ui.small} style={{ marginBottom: "0.75rem" }}>

@@ -22,6 +22,7 @@ import { roleOf, useViewer, type Viewer } from "../../_lib/viewer.ts";
 import { CHART_POINTS, type HistoryPoint } from "./chart-points.ts";
 import { GradientHistoryChart } from "./gradient-history-chart.tsx";
 import { useLiveUpdates } from "./use-live-updates.ts";
+import type { ClaimShown } from "./shown.ts";
 import claimStyles from "./claim.module.css";
 import ui from "../../_components/ui.module.css";
 
@@ -30,8 +31,8 @@ export function ClaimLive({
   history,
   resolutionStableSeconds,
 }: {
-  /** The claim as everyone sees it, its history left out (given as `history`). */
-  claim: ClaimDetail;
+  /** The claim as everyone sees it, cut to what the page shows (shown.ts), its history apart. */
+  claim: ClaimShown;
   history: HistoryPoint[];
   resolutionStableSeconds: number;
 }) {
@@ -40,9 +41,10 @@ export function ClaimLive({
     [shared, history],
   );
   const trpc = useTRPC();
-  const claimQuery = trpc.claims.get.queryOptions({ claim_id: initial.id }, { placeholderData: initial });
-  const { data, isPlaceholderData } = useQuery(claimQuery);
-  const claim = data ?? initial;
+  const { data } = useQuery(trpc.claims.get.queryOptions({ claim_id: initial.id }));
+  // The server's render until the query answers for this viewer.
+  const isPlaceholderData = data === undefined;
+  const claim: ClaimShown & Pick<ClaimDetail, "gradient_history"> = data ?? initial;
   const viewerState = useViewer();
   // Until claims.get answers for a signed-in viewer, their own vote is not known.
   const role = roleOf(viewerState, claim.author.id);
@@ -62,7 +64,7 @@ export function ClaimLive({
         <PeopleOnly gradient={claim.gradient} people={claim.gradient_people} status={claim.consensus.status} />
         <VoteHistogram histogram={claim.consensus.histogram} ownVote={ownVote} />
       </div>
-      <p className={`${ui.muted} ${ui.small}`} data-testid="consensus-vocabulary">
+      <p className={ui.note} data-testid="consensus-vocabulary">
         {atConsensusVersusResolved(resolutionStableSeconds)}
       </p>
       <div className={claimStyles["vote-area"]}>
@@ -94,7 +96,7 @@ export function ClaimLive({
  * nothing reads as a vote; a moved but unsaved slider says so; a saved vote is confirmed where it can
  * be seen (and heard); the focus stays on the control that was used.
  */
-function VotePanel({ claim, viewer }: { claim: ClaimDetail; viewer: Viewer }) {
+function VotePanel({ claim, viewer }: { claim: ClaimShown; viewer: Viewer }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const queryKey = trpc.claims.get.queryKey({ claim_id: claim.id });
@@ -182,7 +184,7 @@ function VotePanel({ claim, viewer }: { claim: ClaimDetail; viewer: Viewer }) {
           <span>1 · true</span>
         </div>
       </div>
-      <p id={stateId} className={`${ui.muted} ${ui.small}`} style={{ minHeight: "1.5em" }} data-testid="vote-state">
+      <p id={stateId} className={ui.note} style={{ minHeight: "1.5em" }} data-testid="vote-state">
         {saved === null
           ? unsaved
             ? `Not saved yet: cast your vote to save ${percent(draft)}.`
@@ -212,7 +214,7 @@ function VotePanel({ claim, viewer }: { claim: ClaimDetail; viewer: Viewer }) {
       <p role="status" className={confirmation ? ui["form-success"] : undefined} style={{ minHeight: "1.5em", marginTop: "0.5rem" }} data-testid="vote-confirmation">
         {confirmation}
       </p>
-      <p className={`${ui.muted} ${ui.small}`} data-testid="vote-weight">
+      <p className={ui.note} data-testid="vote-weight">
         Why one vote moves the number only a little: the gradient is an average weighted by reputation, each vote
         counting ln(1 + reputation), at least 0.1. Your votes count {weight.toFixed(2)} (reputation{" "}
         {viewer.reputation_score.toLocaleString("en-US", { maximumFractionDigits: 1 })}); reputation grows when your

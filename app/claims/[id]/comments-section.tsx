@@ -4,7 +4,6 @@
 import { useMutation, useQueries, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
-import type { CommentOut } from "~/server/contract/comments.ts";
 import { MAX_COMMENT_DEPTH } from "~/server/domain/comments.ts";
 import { AuthorLink, Avatar, RelTime } from "../../_components/bits.tsx";
 import { ReportButton } from "../../_components/report-button.tsx";
@@ -13,16 +12,12 @@ import { toApiError, type ApiError } from "../../_lib/api-error.ts";
 import { plural } from "../../_lib/format.ts";
 import { useTRPC } from "../../_lib/trpc.tsx";
 import { useViewer } from "../../_lib/viewer.ts";
+import type { CommentListShown, CommentShown } from "./shown.ts";
 import claimStyles from "./claim.module.css";
 import ui from "../../_components/ui.module.css";
 import { ClientForm } from "../../_components/client-form.tsx";
 
 const PAGE = 50;
-
-interface CommentList {
-  comments: CommentOut[];
-  total: number;
-}
 
 function useRefreshComments(claimId: string) {
   const trpc = useTRPC();
@@ -40,7 +35,7 @@ const REPLY_PAGE = 20;
  * A thread embeds only a comment's first replies (reply_count says how many there are); the rest is
  * fetched a page at a time from comments.replies (GET /claims/{claim_id}/comments/{comment_id}/replies).
  */
-function MoreReplies({ comment, claimId, viewerId }: { comment: CommentOut; claimId: string; viewerId: string | null }) {
+function MoreReplies({ comment, claimId, viewerId }: { comment: CommentShown; claimId: string; viewerId: string | null }) {
   const trpc = useTRPC();
   const [pages, setPages] = useState(0);
   const embedded = comment.replies.length;
@@ -71,25 +66,25 @@ function MoreReplies({ comment, claimId, viewerId }: { comment: CommentOut; clai
   );
 }
 
-export function CommentsSection({ claimId, initial }: { claimId: string; initial: CommentList }) {
+export function CommentsSection({ claimId, initial }: { claimId: string; initial: CommentListShown }) {
   const trpc = useTRPC();
   const [pages, setPages] = useState(1);
-  // The server's render until the first page answers (it may be a shared copy a few seconds old).
   const results = useQueries({
-    queries: Array.from({ length: pages }, (_, i) =>
-      trpc.comments.list.queryOptions({ claim_id: claimId, limit: PAGE, offset: i * PAGE }, i === 0 ? { placeholderData: initial } : {}),
-    ),
+    queries: Array.from({ length: pages }, (_, i) => trpc.comments.list.queryOptions({ claim_id: claimId, limit: PAGE, offset: i * PAGE })),
   });
+  // The server's render (cut to what is shown: shown.ts) until the first page answers (it may be a
+  // shared copy a few seconds old).
+  const first: CommentListShown = results[0]?.data ?? initial;
   const { status, viewer } = useViewer();
   const viewerId = viewer?.id ?? null;
-  const comments = results.flatMap((r) => r.data?.comments ?? []);
-  const total = results[0]?.data?.total ?? initial.total;
+  const comments: CommentShown[] = [...first.comments, ...results.slice(1).flatMap((r) => r.data?.comments ?? [])];
+  const total = first.total;
   const loadingMore = results.some((r) => r.isFetching && !r.data);
 
   return (
     <section className={ui.card} aria-labelledby="comments-title">
       <h2 id="comments-title" className={ui.card__title}>
-        Discussion <span className={`${ui.muted} ${ui.small}`}>{plural(total, "thread")}</span>
+        Discussion <span className={ui.note}>{plural(total, "thread")}</span>
       </h2>
       {status === "unknown" ? null : viewerId ? (
         <CommentForm claimId={claimId} parentId={null} label="Add a comment" submitLabel="Post comment" />
@@ -120,7 +115,7 @@ export function CommentsSection({ claimId, initial }: { claimId: string; initial
   );
 }
 
-function CommentItem({ comment, claimId, viewerId }: { comment: CommentOut; claimId: string; viewerId: string | null }) {
+function CommentItem({ comment, claimId, viewerId }: { comment: CommentShown; claimId: string; viewerId: string | null }) {
   const trpc = useTRPC();
   const refresh = useRefreshComments(claimId);
   const [mode, setMode] = useState<"view" | "reply" | "edit">("view");
@@ -217,7 +212,7 @@ function CommentForm({
 }: {
   claimId: string;
   parentId?: string | null;
-  editing?: CommentOut;
+  editing?: CommentShown;
   label: string;
   submitLabel: string;
   onDone?: () => void;

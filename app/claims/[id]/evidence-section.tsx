@@ -4,7 +4,6 @@
 import { useMutation, useQueries, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
-import type { Evidence, EvidenceList } from "~/server/contract/evidence.ts";
 import { CONTENT_TYPES, EXCERPT_MAX, POSITIONS, TITLE_MAX } from "~/server/domain/evidence.ts";
 import { AuthorLink, RelTime } from "../../_components/bits.tsx";
 import { ReportButton } from "../../_components/report-button.tsx";
@@ -13,6 +12,7 @@ import { toApiError, type ApiError } from "../../_lib/api-error.ts";
 import { plural } from "../../_lib/format.ts";
 import { useTRPC } from "../../_lib/trpc.tsx";
 import { useViewer } from "../../_lib/viewer.ts";
+import type { EvidenceListShown, EvidenceShown } from "./shown.ts";
 import claimStyles from "./claim.module.css";
 import ui from "../../_components/ui.module.css";
 import { ClientForm } from "../../_components/client-form.tsx";
@@ -33,30 +33,27 @@ const CONTENT_TYPE_LABELS: Record<(typeof CONTENT_TYPES)[number], string> = {
   data: "Data",
 };
 
-export function EvidenceSection({ claimId, initial }: { claimId: string; initial: EvidenceList }) {
+export function EvidenceSection({ claimId, initial }: { claimId: string; initial: EvidenceListShown }) {
   const trpc = useTRPC();
   const [pages, setPages] = useState(1);
-  // The server's render (the same for everyone) until the first page answers for this viewer.
   const results = useQueries({
-    queries: Array.from({ length: pages }, (_, i) =>
-      trpc.evidence.list.queryOptions(
-        { claim_id: claimId, limit: PAGE, offset: i * PAGE },
-        i === 0 ? { placeholderData: initial } : {},
-      ),
-    ),
+    queries: Array.from({ length: pages }, (_, i) => trpc.evidence.list.queryOptions({ claim_id: claimId, limit: PAGE, offset: i * PAGE })),
   });
+  // The server's render (the same for everyone, cut to what is shown: shown.ts) until the first page
+  // answers for this viewer.
+  const first: EvidenceListShown = results[0]?.data ?? initial;
   const { status, viewer } = useViewer();
   // A signed-in viewer's own votes on the evidence arrive with that answer: until then, no buttons.
-  const settled = status !== "unknown" && !(viewer && results[0]?.isPlaceholderData);
+  const settled = status !== "unknown" && !(viewer && !results[0]?.data);
   const viewerId = settled && viewer ? viewer.id : null;
-  const evidence = results.flatMap((r) => r.data?.evidence ?? []);
-  const total = results[0]?.data?.total ?? initial.total;
+  const evidence: EvidenceShown[] = [...first.evidence, ...results.slice(1).flatMap((r) => r.data?.evidence ?? [])];
+  const total = first.total;
   const loadingMore = results.some((r) => r.isFetching && !r.data);
 
   return (
     <section className={ui.card} aria-labelledby="evidence-title">
       <h2 id="evidence-title" className={ui.card__title}>
-        Evidence <span className={`${ui.muted} ${ui.small}`}>{plural(total, "piece", "pieces")}</span>
+        Evidence <span className={ui.note}>{plural(total, "piece", "pieces")}</span>
       </h2>
       {total === 0 ? (
         <p className={ui.muted}>No evidence yet. Sources, data and arguments help everyone judge this claim.</p>
@@ -68,10 +65,10 @@ export function EvidenceSection({ claimId, initial }: { claimId: string; initial
               <section key={position} className={claimStyles["evidence-group"]} aria-labelledby={`evidence-${position}`}>
                 <h3 id={`evidence-${position}`}>
                   <span className={`${ui.badge} ${ui[POSITION_LABELS[position].badge]}`}>{POSITION_LABELS[position].title}</span>
-                  <span className={`${ui.muted} ${ui.small}`}>{group.length}</span>
+                  <span className={ui.note}>{group.length}</span>
                 </h3>
                 {group.length === 0 ? (
-                  <p className={`${ui.muted} ${ui.small}`}>Nothing here yet.</p>
+                  <p className={ui.note}>Nothing here yet.</p>
                 ) : (
                   <ul className={claimStyles["evidence-list"]}>
                     {group.map((item) => (
@@ -93,7 +90,7 @@ export function EvidenceSection({ claimId, initial }: { claimId: string; initial
           </button>
         </div>
       ) : null}
-      <hr style={{ border: 0, borderTop: "1px solid var(--border)", margin: "1.25rem 0" }} />
+      <hr className={ui.divider} />
       {!settled ? null : viewerId ? (
         <AddEvidenceForm claimId={claimId} />
       ) : (
@@ -105,7 +102,7 @@ export function EvidenceSection({ claimId, initial }: { claimId: string; initial
   );
 }
 
-function EvidenceContent({ item }: { item: Evidence }) {
+function EvidenceContent({ item }: { item: EvidenceShown }) {
   if (item.content_type === "link") {
     return (
       <>
@@ -128,7 +125,7 @@ function EvidenceContent({ item }: { item: Evidence }) {
   );
 }
 
-function EvidenceItem({ item, claimId, viewerId }: { item: Evidence; claimId: string; viewerId: string | null }) {
+function EvidenceItem({ item, claimId, viewerId }: { item: EvidenceShown; claimId: string; viewerId: string | null }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
@@ -145,8 +142,8 @@ function EvidenceItem({ item, claimId, viewerId }: { item: Evidence; claimId: st
   };
 
   return (
-    <article className={claimStyles["evidence-item"]} aria-label={`${CONTENT_TYPE_LABELS[item.content_type]} evidence by ${item.author.display_name}`}>
-      <div className={claimStyles["evidence-item__content"]}>
+    <article aria-label={`${CONTENT_TYPE_LABELS[item.content_type]} evidence by ${item.author.display_name}`}>
+      <div>
         <EvidenceContent item={item} />
         {item.excerpt ? (
           <blockquote className={claimStyles["evidence-item__excerpt"]} data-testid="evidence-excerpt">
@@ -154,13 +151,14 @@ function EvidenceItem({ item, claimId, viewerId }: { item: Evidence; claimId: st
           </blockquote>
         ) : null}
       </div>
-      <div className={claimStyles["evidence-item__footer"]}>
+      <div>
         <span>
           <AuthorLink author={item.author} /> · <RelTime iso={item.created_at} />
           {item.content_type !== "text" && item.content_type !== "link" ? ` · ${CONTENT_TYPE_LABELS[item.content_type]}` : ""}
         </span>
-        {/* Each number says what it counts (docs/features/friction.md): helpful, not helpful, net. */}
-        <span className={claimStyles["vote-buttons"]} role="group" aria-label="Is this evidence helpful?">
+        {/* Each number says what it counts (docs/features/friction.md): helpful, not helpful, net. The
+            item's parts are styled by their place in it (claim.module.css), not by a class each. */}
+        <span role="group" aria-label="Is this evidence helpful?">
           {viewerId && !isOwn ? (
             <button
               type="button"
@@ -169,11 +167,11 @@ function EvidenceItem({ item, claimId, viewerId }: { item: Evidence; claimId: st
               disabled={pending}
               onClick={() => press("up")}
             >
-              <span aria-hidden="true">▲</span> Helpful {item.upvotes}
+              <span aria-hidden="true">▲</span>{` Helpful ${item.upvotes}`}
             </button>
           ) : (
-            <span className={claimStyles["vote-buttons__count"]}>
-              <span aria-hidden="true">▲</span> Helpful {item.upvotes}
+            <span>
+              <span aria-hidden="true">▲</span>{` Helpful ${item.upvotes}`}
             </span>
           )}
           {viewerId && !isOwn ? (
@@ -184,18 +182,18 @@ function EvidenceItem({ item, claimId, viewerId }: { item: Evidence; claimId: st
               disabled={pending}
               onClick={() => press("down")}
             >
-              <span aria-hidden="true">▼</span> Not helpful {item.downvotes}
+              <span aria-hidden="true">▼</span>{` Not helpful ${item.downvotes}`}
             </button>
           ) : (
-            <span className={claimStyles["vote-buttons__count"]}>
-              <span aria-hidden="true">▼</span> Not helpful {item.downvotes}
+            <span>
+              <span aria-hidden="true">▼</span>{` Not helpful ${item.downvotes}`}
             </span>
           )}
-          <span className={claimStyles["vote-buttons__net"]} title="Helpful minus not helpful" data-testid="evidence-net">
-            Net{" "}
-            <span className={claimStyles["vote-buttons__score"]} data-testid="evidence-score">
+          <span title="Helpful minus not helpful" data-testid="evidence-net">
+            {"Net "}
+            <strong data-testid="evidence-score">
               {item.vote_score}
-            </span>
+            </strong>
           </span>
         </span>
         {viewerId && !isOwn ? <ReportButton targetType="evidence" targetId={item.id} /> : null}

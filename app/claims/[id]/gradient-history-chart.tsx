@@ -2,7 +2,7 @@
 // The gradient over time (gradient_history, oldest first) as a step line between 0 (false) and 1 (true);
 // the time axis carries dates.
 import { format, parseISO } from "date-fns";
-import { useMemo } from "react";
+import { useMemo, useSyncExternalStore } from "react";
 import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { timeAxis } from "~/server/domain/chart-points.ts";
 import { CONSENSUS_HIGH, CONSENSUS_LOW } from "~/server/domain/gradient.ts";
@@ -15,11 +15,16 @@ export interface GradientPoint {
   recorded_at: string;
 }
 
+const noSubscription = () => () => {};
+
 export function GradientHistoryChart({ history }: { history: GradientPoint[] }) {
   const from = history.length ? parseISO(history[0].recorded_at).getTime() : 0;
   const to = history.length ? parseISO(history[history.length - 1].recorded_at).getTime() : 0;
   // The same ticks and formatter while the span stands: re-renders (a refetch) keep the axis as drawn.
   const axis = useMemo(() => timeAxis(from, to, 3), [from, to]);
+  // The chart is drawn in the browser only: on the server it would be an empty sized wrapper (it measures
+  // its box first), bytes in every page's HTML for nothing; the box keeps its place meanwhile.
+  const inBrowser = useSyncExternalStore(noSubscription, () => true, () => false);
   if (history.length === 0) {
     return (
       <div className={`${ui["chart-box"]} ${ui["chart-box--small"]}`}>
@@ -33,40 +38,42 @@ export function GradientHistoryChart({ history }: { history: GradientPoint[] }) 
   return (
     <figure style={{ margin: 0 }}>
       <div className={`${ui["chart-box"]} ${ui["chart-box--small"]}`} data-testid="gradient-history-chart">
-        <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 520, height: 200 }}>
-          <LineChart data={data} margin={{ top: 8, right: 56, bottom: 0, left: 8 }}>
-            <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" vertical={false} />
-            <XAxis
-              dataKey="t"
-              type="number"
-              domain={["dataMin", "dataMax"]}
-              ticks={axis.ticks}
-              interval={0}
-              tickFormatter={axis.label}
-              tick={{ fill: "var(--text-muted)", fontSize: 12 }}
-              stroke="var(--border-strong)"
-              minTickGap={24}
-            />
-            <YAxis domain={[0, 1]} ticks={[0, 0.2, 0.5, 0.8, 1]} tick={{ fill: "var(--text-muted)", fontSize: 12 }} stroke="var(--border-strong)" />
-            <ReferenceLine y={CONSENSUS_HIGH} stroke="var(--true)" strokeDasharray="4 4" />
-            <ReferenceLine y={CONSENSUS_LOW} stroke="var(--false)" strokeDasharray="4 4" />
-            <Tooltip
-              labelFormatter={(t) => format(Number(t), "d MMM yyyy, HH:mm")}
-              formatter={(value) => [percent(Number(value)), "Gradient"]}
-              contentStyle={{ background: "var(--surface)", border: "1px solid var(--border)", borderRadius: 6, color: "var(--text)" }}
-            />
-            <Line
-              type="stepAfter"
-              dataKey="gradient"
-              stroke="var(--accent)"
-              strokeWidth={2.5}
-              dot={data.length < 20}
-              isAnimationActive={false}
-            />
-          </LineChart>
-        </ResponsiveContainer>
+        {inBrowser ? (
+          <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 520, height: 200 }}>
+            <LineChart data={data} margin={{ top: 8, right: 56, bottom: 0, left: 8 }}>
+              <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" vertical={false} />
+              <XAxis
+                dataKey="t"
+                type="number"
+                domain={["dataMin", "dataMax"]}
+                ticks={axis.ticks}
+                interval={0}
+                tickFormatter={axis.label}
+                tick={{ fill: "var(--text-muted)", fontSize: 12 }}
+                stroke="var(--border-strong)"
+                minTickGap={24}
+              />
+              <YAxis domain={[0, 1]} ticks={[0, 0.2, 0.5, 0.8, 1]} tick={{ fill: "var(--text-muted)", fontSize: 12 }} stroke="var(--border-strong)" />
+              <ReferenceLine y={CONSENSUS_HIGH} stroke="var(--true)" strokeDasharray="4 4" />
+              <ReferenceLine y={CONSENSUS_LOW} stroke="var(--false)" strokeDasharray="4 4" />
+              <Tooltip
+                labelFormatter={(t) => format(Number(t), "d MMM yyyy, HH:mm")}
+                formatter={(value) => [percent(Number(value)), "Gradient"]}
+                contentStyle={{ background: "var(--surface)", border: "1px solid var(--border)", borderRadius: 6, color: "var(--text)" }}
+              />
+              <Line
+                type="stepAfter"
+                dataKey="gradient"
+                stroke="var(--accent)"
+                strokeWidth={2.5}
+                dot={data.length < 20}
+                isAnimationActive={false}
+              />
+            </LineChart>
+          </ResponsiveContainer>
+        ) : null}
       </div>
-      <figcaption className={`${ui.muted} ${ui.small}`}>
+      <figcaption className={ui.note}>
         {history.length === 1
           ? `${percent(lastPoint.gradient)} after the first vote.`
           : `From ${percent(firstPoint.gradient)} to ${percent(lastPoint.gradient)} over ${history.length} changes. Dashed lines at ${percent(CONSENSUS_HIGH)} and ${percent(CONSENSUS_LOW)}: beyond them, votes alone call a consensus while there is too little voting history to compare viewpoints.`}

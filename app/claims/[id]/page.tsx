@@ -5,22 +5,16 @@
 // see, is the exception: it is rendered for the viewer who may.
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Suspense } from "react";
 import { publicCaller, type ServerCaller } from "~/server/api/server-caller.ts";
 import type { Claim } from "~/server/contract/claims.ts";
 import { config } from "~/server/config.ts";
 import { thinStepPoints } from "~/server/domain/chart-points.ts";
-import { SidebarCardSkeleton } from "../../_components/list-skeleton.tsx";
 import { plural } from "../../_lib/format.ts";
-import { ArgumentsSection } from "./arguments-section.tsx";
 import { CHART_POINTS, historyPoints } from "./chart-points.ts";
-import { ClaimHero } from "./claim-hero.tsx";
-import { ClaimLive } from "./claim-live.tsx";
 import { loadClaim } from "./load-claim.ts";
-import { CommentsSection } from "./comments-section.tsx";
-import { EvidenceSection } from "./evidence-section.tsx";
-import { ClaimFamily, RelatedList, type RelatedRow } from "./related-list.tsx";
-import ui from "../../_components/ui.module.css";
+import { ClaimView } from "./claim-view.tsx";
+import type { RelatedRow } from "./related-list.tsx";
+import { argumentsShown, claimShown, commentsShown, evidenceShown } from "./shown.ts";
 
 // Kept by Next between renders and served to every viewer (docs/features/page-cache.md): rendered on
 // its first view, again as soon as an event on the claim arrives (server/http/page-regen.ts), and at
@@ -47,43 +41,33 @@ export default async function ClaimPage({ params }: { params: Params }) {
   const { claim, caller } = await loadClaim(id);
   // A hidden claim (shown to its author and moderators only) is out of every list, its own included.
   const hidden = Boolean(claim.moderation);
-  const [evidence, comments, children, args] = await Promise.all([
-    hidden ? { evidence: [], total: 0, limit: 50, offset: 0 } : caller.evidence.list({ claim_id: claim.id, limit: 50 }),
+  // Everything is read before the first byte (the layout already waits for the claim): no part streams
+  // in later behind a skeleton, so the HTML carries no fallback and no script to swap it
+  // (docs/benchmarks/2026-11-25-page-weight.md, second round).
+  const [evidence, comments, children, args, related] = await Promise.all([
+    hidden ? { evidence: [], total: 0 } : caller.evidence.list({ claim_id: claim.id, limit: 50 }),
     hidden ? { comments: [], total: 0 } : caller.comments.list({ claim_id: claim.id, limit: 50 }),
     hidden ? { claims: [], total: 0, limit: 10, offset: 0 } : caller.claims.children({ claim_id: claim.id, limit: 10 }),
     hidden ? { arguments: [], total: 0, balance: 0 } : caller.arguments.list({ claim_id: claim.id, sort_by: "impact", limit: 50 }),
+    hidden ? null : relatedRows(caller, claim.id),
   ]);
-  // One object for the hero and the live part (the page's React payload carries it once), its history
-  // apart and compact (docs/architecture.md#pages-from-data).
-  const shared = { ...claim, gradient_history: [] };
-  const history = historyPoints(thinStepPoints(claim.gradient_history, CHART_POINTS));
-
+  // One client component given the data, cut to what the page shows: the hero and the live part share
+  // the claim object, its history apart and compact (docs/architecture.md#pages-from-data).
   return (
-    <>
-      <ClaimHero claim={shared} />
-
-      <div className={ui["layout-sidebar"]}>
-        <div className={ui.stack}>
-          <ClaimLive claim={shared} history={history} resolutionStableSeconds={config().RESOLUTION_STABLE_SECONDS} />
-          {hidden ? null : <ArgumentsSection claimId={claim.id} initial={args} />}
-          <EvidenceSection claimId={claim.id} initial={evidence} />
-          <CommentsSection claimId={claim.id} initial={comments} />
-        </div>
-        <div className={ui.stack}>
-          <ClaimFamily
-            claimId={claim.id}
-            parents={claim.parent_claims.map((c) => relatedRow(c))}
-            subClaims={children.claims.map((c) => relatedRow(c))}
-            subClaimTotal={children.total}
-          />
-          <Suspense
-            fallback={<SidebarCardSkeleton title="Related claims" minHeight={160} />}
-          >
-            {hidden ? null : <RelatedClaims claimId={claim.id} caller={caller} />}
-          </Suspense>
-        </div>
-      </div>
-    </>
+    <ClaimView
+      data={{
+        claim: claimShown(claim),
+        history: historyPoints(thinStepPoints(claim.gradient_history, CHART_POINTS)),
+        resolutionStableSeconds: config().RESOLUTION_STABLE_SECONDS,
+        arguments: hidden ? null : argumentsShown(args),
+        evidence: evidenceShown(evidence),
+        comments: commentsShown(comments),
+        parents: claim.parent_claims.map((c) => relatedRow(c)),
+        subClaims: children.claims.map((c) => relatedRow(c)),
+        subClaimTotal: children.total,
+        related,
+      }}
+    />
   );
 }
 
@@ -92,24 +76,8 @@ function relatedRow(c: Claim, reason = plural(c.vote_count, "vote")): RelatedRow
   return [c.id, c.statement, reason, c.gradient, c.consensus.status, c.consensus.voters, c.consensus.decided_by];
 }
 
-async function RelatedClaims({ claimId, caller }: { claimId: string; caller: ServerCaller }) {
+/** Related claims as rows, the line under each saying what it shares with this one. */
+async function relatedRows(caller: ServerCaller, claimId: string): Promise<RelatedRow[]> {
   const { related } = await caller.discover.related({ claim_id: claimId, limit: 5 });
-  const sharedTags = new Map(related.map((r) => [r.id, r.shared_tags]));
-  return (
-    <section className={ui.card} aria-labelledby="related-title" style={{ minHeight: 160 }}>
-      <h2 id="related-title" className={ui.card__title}>
-        Related claims
-      </h2>
-      {related.length === 0 ? (
-        <p className={`${ui.muted} ${ui.small}`}>No related claims yet. Claims are related by shared tags and shared voters.</p>
-      ) : (
-        <RelatedList
-          rows={related.map((c) => {
-            const tags = sharedTags.get(c.id) ?? [];
-            return relatedRow(c, tags.length ? `Shares ${tags.map((t) => `#${t}`).join(", ")}` : "Same voters");
-          })}
-        />
-      )}
-    </section>
-  );
+  return related.map((c) => relatedRow(c, c.shared_tags.length ? `Shares ${c.shared_tags.map((t) => `#${t}`).join(", ")}` : "Same voters"));
 }

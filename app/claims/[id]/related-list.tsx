@@ -39,17 +39,17 @@ export function ClaimFamily({ claimId, parents, subClaims, subClaimTotal }: { cl
           Builds on
         </h2>
         {parents.length === 0 ? (
-          <p className={`${ui.muted} ${ui.small}`}>This claim stands on its own.</p>
+          <p className={ui.note}>This claim stands on its own.</p>
         ) : (
           <RelatedList rows={parents} />
         )}
       </section>
       <section className={ui.card} aria-labelledby="children-title">
         <h2 id="children-title" className={ui.card__title}>
-          Sub-claims {subClaimTotal > 0 ? <span className={`${ui.muted} ${ui.small}`}>{subClaimTotal}</span> : null}
+          Sub-claims {subClaimTotal > 0 ? <span className={ui.note}>{subClaimTotal}</span> : null}
         </h2>
         {subClaims.length === 0 ? (
-          <p className={`${ui.muted} ${ui.small}`}>No claim builds on this one yet.</p>
+          <p className={ui.note}>No claim builds on this one yet.</p>
         ) : (
           <RelatedList rows={subClaims} />
         )}
@@ -60,5 +60,21 @@ export function ClaimFamily({ claimId, parents, subClaims, subClaimTotal }: { cl
         </p>
       </section>
     </>
+  );
+}
+
+/** Claims related by shared tags and shared voters. */
+export function RelatedClaims({ rows }: { rows: RelatedRow[] }) {
+  return (
+    <section className={ui.card} aria-labelledby="related-title">
+      <h2 id="related-title" className={ui.card__title}>
+        Related claims
+      </h2>
+      {rows.length === 0 ? (
+        <p className={ui.note}>No related claims yet. Claims are related by shared tags and shared voters.</p>
+      ) : (
+        <RelatedList rows={rows} />
+      )}
+    </section>
   );
 }

@@ -212,9 +212,9 @@ function ParentPicker({
       {deferred.length >= 2 && !full ? (
         <div aria-live="polite" style={{ minHeight: "2rem" }}>
           {search.isLoading ? (
-            <p className={`${ui.muted} ${ui.small}`}>Searching…</p>
+            <p className={ui.note}>Searching…</p>
           ) : candidates.length === 0 ? (
-            <p className={`${ui.muted} ${ui.small}`}>No matching claims.</p>
+            <p className={ui.note}>No matching claims.</p>
           ) : (
             <ul className={ui["compact-list"]} aria-label="Matching claims">
               {candidates.map((c) => (

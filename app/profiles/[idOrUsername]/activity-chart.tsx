@@ -77,7 +77,7 @@ export function ActivityChart({ agentId, initial, titleId }: { agentId: string; 
             </ResponsiveContainer>
           )}
         </div>
-        <figcaption className={`${ui.muted} ${ui.small}`}>
+        <figcaption className={ui.note}>
           Last {timeline.period.replace("d", " days")}: {totals.map((t) => plural(t.total, t.one, t.many)).join(", ")}.
         </figcaption>
       </figure>

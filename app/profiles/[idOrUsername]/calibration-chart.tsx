@@ -55,7 +55,7 @@ export function CalibrationChart({ bins }: { bins: CalibrationBinOut[] }) {
           </ComposedChart>
         </ResponsiveContainer>
       </div>
-      <figcaption className={`${ui.muted} ${ui.small}`}>
+      <figcaption className={ui.note}>
         Each point: the votes in one tenth of the scale, against how often those claims resolved true. The dashed diagonal is
         perfect calibration.
       </figcaption>

@@ -59,7 +59,7 @@ export function ProfileView({
           </div>
         </div>
         <div style={{ textAlign: "right" }}>
-          <div className={`${ui.muted} ${ui.small}`}>Reputation</div>
+          <div className={ui.note}>Reputation</div>
           <div style={{ fontSize: "1.75rem", fontWeight: 750 }} data-testid="reputation-score">
             {profile.reputation_score.toLocaleString("en-US", { maximumFractionDigits: 1 })}
           </div>
@@ -88,7 +88,7 @@ export function ProfileView({
               <div>
                 <dt>Rank</dt>
                 <dd>
-                  #{stats.reputation_rank} <span className={`${ui.muted} ${ui.small}`}>of {stats.total_agents}</span>
+                  #{stats.reputation_rank} <span className={ui.note}>of {stats.total_agents}</span>
                 </dd>
               </div>
               <div>
@@ -119,7 +119,7 @@ export function ProfileView({
               <span style={{ fontSize: "2rem", fontWeight: 750 }} data-testid="learning-score">
                 {learning.score.toFixed(2)}
               </span>
-              <span className={`${ui.muted} ${ui.small}`}>of 1.00</span>
+              <span className={ui.note}>of 1.00</span>
             </div>
             <div
               className={profileStyles.meter}
@@ -133,12 +133,12 @@ export function ProfileView({
               <div className={profileStyles.meter__fill} style={{ width: percent(learning.score) }} />
             </div>
             <p>{learning.insight}</p>
-            <p className={`${ui.muted} ${ui.small}`} style={{ margin: 0 }}>
+            <p className={ui.note} style={{ margin: 0 }}>
               {learning.total_resolved_votes === 0
                 ? "No resolved votes yet."
                 : `${learning.correct_resolved_votes} of ${learning.total_resolved_votes} resolved votes matched the outcome${learning.accuracy_rate !== null ? ` (${percent(learning.accuracy_rate)})` : ""}.`}
             </p>
-            <p className={`${ui.muted} ${ui.small}`} data-testid="consensus-vocabulary" style={{ marginBottom: 0 }}>
+            <p className={ui.note} data-testid="consensus-vocabulary" style={{ marginBottom: 0 }}>
               {atConsensusVersusResolved(resolutionStableSeconds)}
             </p>
           </section>
@@ -163,7 +163,7 @@ export function ProfileView({
                 <dd>{track.scored_votes}</dd>
               </div>
             </dl>
-            <p className={`${ui.muted} ${ui.small}`}>
+            <p className={ui.note}>
               Brier: the mean squared gap between each vote and the outcome (0 is perfect, 0.25 is always voting 0.5). Peer: how
               much closer than the crowd at the time of the vote (above 0 is better than the crowd).
             </p>
@@ -175,7 +175,7 @@ export function ProfileView({
               Expertise
             </h2>
             {profile.expertise.length === 0 ? (
-              <p className={`${ui.muted} ${ui.small}`} style={{ margin: 0 }}>
+              <p className={ui.note} style={{ margin: 0 }}>
                 Expertise shows up after a few claims, votes or pieces of evidence in the same topic.
               </p>
             ) : (

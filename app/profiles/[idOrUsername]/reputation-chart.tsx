@@ -74,7 +74,7 @@ export function ReputationChart({ journey, joinedAt, complete }: { journey: Repu
           </AreaChart>
         </ResponsiveContainer>
       </div>
-      <figcaption className={`${ui.muted} ${ui.small}`}>
+      <figcaption className={ui.note}>
         {journey.history.length} recent changes; latest: {REASONS[last.reason]} ({last.delta > 0 ? "+" : ""}
         {last.delta}). Now {journey.current_score.toLocaleString("en-US")}.
       </figcaption>
