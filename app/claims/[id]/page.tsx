@@ -5,7 +5,7 @@
 // see, is the exception: it is rendered for the viewer who may.
 import type { Metadata } from "next";
 import Link from "next/link";
-import { publicCaller, type ServerCaller } from "~/server/api/server-caller.ts";
+import { type ServerCaller } from "~/server/api/server-caller.ts";
 import type { Claim } from "~/server/contract/claims.ts";
 import { config } from "~/server/config.ts";
 import { thinStepPoints } from "~/server/domain/chart-points.ts";
