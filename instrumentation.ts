@@ -3,22 +3,25 @@
 // guard (client IP from the socket, bounded bodies, page budget: server/http/guard.ts) in front of
 // Next's own request handling, so every way of starting the app has the same guards.
 export async function register() {
-  if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { installGuardOnHttpServers } = await import("./server/http/install-guard.ts");
-  installGuardOnHttpServers();
-  // Background work starts with the server, not during `next build` (no database then). Under
-  // `npm start` main.ts has started it already, and these second calls do nothing.
-  if (process.env.NEXT_PHASE !== "phase-production-build") {
-    // The workers and the live channel (server/jobs).
-    const { startBackground } = await import("./server/jobs/index.ts");
-    const { logError } = await import("./server/log/logger.ts");
-    startBackground().catch((err) => logError("[jobs] failed to start", err));
-    // Kept pages follow their claims' events (server/http/page-regen.ts).
-    const { startPageRegen } = await import("./server/http/page-regen.ts");
-    startPageRegen();
-    // The bridging model's background refit (docs/features/bridging.md).
-    const { startBridgingInBackground, stopBridgingInBackground } = await import("./server/jobs/bridging-schedule.ts");
-    startBridgingInBackground();
-    process.once("beforeExit", () => void stopBridgingInBackground());
+  // A block under the test, not an early return: Next compiles this file for the Edge runtime too, and
+  // only a block it can drop keeps Node's APIs out of that build (and its warnings out of `next dev`).
+  if (process.env.NEXT_RUNTIME === "nodejs") {
+    const { installGuardOnHttpServers } = await import("./server/http/install-guard.ts");
+    installGuardOnHttpServers();
+    // Background work starts with the server, not during `next build` (no database then). Under
+    // `npm start` main.ts has started it already, and these second calls do nothing.
+    if (process.env.NEXT_PHASE !== "phase-production-build") {
+      // The workers and the live channel (server/jobs).
+      const { startBackground } = await import("./server/jobs/index.ts");
+      const { logError } = await import("./server/log/logger.ts");
+      startBackground().catch((err) => logError("[jobs] failed to start", err));
+      // Kept pages follow their claims' events (server/http/page-regen.ts).
+      const { startPageRegen } = await import("./server/http/page-regen.ts");
+      startPageRegen();
+      // The bridging model's background refit (docs/features/bridging.md).
+      const { startBridgingInBackground, stopBridgingInBackground } = await import("./server/jobs/bridging-schedule.ts");
+      startBridgingInBackground();
+      process.once("beforeExit", () => void stopBridgingInBackground());
+    }
   }
 }
