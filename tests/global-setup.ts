@@ -8,7 +8,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
-const SOURCES = ["app", "server", "next.config.mjs", "package.json", "tsconfig.json", "prisma/schema.prisma"];
+const SOURCES = ["app", "server", "instrumentation.ts", "next.config.mjs", "package.json", "tsconfig.json", "prisma/schema.prisma"];
 
 function newestMtime(entry: string): number {
   const stat = statSync(entry, { throwIfNoEntry: false });
