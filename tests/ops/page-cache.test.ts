@@ -113,6 +113,8 @@ afterAll(() => {
   if (adminDataDir) rmSync(adminDataDir, { recursive: true, force: true });
 });
 
+const OTHERS_SEE_WRITES_MS = 5000;
+
 describe("anonymous page views", () => {
   it("serve the first render to the next anonymous viewer, byte for byte", async () => {
     const first = await page(`/claims/${claimId}`);
@@ -150,7 +152,7 @@ describe("anonymous page views", () => {
     expect(after.html).toMatch(/1\s*(<!-- -->)?\s*vote\b/);
   });
 
-  it("render a claim's page anew as soon as an event on it arrives, well within PAGE_CACHE_SECONDS", async () => {
+  it("render a claim's page anew as soon as an event on it arrives: others see the write within 5 s", async () => {
     await new Promise((r) => setTimeout(r, TTL_SECONDS * 1000 + 200));
     const before = await page(`/claims/${claimId}`);
     const votes = voteCount(before.html);
@@ -164,11 +166,13 @@ describe("anonymous page views", () => {
     expect(vote.status).toBe(200);
     // A client of its own: the polling is charged to its own page budget.
     let after = await page(`/claims/${claimId}`, {}, "10.0.0.5");
-    while (after.html === before.html && Date.now() - storedAt < TTL_SECONDS * 1000 - 300) {
+    // The promise to others (docs/features/page-cache.md): a kept page follows its claim's events, not
+    // the short-lived copies' PAGE_CACHE_SECONDS, and shows a write within 5 s.
+    while (after.html === before.html && Date.now() - storedAt < OTHERS_SEE_WRITES_MS) {
       await new Promise((r) => setTimeout(r, 100));
       after = await page(`/claims/${claimId}`, {}, "10.0.0.5");
     }
-    expect(Date.now() - storedAt).toBeLessThan(TTL_SECONDS * 1000 - 300);
+    expect(Date.now() - storedAt).toBeLessThan(OTHERS_SEE_WRITES_MS);
     expect(voteCount(after.html)).toBe(votes + 1);
   });
 
