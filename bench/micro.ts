@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import pg from "pg";
+import { statementsSent } from "./pg-statements.ts";
 import { summarizeCpuProfile } from "./cpu-profile.ts";
 import { endpoints, loadFixtures } from "./endpoints.ts";
 import { databaseUrl } from "./orchestration.ts";
@@ -36,14 +36,6 @@ Object.assign(process.env, {
   NODE_ENV: "production",
   LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
 });
-
-let statements = 0;
-const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-const original = proto.query;
-proto.query = function countedQuery(this: unknown, ...args: unknown[]) {
-  statements++;
-  return original.apply(this, args);
-};
 
 const N = Number(values.n);
 const CONCURRENCY = Number(values.concurrency);
@@ -94,11 +86,11 @@ for (let round = 0; round < Number(values.rounds); round++) {
       await post("Profiler.setSamplingInterval", { interval: 250 });
       await post("Profiler.start");
     }
-    const s0 = statements;
+    const s0 = statementsSent();
     const c0 = process.cpuUsage();
     const statuses = await run(e, N);
     const c = process.cpuUsage(c0);
-    const st = statements - s0;
+    const st = statementsSent() - s0;
     let profileNote = "";
     if (values["cpu-prof"]) {
       const { profile } = await post("Profiler.stop");

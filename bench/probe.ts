@@ -9,15 +9,7 @@
 import { writeFileSync } from "node:fs";
 import { Server, ServerResponse } from "node:http";
 import { Session } from "node:inspector";
-import pg from "pg";
-
-let queries = 0;
-const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-const original = proto.query;
-proto.query = function countedQuery(this: unknown, ...args: unknown[]) {
-  queries++;
-  return original.apply(this, args);
-};
+import { statementsSent } from "./pg-statements.ts";
 
 let requests = 0;
 let closed = 0;
@@ -46,7 +38,7 @@ type Message = { type: "queries" } | { type: "profile-start" } | { type: "profil
 async function answer(message: Message): Promise<object> {
   switch (message.type) {
     case "queries":
-      return { queries, requests, closed, responses };
+      return { queries: statementsSent(), requests, closed, responses };
     case "profile-start":
       session = new Session();
       session.connect();
