@@ -4,6 +4,7 @@
 import { format, parseISO } from "date-fns";
 import { useMemo, useSyncExternalStore } from "react";
 import { CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { timeXAxisProps } from "../../_lib/time-x-axis.ts";
 import { timeAxis } from "~/server/domain/chart-points.ts";
 import { CONSENSUS_HIGH, CONSENSUS_LOW } from "~/server/domain/gradient.ts";
 import { percent } from "../../_lib/format.ts";
@@ -42,17 +43,7 @@ export function GradientHistoryChart({ history }: { history: GradientPoint[] }) 
           <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 520, height: 200 }}>
             <LineChart data={data} margin={{ top: 8, right: 56, bottom: 0, left: 8 }}>
               <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" vertical={false} />
-              <XAxis
-                dataKey="t"
-                type="number"
-                domain={["dataMin", "dataMax"]}
-                ticks={axis.ticks}
-                interval={0}
-                tickFormatter={axis.label}
-                tick={{ fill: "var(--text-muted)", fontSize: 12 }}
-                stroke="var(--border-strong)"
-                minTickGap={24}
-              />
+              <XAxis {...timeXAxisProps(axis)} />
               <YAxis domain={[0, 1]} ticks={[0, 0.2, 0.5, 0.8, 1]} tick={{ fill: "var(--text-muted)", fontSize: 12 }} stroke="var(--border-strong)" />
               <ReferenceLine y={CONSENSUS_HIGH} stroke="var(--true)" strokeDasharray="4 4" />
               <ReferenceLine y={CONSENSUS_LOW} stroke="var(--false)" strokeDasharray="4 4" />

@@ -2,6 +2,7 @@
 // Reputation after each change, oldest first (profiles.reputationJourney).
 import { format, parseISO } from "date-fns";
 import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { timeXAxisProps } from "../../_lib/time-x-axis.ts";
 import type { ReputationJourney } from "~/server/contract/profiles.ts";
 import { timeAxis } from "~/server/domain/chart-points.ts";
 import ui from "../../_components/ui.module.css";
@@ -49,17 +50,7 @@ export function ReputationChart({ journey, joinedAt, complete }: { journey: Repu
               </linearGradient>
             </defs>
             <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" vertical={false} />
-            <XAxis
-              dataKey="t"
-              type="number"
-              domain={["dataMin", "dataMax"]}
-              ticks={axis.ticks}
-              interval={0}
-              tickFormatter={axis.label}
-              tick={{ fill: "var(--text-muted)", fontSize: 12 }}
-              stroke="var(--border-strong)"
-              minTickGap={24}
-            />
+            <XAxis {...timeXAxisProps(axis)} />
             <YAxis tick={{ fill: "var(--text-muted)", fontSize: 12 }} stroke="var(--border-strong)" />
             <Tooltip
               labelFormatter={(t) => format(Number(t), "d MMM yyyy, HH:mm")}
