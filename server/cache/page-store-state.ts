@@ -24,6 +24,21 @@ export function pageStoreState(): PageStoreState {
   return processSingleton("claims.pageStore", (): PageStoreState => ({}));
 }
 
+/**
+ * The pages Next keeps between renders, by address, with the source route Next keys each one's entry
+ * by (app/claims/[id], app/profiles/[idOrUsername]). Not /claims/new, nor /claims/hidden/{id} (rendered
+ * per viewer).
+ */
+const KEPT_ROUTES: readonly [RegExp, string][] = [
+  [/^\/claims\/(?!hidden\/|new\/?$)[^/?#]+\/?$/, "/claims/[id]/page"],
+  [/^\/profiles\/[^/?#]+\/?$/, "/profiles/[idOrUsername]/page"],
+];
+
+/** The source route of the kept page at `pathname`, or null when Next renders that page per request. */
+export function keptPageRoute(pathname: string): string | null {
+  return KEPT_ROUTES.find(([pattern]) => pattern.test(pathname))?.[1] ?? null;
+}
+
 /** The root layout's implicit tag: every page Next keeps carries it. */
 const EVERY_PAGE_TAG = "_N_T_/layout";
 

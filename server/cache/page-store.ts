@@ -28,7 +28,7 @@ import { config, isNextBuild } from "../config.ts";
 import { logWarn } from "../log/logger.ts";
 import { openRedis, redisReady } from "../store/redis.ts";
 import { throttledLogger } from "../store/throttled-log.ts";
-import { pageStoreState, type PageStoreBackend } from "./page-store-state.ts";
+import { keptPageRoute, pageStoreState, type PageStoreBackend } from "./page-store-state.ts";
 
 /** What Next passes to a cache handler's constructor (the fields we use). */
 interface HandlerContext {
@@ -148,21 +148,12 @@ interface StoredEntry {
   value?: { kind?: string; status?: number } | null;
 }
 
-/**
- * The source route of each kept page, by its address: Next keys a page's entry by its source route and
- * its path (`getRouteCacheKey`), and page-regen asks by path.
- */
-const KEPT_ROUTES: [RegExp, string][] = [
-  [/^\/claims\/[^/]+$/, "/claims/[id]/page"],
-  [/^\/profiles\/[^/]+$/, "/profiles/[idOrUsername]/page"],
-];
-
 type RouteCacheKey = (pathname: string, owner: { kind: string; sourceRoute: string }) => string;
 let routeCacheKey: RouteCacheKey | undefined;
 
 /** The key Next stores a kept page under, or null when `pathname` is not a kept page. */
 export function keptPageKey(pathname: string): string | null {
-  const source = KEPT_ROUTES.find(([pattern]) => pattern.test(pathname))?.[1];
+  const source = keptPageRoute(pathname);
   if (!source) return null;
   routeCacheKey ??= (require("next/dist/server/lib/route-cache-key.js") as { getRouteCacheKey: RouteCacheKey }).getRouteCacheKey;
   return routeCacheKey(pathname, { kind: "APP_PAGE", sourceRoute: source });

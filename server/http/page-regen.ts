@@ -22,7 +22,7 @@ import type { IncomingMessage } from "node:http";
 import type IORedis from "ioredis";
 import { config } from "../config.ts";
 import { EVERY_PAGE, onAnyLiveEvent } from "../queue/live.ts";
-import { dropEveryKeptPage, holdsKeptPage } from "../cache/page-store-state.ts";
+import { dropEveryKeptPage, holdsKeptPage, keptPageRoute } from "../cache/page-store-state.ts";
 import { openRedis, redisReady } from "../store/redis.ts";
 import { throttledLogger } from "../store/throttled-log.ts";
 import { dbSchema } from "../db/client.ts";
@@ -37,12 +37,9 @@ const DEBOUNCE_MS = 50;
 /** At most one render of a page per this long, across instances. */
 const RENDER_WINDOW_MS = 2000;
 
-const CLAIM_PAGE = /^\/claims\/(?!hidden\/|new\/?$)[^/?#]+\/?$/;
-const PROFILE_PAGE = /^\/profiles\/[^/?#]+\/?$/;
-
 /** Pages Next keeps between renders (app/claims/[id], app/profiles/[idOrUsername]): the guard's own copies never hold them. */
 export function isKeptPage(pathname: string): boolean {
-  return CLAIM_PAGE.test(pathname) || PROFILE_PAGE.test(pathname);
+  return keptPageRoute(pathname) !== null;
 }
 
 let cachedPreviewId: string | null | undefined;
