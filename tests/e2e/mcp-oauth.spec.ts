@@ -17,6 +17,12 @@ let arrivals: URL[] = [];
 let waiters: ((url: URL) => void)[] = [];
 const callbackServer = createServer((req, res) => {
   const url = new URL(req.url ?? "/", CALLBACK);
+  // The browser also asks this origin for /favicon.ico after the page loads, at a moment of its own
+  // choosing; only the redirect itself is an arrival.
+  if (url.pathname !== "/callback") {
+    res.writeHead(404).end();
+    return;
+  }
   res.writeHead(200, { "content-type": "text/html" });
   res.end("<!doctype html><title>Client</title><p>Back at the client.</p>");
   const waiter = waiters.shift();
