@@ -21,7 +21,7 @@ import { runInRequest } from "../log/request-context.ts";
 import { observeRequest } from "./request-log.ts";
 import { EVERY_PAGE, onAnyLiveEvent } from "../queue/live.ts";
 import { FRESH_COOKIE, PageCache } from "./page-cache.ts";
-import { isKeptPage, isOwnRerender, noteServedRequest, previewModeId, REVALIDATE_HEADER, startPageRegen } from "./page-regen.ts";
+import { isKeptPage, isOwnRerender, noteServedRequest, previewModeId, RENDER_WINDOW_MS, REVALIDATE_HEADER, startPageRegen } from "./page-regen.ts";
 import { syncViewerHint } from "./viewer-hint.ts";
 import { ANONYMOUS } from "../auth/identity.ts";
 import { handleOAuthRequest, isOAuthEndpoint } from "../auth/mcp-oauth.ts";
@@ -145,6 +145,31 @@ export function pageCache(): PageCache | null {
   });
 }
 
+/** How long a copy of a kept page is served: one read of the store per second per hot page and instance. */
+const KEPT_COPY_MS = 1000;
+
+/**
+ * Copies of kept pages (a claim, a profile) in front of Next's store, for the pages read by many at
+ * once: Next serves a kept page at about the yardstick's rate, a copy at many times it. A claim's event
+ * drops its copies, and none is taken until its re-render (server/http/page-regen.ts: one per
+ * RENDER_WINDOW_MS, and one more at the end of it) has had time to replace the kept page; a copy lives
+ * KEPT_COPY_MS, so it never holds a page past the store's own re-render by more than that.
+ */
+export function keptPageCopies(): PageCache | null {
+  return processSingleton("claims.keptPageCopies", () => {
+    const cfg = config();
+    if (cfg.PAGE_CACHE_SECONDS <= 0) return null;
+    const copies = new PageCache({
+      ttlMs: Math.min(KEPT_COPY_MS, cfg.PAGE_CACHE_SECONDS * 1000),
+      maxBytes: cfg.PAGE_CACHE_MAX_MB * 1024 * 1024,
+      settleMs: 2 * RENDER_WINDOW_MS,
+      replayHeaders: { "x-nextjs-cache": "HIT" },
+    });
+    onAnyLiveEvent((e) => copies.changed(e.claim_id === EVERY_PAGE ? null : `/claims/${e.claim_id}`));
+    return copies;
+  });
+}
+
 function tooManyRequests(res: ServerResponse, retryAfter: number): void {
   const body = JSON.stringify({ detail: "Rate limit exceeded" });
   res.writeHead(429, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), "Retry-After": String(retryAfter), "Cache-Control": "no-store" });
@@ -176,8 +201,12 @@ function proceed(req: IncomingMessage, res: ServerResponse, next: () => void): P
   syncViewerHint(req, res);
   if (isKeptPage(pathOf(req.url))) {
     const id = previewModeId();
-    if (id && (req.method === "GET" || req.method === "HEAD") && req.headers.cookie?.includes(`${FRESH_COOKIE}=`)) req.headers[REVALIDATE_HEADER] = id;
-    return next();
+    if (id && (req.method === "GET" || req.method === "HEAD") && req.headers.cookie?.includes(`${FRESH_COOKIE}=`)) {
+      req.headers[REVALIDATE_HEADER] = id;
+      return next();
+    }
+    const copies = keptPageCopies();
+    return copies ? copies.handle(req, res, next) : next();
   }
   const cache = pageCache();
   if (cache) return cache.handle(req, res, next);
@@ -187,6 +216,7 @@ function proceed(req: IncomingMessage, res: ServerResponse, next: () => void): P
 /** guardRequest, then `next` unless the guard answered; a guard failure is a plain 500, never a crash. */
 export function guarded(req: IncomingMessage, res: ServerResponse, next: () => void): void {
   startPageRegen();
+  keptPageCopies(); // listening to the claims' events before the first copy is taken
   // Logged and counted once (a request guarded twice is observed once), with its id on every log line.
   if ((req as IncomingMessage & { [GUARDED]?: boolean })[GUARDED]) return next();
   const requestId = observeRequest(req, res);

@@ -38,6 +38,13 @@ export interface PageCacheOptions {
   ttlMs: number;
   /** Total bytes of HTML kept. */
   maxBytes: number;
+  /**
+   * After `changed(path)`, no copy of that path is taken for this long: what answers it meanwhile may
+   * still be the page from before the change (a kept page's re-render in progress). 0 when unset.
+   */
+  settleMs?: number;
+  /** Headers set on every answer from a copy (a kept page's copy says it is a kept render: HIT). */
+  replayHeaders?: OutgoingHttpHeaders;
   now?: () => number;
 }
 
@@ -103,9 +110,19 @@ export function codingsAccepted(header: string | string[] | undefined): string[]
 
 const storedKey = (coding: string, url: string) => `${coding} ${url}`;
 
+const pathOfUrl = (url: string) => {
+  const q = url.indexOf("?");
+  return q === -1 ? url : url.slice(0, q);
+};
+
+/** `changed` remembers at most this many paths; older changes than `settleMs` are forgotten first. */
+const MAX_CHANGES_REMEMBERED = 10_000;
+
 export class PageCache {
   private readonly entries = new Map<string, Entry>();
   private readonly rendering = new Map<string, Promise<void>>();
+  /** Path → when it last changed (`changed`); "*" for every path. */
+  private readonly changes = new Map<string, number>();
   private bytes = 0;
   private readonly now: () => number;
 
@@ -155,6 +172,37 @@ export class PageCache {
     this.bytes = 0;
   }
 
+  /**
+   * What the page at `path` shows has changed (null: every page): its copies go, and none is taken for
+   * `settleMs` from now, nor from a render that started before this.
+   */
+  changed(path: string | null): void {
+    const now = this.now();
+    if (path === null) this.clear();
+    else for (const coding of CODINGS) this.dropKey(storedKey(coding, path));
+    this.changes.delete(path ?? "*");
+    this.changes.set(path ?? "*", now);
+    if (this.changes.size > MAX_CHANGES_REMEMBERED) {
+      const settle = this.opts.settleMs ?? 0;
+      for (const [p, at] of this.changes) if (now - at >= settle || this.changes.size > MAX_CHANGES_REMEMBERED) this.changes.delete(p);
+    }
+  }
+
+  /** Whether a render that started at `startedAt` may be kept: no change it may predate. */
+  private settled(url: string, startedAt: number): boolean {
+    const settle = this.opts.settleMs ?? 0;
+    for (const key of ["*", pathOfUrl(url)]) {
+      const at = this.changes.get(key);
+      if (at !== undefined && startedAt - at < settle) return false;
+    }
+    return true;
+  }
+
+  private dropKey(key: string): void {
+    const entry = this.entries.get(key);
+    if (entry) this.drop(key, entry);
+  }
+
   private replay(url: string, accepts: string[], signedIn: boolean, req: IncomingMessage, res: ServerResponse): boolean {
     const coding = accepts.find((c) => this.entries.has(storedKey(c, url)));
     if (coding === undefined) return false;
@@ -171,6 +219,7 @@ export class PageCache {
     for (const [name, value] of Object.entries(entry.headers)) {
       if (value !== undefined && !res.hasHeader(name)) res.setHeader(name, value);
     }
+    for (const [name, value] of Object.entries(this.opts.replayHeaders ?? {})) if (value !== undefined) res.setHeader(name, value);
     res.setHeader("Content-Length", entry.body.length);
     res.setHeader("X-Page-Cache", "hit");
     res.writeHead(entry.status);
@@ -228,7 +277,7 @@ export class PageCache {
         (forEveryone || !signedIn);
       // Kept under the coding it was sent in, whatever the request asked for.
       const coding = String(headers["content-encoding"] ?? "identity").trim().toLowerCase() || "identity";
-      if (shareable && (CODINGS as readonly string[]).includes(coding)) {
+      if (shareable && (CODINGS as readonly string[]).includes(coding) && this.settled(key, startedAt)) {
         this.store(storedKey(coding, key), { forEveryone, status: 200, headers: kept(headers), body: Buffer.concat(chunks, size), storedAt: startedAt });
       }
       finish();

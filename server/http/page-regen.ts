@@ -35,9 +35,9 @@ export const REVALIDATE_HEADER = "x-prerender-revalidate";
 /** Events of one write arrive together (a vote and its consensus change): one render for them. */
 const DEBOUNCE_MS = 50;
 /** At most one render of a page per this long, across instances. */
-const RENDER_WINDOW_MS = 2000;
+export const RENDER_WINDOW_MS = 2000;
 
-/** Pages Next keeps between renders (app/claims/[id], app/profiles/[idOrUsername]): the guard's own copies never hold them. */
+/** Pages Next keeps between renders (app/claims/[id], app/profiles/[idOrUsername]): the guard copies them for a second at most. */
 export function isKeptPage(pathname: string): boolean {
   return keptPageRoute(pathname) !== null;
 }

@@ -176,6 +176,40 @@ describe("anonymous page views", () => {
     expect(voteCount(after.html)).toBe(votes + 1);
   });
 
+  it("serve a claim page read by many from a copy in front of the kept page, which the claim's next event drops", async () => {
+    const ip = "10.0.0.6";
+    // Past the settling of the earlier tests' events (server/http/guard.ts: twice the render window).
+    await new Promise((r) => setTimeout(r, 4200));
+    const first = await page(`/claims/${claimId}`, {}, ip);
+    const second = await page(`/claims/${claimId}`, {}, ip);
+    expect(second.cache).toBe("hit");
+    expect(second.kept).toBe("hit");
+    expect(second.html).toBe(first.html);
+    const votes = voteCount(first.html);
+    const other = await register("pccopy");
+    const votedAt = Date.now();
+    const vote = await fetch(`${server.base}/api/v1/claims/${claimId}/vote`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${other.token}` },
+      body: JSON.stringify({ value: 0.4 }),
+    });
+    expect(vote.status).toBe(200);
+    // The copy goes with the event, and no copy of the page from before the re-render is taken.
+    let after = await page(`/claims/${claimId}`, {}, ip);
+    while (voteCount(after.html) === votes && Date.now() - votedAt < OTHERS_SEE_WRITES_MS) {
+      await new Promise((r) => setTimeout(r, 200)); // within the client's page budget
+      after = await page(`/claims/${claimId}`, {}, ip);
+    }
+    expect(voteCount(after.html)).toBe(votes + 1);
+    expect(Date.now() - votedAt).toBeLessThan(OTHERS_SEE_WRITES_MS);
+    // Once the page has settled, it is copied again.
+    await new Promise((r) => setTimeout(r, 4200));
+    await page(`/claims/${claimId}`, {}, ip);
+    const copied = await page(`/claims/${claimId}`, {}, ip);
+    expect(copied.cache).toBe("hit");
+    expect(voteCount(copied.html)).toBe(votes + 1);
+  });
+
   it("are the same for a signed-in viewer, who is served the shared copy", async () => {
     const cookie = await voterSession();
     // An event on the claim from the previous test (the relay runs late on a busy machine) may drop the
