@@ -65,7 +65,8 @@ export function judge(r: EndpointReport): string[] {
   if (!r.ours) return missed;
   const errors = r.ours.errors + r.ours.non2xx;
   if (errors > 0) missed.push(`${errors} errors`);
-  if (r.kind === "vote") {
+  if (r.ours.requests === 0) missed.push("no response completed in the run");
+  else if (r.kind === "vote") {
     if (r.ours.requestsPerSecond < TARGETS.votesPerSecond) missed.push(`< ${TARGETS.votesPerSecond}/s`);
   } else {
     if (r.ratio !== null && r.ratio < TARGETS.readRatio) missed.push(`ratio < ${TARGETS.readRatio}`);

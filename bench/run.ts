@@ -84,6 +84,9 @@ async function main() {
       // PAGE_CACHE_SECONDS=0 npm run bench -- --only pages: the pages without the anonymous page cache.
       ...(process.env.PAGE_CACHE_SECONDS !== undefined ? { PAGE_CACHE_SECONDS: process.env.PAGE_CACHE_SECONDS } : {}),
       ...(process.env.RECOMMENDED_CACHE_SECONDS !== undefined ? { RECOMMENDED_CACHE_SECONDS: process.env.RECOMMENDED_CACHE_SECONDS } : {}),
+      // BRIDGING_INTERVAL_SECONDS=0 npm run bench -- --reuse …: no background fit competing with the runs
+      // (a first fit of 1M votes under load takes minutes: docs/benchmarks/2026-11-23-bridging-1m.md).
+      ...(process.env.BRIDGING_INTERVAL_SECONDS !== undefined ? { BRIDGING_INTERVAL_SECONDS: process.env.BRIDGING_INTERVAL_SECONDS } : {}),
       ...secrets,
     };
     const profileDir = path.join(RESULTS_DIR, `cpu-${stamp}`);
