@@ -7,29 +7,47 @@ import { conflict } from "../errors.ts";
 import { DUPLICATE_STATEMENT, type SimilarClaims, type SimilarClaimsInput } from "../contract/claims.ts";
 import { claimViews } from "./claim-views.ts";
 import { visibleClaim } from "./visibility.ts";
+import { nearWordsQueries } from "../domain/near-words.ts";
+
+/** Candidates ranked per request at most: a text made of very common words matches many statements. */
+const MAX_CANDIDATES = 1000;
 
 /**
- * GET /claims/similar. Candidates come through two GIN indexes — trigram similarity above pg_trgm's
- * threshold (0.3) or a full-text match of all the text's words — and are ranked by
- * similarity = trigram + (1 − trigram) × rank/(rank + 1): an identical statement scores 1, shared words
- * raise a near one. Hidden claims are left out.
+ * GET /claims/similar. Candidates are the statements sharing all of the text's words; when there is
+ * none, all but one (server/domain/near-words.ts, both through the full-text index); when there is still
+ * none, the statements above pg_trgm's trigram similarity threshold (0.3, through the trigram index: a
+ * typo in more than one word, a fragment). Ranked by similarity = trigram + (1 − trigram) ×
+ * rank/(rank + 1): an identical statement scores 1, shared words raise a near one. Hidden claims are
+ * left out.
  */
 export async function similarClaims(input: SimilarClaimsInput, viewerId: string | null): Promise<SimilarClaims> {
-  const rows = await readSql<{ id: string; similarity: number }>`
-    WITH query AS (SELECT ${input.q}::text AS text, plainto_tsquery('english', ${input.q}) AS words),
-    candidates AS (
-      SELECT c.id, public.similarity(c.statement, query.text) AS trigram, ts_rank(c.search_vector, query.words, 32) AS rank
-      FROM claims c, query
-      WHERE ${visibleClaim("c")} AND (c.statement OPERATOR(public.%) query.text OR c.search_vector @@ query.words)
-    )
-    SELECT id::text AS id, LEAST(1, trigram + (1 - trigram) * rank)::float8 AS similarity
-    FROM candidates ORDER BY similarity DESC, id LIMIT ${input.limit}`;
+  const [parsed] = await readSql<{ lexemes: string[] | null }>`
+    SELECT tsvector_to_array(to_tsvector('english', ${input.q}::text)) AS lexemes`;
+  const tiers = nearWordsQueries(parsed?.lexemes ?? []);
+  let rows: { id: string; similarity: number }[] = [];
+  for (const words of tiers) {
+    rows = await rankedCandidates(input, Prisma.sql`c.search_vector @@ ${words}::tsquery`, words);
+    if (rows.length > 0) break;
+  }
+  if (rows.length === 0) rows = await rankedCandidates(input, Prisma.sql`c.statement OPERATOR(public.%) ${input.q}::text`, tiers.at(-1) ?? null);
   const claims = new Map((await claimViews(rows.map((r) => r.id), viewerId)).map((c) => [c.id, c]));
   return {
     claims: rows
       .filter((r) => claims.has(r.id))
       .map((r) => ({ ...claims.get(r.id)!, similarity: Math.min(1, Math.max(0, Number(r.similarity))) })),
   };
+}
+
+function rankedCandidates(input: SimilarClaimsInput, match: Prisma.Sql, words: string | null) {
+  const rank = words ? Prisma.sql`ts_rank(search_vector, ${words}::tsquery, 32)` : Prisma.sql`0`;
+  return readSql<{ id: string; similarity: number }>(Prisma.sql`
+    WITH candidates AS (
+      SELECT c.id, c.statement, c.search_vector FROM claims c
+      WHERE ${visibleClaim("c")} AND ${match} LIMIT ${MAX_CANDIDATES}
+    ),
+    scored AS (SELECT id, public.similarity(statement, ${input.q}::text) AS trigram, ${rank} AS rank FROM candidates)
+    SELECT id::text AS id, LEAST(1, trigram + (1 - trigram) * rank)::float8 AS similarity
+    FROM scored ORDER BY similarity DESC, id LIMIT ${input.limit}`);
 }
 
 /**

@@ -30,6 +30,16 @@ describe("GET /claims/similar", () => {
     expect(first.consensus.status).toBe("no_votes");
   });
 
+  it("finds a statement that differs by one word, added or changed", async () => {
+    const claim = await newClaim(api, author.token, { statement: `Walking every morning improves sleep quality for older people ${tag}` });
+    for (const q of [`Walking every morning greatly improves sleep quality for older people ${tag}`, `Walking every evening improves sleep quality for older people ${tag}`]) {
+      const res = await api.get(`/claims/similar?q=${encodeURIComponent(q)}`);
+      expect(res.status).toBe(200);
+      expect(res.body.claims[0]?.id, q).toBe(claim.id);
+      expect(res.body.claims[0].similarity).toBeGreaterThan(0.5);
+    }
+  });
+
   it("scores the same statement 1 and honours limit", async () => {
     const statement = `Cats sleep for most of the day ${tag}`;
     const claim = await newClaim(api, author.token, { statement });
