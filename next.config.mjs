@@ -67,7 +67,7 @@ const nextConfig = {
   // Server actions read their body with this limit (the 256 KiB every other way in has: docs/security.md#every-way-in);
   // route handlers bound their own reads (server/http/body-limit.ts).
   // No source maps of the server bundles: Node (source maps on for our TypeScript under tsx) would load
-  // and keep every chunk's map, ≈90 MB of the production server's memory (docs/benchmarks/2026-11-26-issue-30.md).
+  // and keep every chunk's map, ≈90 MB of the production server's memory (docs/benchmarks/2026-11-26-pages-api-similar.md).
   experimental: { serverActions: { bodySizeLimit: "256kb" }, serverSourceMaps: false },
   poweredByHeader: false,
   reactStrictMode: true,

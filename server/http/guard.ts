@@ -161,7 +161,8 @@ export function keptPageCopies(): PageCache | null {
     if (cfg.PAGE_CACHE_SECONDS <= 0) return null;
     const copies = new PageCache({
       ttlMs: Math.min(KEPT_COPY_MS, cfg.PAGE_CACHE_SECONDS * 1000),
-      maxBytes: cfg.PAGE_CACHE_MAX_MB * 1024 * 1024,
+      // Hot pages only, for a second: a quarter of the copies' memory.
+      maxBytes: (cfg.PAGE_CACHE_MAX_MB * 1024 * 1024) / 4,
       settleMs: 2 * RENDER_WINDOW_MS,
       replayHeaders: { "x-nextjs-cache": "HIT" },
     });

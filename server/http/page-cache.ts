@@ -288,6 +288,11 @@ export class PageCache {
   private store(key: string, entry: Entry): void {
     const old = this.entries.get(key);
     if (old) this.drop(key, old);
+    // Expired copies go first, least recently used first: memory holds what may still be served.
+    for (const [oldestKey, oldest] of this.entries) {
+      if (entry.storedAt - oldest.storedAt < this.opts.ttlMs) break;
+      this.drop(oldestKey, oldest);
+    }
     this.entries.set(key, entry);
     this.bytes += entry.body.length;
     for (const [oldestKey, oldest] of this.entries) {
