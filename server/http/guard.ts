@@ -198,12 +198,17 @@ function proceed(req: IncomingMessage, res: ServerResponse, next: () => void): P
   if (isOAuthEndpoint(pathOf(req.url))) return serveOAuth(req, res);
   if (!isPageRender(req.url)) return next();
   noteServedRequest(req);
-  if (isOwnRerender(req)) return next();
+  const kept = isKeptPage(pathOf(req.url));
+  if (isOwnRerender(req)) {
+    if (kept) renderingAnew(req, res);
+    return next();
+  }
   syncViewerHint(req, res);
-  if (isKeptPage(pathOf(req.url))) {
+  if (kept) {
     const id = previewModeId();
     if (id && (req.method === "GET" || req.method === "HEAD") && req.headers.cookie?.includes(`${FRESH_COOKIE}=`)) {
       req.headers[REVALIDATE_HEADER] = id;
+      renderingAnew(req, res);
       return next();
     }
     const copies = keptPageCopies();
@@ -212,6 +217,18 @@ function proceed(req: IncomingMessage, res: ServerResponse, next: () => void): P
   const cache = pageCache();
   if (cache) return cache.handle(req, res, next);
   next();
+}
+
+/**
+ * A kept page is being rendered anew (an event's re-render, or its writer's next load): its copies go
+ * now, and none is taken until the new render has settled in the store.
+ */
+function renderingAnew(req: IncomingMessage, res: ServerResponse): void {
+  const copies = keptPageCopies();
+  if (!copies) return;
+  const pagePath = pathOf(req.url);
+  copies.changed(pagePath);
+  res.once("finish", () => copies.changed(pagePath));
 }
 
 /** guardRequest, then `next` unless the guard answered; a guard failure is a plain 500, never a crash. */
