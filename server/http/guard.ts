@@ -19,6 +19,7 @@ import { clientIpFromHeaders, stampClientIp } from "./client-ip.ts";
 import { logError } from "../log/logger.ts";
 import { runInRequest } from "../log/request-context.ts";
 import { observeRequest } from "./request-log.ts";
+import { pathOf } from "./route-label.ts";
 import { EVERY_PAGE, onAnyLiveEvent } from "../queue/live.ts";
 import { FRESH_COOKIE, PageCache } from "./page-cache.ts";
 import { isKeptPage, isOwnRerender, noteServedRequest, previewModeId, RENDER_WINDOW_MS, REVALIDATE_HEADER, startPageRegen } from "./page-regen.ts";
@@ -34,12 +35,6 @@ import { processSingleton } from "../process-singleton.ts";
 const GUARDED = Symbol.for("claims.guarded");
 
 const REST_PREFIX = "/api/v1";
-
-function pathOf(url: string | undefined): string {
-  const raw = url ?? "/";
-  const q = raw.indexOf("?");
-  return q === -1 ? raw : raw.slice(0, q);
-}
 
 function isRest(path: string): boolean {
   return path === REST_PREFIX || path.startsWith(`${REST_PREFIX}/`);
@@ -195,10 +190,11 @@ async function serveOAuth(req: IncomingMessage, res: ServerResponse): Promise<vo
  * anew for whoever wrote through the web UI a moment ago (the FRESH_COOKIE promise).
  */
 function proceed(req: IncomingMessage, res: ServerResponse, next: () => void): Promise<void> | void {
-  if (isOAuthEndpoint(pathOf(req.url))) return serveOAuth(req, res);
+  const path = pathOf(req.url);
+  if (isOAuthEndpoint(path)) return serveOAuth(req, res);
   if (!isPageRender(req.url)) return next();
   noteServedRequest(req);
-  const kept = isKeptPage(pathOf(req.url));
+  const kept = isKeptPage(path);
   if (isOwnRerender(req)) {
     if (kept) renderingAnew(req, res);
     return next();

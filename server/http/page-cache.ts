@@ -21,6 +21,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import { currentRequestContext } from "../log/request-context.ts";
 import { carriesSession, isViewerHintCookie } from "./viewer-hint.ts";
+import { pathOf } from "./route-label.ts";
 
 /** Set by a web mutation (app/api/trpc): its writer's next page views render anew, never from a copy. */
 export const FRESH_COOKIE = "claims-fresh";
@@ -110,11 +111,6 @@ export function codingsAccepted(header: string | string[] | undefined): string[]
 
 const storedKey = (coding: string, url: string) => `${coding} ${url}`;
 
-const pathOfUrl = (url: string) => {
-  const q = url.indexOf("?");
-  return q === -1 ? url : url.slice(0, q);
-};
-
 /** `changed` remembers at most this many paths; older changes than `settleMs` are forgotten first. */
 const MAX_CHANGES_REMEMBERED = 10_000;
 
@@ -191,7 +187,7 @@ export class PageCache {
   /** Whether a render that started at `startedAt` may be kept: no change it may predate. */
   private settled(url: string, startedAt: number): boolean {
     const settle = this.opts.settleMs ?? 0;
-    for (const key of ["*", pathOfUrl(url)]) {
+    for (const key of ["*", pathOf(url)]) {
       const at = this.changes.get(key);
       if (at !== undefined && startedAt - at < settle) return false;
     }
