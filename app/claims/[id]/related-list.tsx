@@ -2,6 +2,7 @@
 // The claim page's short lists of other claims (builds on, sub-claims, related), drawn from compact rows
 // (docs/architecture.md#pages-from-data).
 import Link from "next/link";
+import type { ReactNode } from "react";
 import type { ConsensusStatus, DecidedBy } from "~/server/domain/consensus.ts";
 import { ConsensusLine, type ConsensusCall } from "../../_components/consensus.tsx";
 import { GradientValue } from "../../_components/gradient.tsx";
@@ -30,51 +31,41 @@ export function RelatedList({ rows }: { rows: RelatedRow[] }) {
   );
 }
 
+/** A card of one short list: its title, the rows or what to say when there are none, and what follows. */
+function ListCard({ id, title, rows, empty, children }: { id: string; title: ReactNode; rows: RelatedRow[]; empty: string; children?: ReactNode }) {
+  return (
+    <section className={ui.card} aria-labelledby={id}>
+      <h2 id={id} className={ui.card__title}>
+        {title}
+      </h2>
+      {rows.length === 0 ? <p className={ui.note}>{empty}</p> : <RelatedList rows={rows} />}
+      {children}
+    </section>
+  );
+}
+
 /** What the claim builds on and what builds on it (the first sub-claims of `subClaimTotal`). */
 export function ClaimFamily({ claimId, parents, subClaims, subClaimTotal }: { claimId: string; parents: RelatedRow[]; subClaims: RelatedRow[]; subClaimTotal: number }) {
   return (
     <>
-      <section className={ui.card} aria-labelledby="parents-title">
-        <h2 id="parents-title" className={ui.card__title}>
-          Builds on
-        </h2>
-        {parents.length === 0 ? (
-          <p className={ui.note}>This claim stands on its own.</p>
-        ) : (
-          <RelatedList rows={parents} />
-        )}
-      </section>
-      <section className={ui.card} aria-labelledby="children-title">
-        <h2 id="children-title" className={ui.card__title}>
-          Sub-claims {subClaimTotal > 0 ? <span className={ui.note}>{subClaimTotal}</span> : null}
-        </h2>
-        {subClaims.length === 0 ? (
-          <p className={ui.note}>No claim builds on this one yet.</p>
-        ) : (
-          <RelatedList rows={subClaims} />
-        )}
+      <ListCard id="parents-title" title="Builds on" rows={parents} empty="This claim stands on its own." />
+      <ListCard
+        id="children-title"
+        title={<>Sub-claims {subClaimTotal > 0 ? <span className={ui.note}>{subClaimTotal}</span> : null}</>}
+        rows={subClaims}
+        empty="No claim builds on this one yet."
+      >
         <p style={{ marginTop: "0.75rem", marginBottom: 0 }}>
           <Link className={`${ui.button} ${ui["button--secondary"]} ${ui["button--small"]}`} href={`/claims/new?parent=${claimId}`}>
             Add a sub-claim
           </Link>
         </p>
-      </section>
+      </ListCard>
     </>
   );
 }
 
 /** Claims related by shared tags and shared voters. */
 export function RelatedClaims({ rows }: { rows: RelatedRow[] }) {
-  return (
-    <section className={ui.card} aria-labelledby="related-title">
-      <h2 id="related-title" className={ui.card__title}>
-        Related claims
-      </h2>
-      {rows.length === 0 ? (
-        <p className={ui.note}>No related claims yet. Claims are related by shared tags and shared voters.</p>
-      ) : (
-        <RelatedList rows={rows} />
-      )}
-    </section>
-  );
+  return <ListCard id="related-title" title="Related claims" rows={rows} empty="No related claims yet. Claims are related by shared tags and shared voters." />;
 }
