@@ -185,8 +185,20 @@ export async function listClaims(input: ListClaimsInput, viewerId: string | null
 }
 
 /**
- * The matches of a search (`match`, ranked by `rank`), counted no further than SEARCH_MATCH_CAP + 1 and
- * found once through the index that serves `match`; then counted and sorted from that set.
+ * How many matches a search reads through the index that serves `match` before it takes the other
+ * road: past this many, its newest SEARCH_MATCH_CAP are found by walking the created_at index instead.
+ * Reading every match costs about 3 µs each (the heap pages behind the index); the walk costs about
+ * 0.6 µs per claim passed, 1 / selectivity claims per match: on 100k claims the two meet near 5,000
+ * matches (docs/benchmarks/2026-11-26-search-renders-memory.md).
+ */
+export const SEARCH_READ_ALL_LIMIT = 5 * SEARCH_MATCH_CAP;
+
+/**
+ * The matches of a search (`match`, ranked by `rank`), in one statement: up to SEARCH_READ_ALL_LIMIT
+ * matches are read once through the index that serves `match` and the newest SEARCH_MATCH_CAP of them
+ * kept; a broader search (more than that) takes its newest SEARCH_MATCH_CAP from the created_at index
+ * instead. Which branch runs is decided inside the statement (a one-time filter), so the other costs
+ * nothing. Then counted and sorted from that set.
  */
 async function searchMatches(
   prelude: Prisma.Sql,
@@ -199,20 +211,18 @@ async function searchMatches(
   page: Prisma.Sql,
 ): Promise<{ ids: string[]; total: number }> {
   const where = Prisma.join([search.match, visibleClaim("c"), ...filters], " AND ");
-  // How many matches, counting no further than the cap (the scan stops there).
-  const [probe] = await readSql<{ n: number }>`
-    ${prelude} SELECT count(*)::int AS n FROM (SELECT 1 FROM ${from}, query WHERE ${where} LIMIT ${SEARCH_MATCH_CAP + 1}) m`;
-  if (Number(probe.n) === 0) return { ids: [], total: 0 };
-  const capped = Number(probe.n) > SEARCH_MATCH_CAP;
-  // Below the cap: every match, found once through the GIN index. Above it: the newest matches only.
-  const newest = capped ? Prisma.sql`ORDER BY c.created_at DESC, c.id DESC LIMIT ${SEARCH_MATCH_CAP}` : Prisma.empty;
+  const columns = Prisma.sql`c.id, c.created_at, c.gradient, c.vote_count,
+    ${from === CLAIMS ? Prisma.sql`NULL::float8` : Prisma.sql`cb.score`} AS bridging_score, ${search.rank} AS rank`;
+  const newest = Prisma.sql`ORDER BY created_at DESC, id DESC LIMIT ${SEARCH_MATCH_CAP}`;
   const [row] = await readSql<{ total: number; ids: string[] }>`
     ${prelude},
+    found AS MATERIALIZED (SELECT ${columns} FROM ${from}, query WHERE ${where} LIMIT ${SEARCH_READ_ALL_LIMIT + 1}),
+    broad AS MATERIALIZED (SELECT count(*) > ${SEARCH_READ_ALL_LIMIT} AS yes FROM found),
     matches AS MATERIALIZED (
-      SELECT c.id, c.created_at, c.gradient, c.vote_count,
-             ${from === CLAIMS ? Prisma.sql`NULL::float8` : Prisma.sql`cb.score`} AS bridging_score,
-             ${search.rank} AS rank
-      FROM ${from}, query WHERE ${where} ${newest}
+      (SELECT * FROM found WHERE NOT (SELECT yes FROM broad) ${newest})
+      UNION ALL
+      (SELECT ${columns} FROM ${from}, query WHERE ${where} AND (SELECT yes FROM broad)
+       ORDER BY c.created_at DESC, c.id DESC LIMIT ${SEARCH_MATCH_CAP})
     )
     SELECT (SELECT count(*)::int FROM matches) AS total,
            ARRAY(SELECT m.id::text FROM matches m ORDER BY m.${column} ${direction}${nulls}, m.id ${direction} ${page}) AS ids`;

@@ -5,7 +5,7 @@ import { createAgent, startApi, type TestAgent, type TestApi } from "../helpers/
 import { db } from "../../server/db/client.ts";
 import { createCache, type Cache } from "../../server/cache/index.ts";
 import { TRENDING_RANKING_SIZE, trending } from "../../server/services/discovery.ts";
-import { MAX_SEARCH_TERMS, SEARCH_MATCH_CAP } from "../../server/services/claims.ts";
+import { MAX_SEARCH_TERMS, SEARCH_MATCH_CAP, SEARCH_READ_ALL_LIMIT } from "../../server/services/claims.ts";
 import { REPLIES_EMBEDDED } from "../../server/services/comments.ts";
 
 let api: TestApi;
@@ -132,6 +132,22 @@ describe("search: bounded work", () => {
     // Below the cap the total is exact.
     await newClaim(alice, "Okapis are rare and counted exactly");
     expect((await api.get("/claims?q=okapis")).body.total).toBe(1);
+  });
+
+  it(`a search with more than ${SEARCH_READ_ALL_LIMIT} matches takes the other road to the same answer: its ${SEARCH_MATCH_CAP} newest`, async () => {
+    await db().$executeRaw`
+      INSERT INTO claims (id, statement, author_id, created_at, updated_at)
+      SELECT gen_random_uuid(), 'Gnus are broad number ' || n, ${alice.id}::uuid,
+             now() - make_interval(secs => ${SEARCH_READ_ALL_LIMIT + 21} - n), now()
+      FROM generate_series(1, ${SEARCH_READ_ALL_LIMIT + 20}) AS n`;
+    const res = await api.get("/claims?q=gnus&limit=5");
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(SEARCH_MATCH_CAP);
+    const newest = await api.get("/claims?q=gnus&sort_by=created_at&sort_order=desc&limit=1");
+    // Inserted oldest first: the rows read first are the oldest, so a wrong road would rank those.
+    expect(newest.body.claims[0].statement).toBe(`Gnus are broad number ${SEARCH_READ_ALL_LIMIT + 20}`);
+    const last = await api.get("/claims?q=gnus&sort_by=created_at&sort_order=desc&limit=1&offset=" + (SEARCH_MATCH_CAP - 1));
+    expect(last.body.claims[0].statement).toBe(`Gnus are broad number ${SEARCH_READ_ALL_LIMIT + 20 - (SEARCH_MATCH_CAP - 1)}`);
   });
 });
 
