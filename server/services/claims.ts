@@ -121,9 +121,10 @@ const CLAIMS_WITH_BRIDGING = Prisma.sql`claims c JOIN claim_bridging cb ON cb.cl
  * - with `q`: the full-text matches are found once through the GIN index on search_vector, then
  *   counted and sorted from that set in the same statement. Matching first keeps a rare word from
  *   turning into a walk over the whole created_at index (≈90 ms when the planner guessed wrong, 0.3 ms
- *   this way). The cost is proportional to the number of matches, so it is bounded: a probe counts up
- *   to SEARCH_MATCH_CAP + 1, and a broader search ranks only its SEARCH_MATCH_CAP newest matches
- *   (`q` holds at most MAX_SEARCH_TERMS terms; the statement timeout is the last resort).
+ *   this way). The cost is proportional to the number of matches, so it is bounded: at most
+ *   SEARCH_READ_ALL_LIMIT are read, a broader search finds its SEARCH_MATCH_CAP newest matches on the
+ *   created_at index instead, and only those are ranked (`searchMatches`; `q` holds at most
+ *   MAX_SEARCH_TERMS terms; the statement timeout is the last resort).
  * Ties are broken by id in the sort direction, so pages never overlap or skip.
  */
 export async function listClaims(input: ListClaimsInput, viewerId: string | null): Promise<ClaimList> {
