@@ -61,6 +61,8 @@ export interface Server {
   child: ChildProcess;
   output: string;
   peakRssMb: number;
+  /** process.memoryUsage() at the highest RSS the probe sampled (bench/probe.ts), when asked. */
+  memoryAtPeak?: NodeJS.MemoryUsage | null;
 }
 
 function freePort(): Promise<number> {
@@ -167,6 +169,12 @@ export interface Counters {
   /** Requests whose response was sent or whose client went away. */
   closed: number;
   responses: number;
+}
+
+/** Where the server's memory was at its highest RSS (the probe samples it ten times a second), or null. */
+export async function memoryAtPeak(server: Server): Promise<NodeJS.MemoryUsage | null> {
+  const reply = await probe(server, { type: "memory" }, 2000);
+  return reply && typeof reply.rss === "number" ? (reply as unknown as NodeJS.MemoryUsage) : null;
 }
 
 /** Statements sent to PostgreSQL, requests received and responses finished so far, as the server counts them. */

@@ -5,7 +5,9 @@
 //   increment each — so the harness can report queries and CPU time per request as the server saw
 //   them, and wait until the server has finished what a run left in flight;
 // - starts and stops a V8 CPU profile on request, so a profile covers exactly one measured run
-//   (not start-up, module compilation or the other endpoints).
+//   (not start-up, module compilation or the other endpoints);
+// - samples the process's memory ten times a second and keeps the breakdown at the highest RSS seen,
+//   so the report can say where the peak went (V8's heap, buffers, the rest).
 import { writeFileSync } from "node:fs";
 import { Server, ServerResponse } from "node:http";
 import { Session } from "node:inspector";
@@ -33,12 +35,21 @@ let session: Session | null = null;
 const post = (method: string, params?: object) =>
   new Promise<any>((resolve, reject) => session!.post(method, params ?? {}, (err, result) => (err ? reject(err) : resolve(result))));
 
-type Message = { type: "queries" } | { type: "profile-start" } | { type: "profile-stop"; file: string };
+/** process.memoryUsage() at the highest RSS sampled so far. */
+let memoryAtPeak: NodeJS.MemoryUsage = process.memoryUsage();
+setInterval(() => {
+  const now = process.memoryUsage();
+  if (now.rss > memoryAtPeak.rss) memoryAtPeak = now;
+}, 100).unref();
+
+type Message = { type: "queries" } | { type: "memory" } | { type: "profile-start" } | { type: "profile-stop"; file: string };
 
 async function answer(message: Message): Promise<object> {
   switch (message.type) {
     case "queries":
       return { queries: statementsSent(), requests, closed, responses };
+    case "memory":
+      return { ...memoryAtPeak };
     case "profile-start":
       session = new Session();
       session.connect();

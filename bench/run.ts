@@ -22,7 +22,7 @@ import { availableRoutes, bareRoutes, checkSignedIn, endpoints, loadFixtures, pa
 import { measure, responseBytes } from "./load.ts";
 import { log, seconds } from "./log.ts";
 import { parseOptions, RESULTS_DIR, ROOT, type Options } from "./options.ts";
-import { adminQuery, checkCounters, databaseUrl, ensureBuild, postgresVersion, seedDatabase, startServer, stopServer, type Server } from "./orchestration.ts";
+import { adminQuery, checkCounters, memoryAtPeak, databaseUrl, ensureBuild, postgresVersion, seedDatabase, startServer, stopServer, type Server } from "./orchestration.ts";
 import { judge, judgePage, printPageReport, printProfiles, printReport, writeResults, type EndpointReport, type PageReport } from "./report.ts";
 import { SEED_PASSWORD, type SeedReport } from "./seed.ts";
 import { benchBridging, printBridgingReport, type BridgingBenchReport } from "./bridging.ts";
@@ -95,7 +95,7 @@ async function main() {
     const bareEndpoints = new Map(endpoints(fixtures, "bare").map((e) => [e.name, e]));
     // The bare yardstick serves only the API table: not started when no endpoint of it is measured.
     const needsBare = oursEndpoints.some((ep) => ep.bare && (!opts.only || opts.only.has(ep.name)));
-    ours = await startServer("ours", opts.serverRoot, "server/main.ts", serverEnv, /Ready on/);
+    ours = await startServer("ours", opts.serverRoot, serverEntry(opts.serverRoot), serverEnv, /Ready on/);
     if (opts.bare && needsBare) bare = await startServer("bare", ROOT, "bench/bare-server.ts", serverEnv, /Bare server ready/);
     log(`servers up: ours ${ours.base}${bare ? `, bare ${bare.base}` : ""}; ${opts.connections} connections, ${opts.duration} s per run after ${opts.warmup} s warm-up`);
 
@@ -162,6 +162,7 @@ async function main() {
       counters = await checkCounters();
       log(`counters checked after the vote load in ${seconds(Date.now() - t)}`);
     }
+    ours.memoryAtPeak = await memoryAtPeak(ours);
     await Promise.all([stopServer(ours), stopServer(bare)]);
 
     // The bridging model on the same data set (bench/bridging.ts): fit time, memory, API p99 during a fit.
@@ -258,6 +259,11 @@ main().catch((err) => {
 });
 
 /** The error lines (pino level ≥ 50, or anything not JSON) a server wrote during a run: what a 5xx was. */
+/** The process entry of the server at `root`: server/main.ts, or server/http/main.ts in copies from before that move. */
+function serverEntry(root: string): string {
+  return existsSync(path.join(root, "server/main.ts")) ? "server/main.ts" : "server/http/main.ts";
+}
+
 function serverErrors(output: string): string {
   const lines = output.split("\n").filter((line) => line.trim() && !/"level":(10|20|30|40),/.test(line));
   return lines.length ? `\n${lines.slice(0, 8).join("\n").slice(0, 4000)}` : "none logged";
