@@ -14,12 +14,10 @@ import {
   crowdGradient,
   gradientFromSums,
   voteWeight,
-  CONSENSUS_HIGH,
-  CONSENSUS_LOW,
   type WeightedVote,
 } from "../server/domain/gradient.ts";
 import { applyEvents, resolutionChange, tierFor } from "../server/domain/reputation.ts";
-import { applyToHistogram, consensusVerdict, resolutionDue, statusSince } from "../server/domain/consensus.ts";
+import { applyToHistogram, consensusVerdict, decidedBy, resolutionDue, statusSince } from "../server/domain/consensus.ts";
 import { learningScore, resolvedVotesFrom } from "../server/domain/learning.ts";
 import { outcomeEngagement, rankExpertise } from "../server/domain/expertise.ts";
 import { outcomeRecord, type RecordedOutcome } from "../server/domain/outcomes.ts";
@@ -78,20 +76,32 @@ const toAgent = (r: Row, p = "author_") => ({
   bio: r[`${p}bio`],
   reputation_score: Number(r[`${p}reputation`]),
   tier: r[`${p}tier`],
+  role: r[`${p}role`],
+  automated: Boolean(r[`${p}automated`]),
   created_at: (r[`${p}created_at`] as Date).toISOString(),
 });
+
+/** The author columns of `agents a` (services/author-columns.ts). */
+const AUTHOR_COLUMNS = `a.id::text AS author_id, a.username AS author_username, a.display_name AS author_display_name,
+   a.avatar_url AS author_avatar_url, a.bio AS author_bio, a.reputation AS author_reputation,
+   a.tier::text AS author_tier, a.role::text AS author_role, a.automated AS author_automated, a.created_at AS author_created_at`;
 
 /** The claim view over the rows `from` names `c`; the vote's statement uses it over the row it wrote (as services/claim-views.ts). */
 const claimViewSql = (from: string, viewer: string, userVote: string, where: string) => `
   SELECT c.id::text AS id, c.statement, c.complexity_tier::text AS complexity_tier, c.tags,
-         ARRAY(SELECT p.parent_id::text FROM claim_parents p WHERE p.claim_id = c.id ORDER BY p.position, p.parent_id) AS parent_ids,
-         c.gradient, c.vote_count, c.evidence_count, c.created_at, c.updated_at,
-         a.id::text AS author_id, a.username AS author_username, a.display_name AS author_display_name,
-         a.avatar_url AS author_avatar_url, a.bio AS author_bio, a.reputation AS author_reputation,
-         a.tier::text AS author_tier, a.created_at AS author_created_at,
-         ${userVote} AS user_vote, (b.agent_id IS NOT NULL) AS is_bookmarked, (f.agent_id IS NOT NULL) AS is_following
+         ARRAY(SELECT p.parent_id::text FROM claim_parents p JOIN claims pc ON pc.id = p.parent_id
+               WHERE p.claim_id = c.id AND pc.hidden_at IS NULL ORDER BY p.position, p.parent_id) AS parent_ids,
+         c.gradient, c.people_weighted_sum, c.people_weight_total, c.people_vote_count,
+         c.vote_count, c.evidence_count, c.created_at, c.updated_at,
+         cb.score AS bridging_score, cb.polarity AS bridging_polarity,
+         coalesce(cb.status::text, 'insufficient_data') AS bridging_status, cb.computed_at AS bridging_computed_at,
+         c.consensus_status::text AS consensus_status, c.consensus_since, c.vote_histogram,
+         ${AUTHOR_COLUMNS},
+         ${userVote} AS user_vote, (b.agent_id IS NOT NULL) AS is_bookmarked, (f.agent_id IS NOT NULL) AS is_following,
+         c.hidden_at, c.hidden_reason
   FROM ${from}
   JOIN agents a ON a.id = c.author_id
+  LEFT JOIN claim_bridging cb ON cb.claim_id = c.id
   LEFT JOIN claim_votes v ON v.claim_id = c.id AND v.agent_id = ${viewer}
   LEFT JOIN bookmarks b ON b.claim_id = c.id AND b.agent_id = ${viewer}
   LEFT JOIN follows f ON f.claim_id = c.id AND f.agent_id = ${viewer}
@@ -106,6 +116,10 @@ function toClaim(r: Row, viewer: string | null) {
     tags: r.tags,
     parent_ids: r.parent_ids,
     gradient: Number(r.gradient),
+    gradient_people:
+      Number(r.people_vote_count) === 0
+        ? null
+        : gradientFromSums({ weightedSum: Number(r.people_weighted_sum), weightTotal: Number(r.people_weight_total), voteCount: Number(r.people_vote_count) }),
     vote_count: Number(r.vote_count),
     evidence_count: Number(r.evidence_count),
     author: toAgent(r),
@@ -114,6 +128,19 @@ function toClaim(r: Row, viewer: string | null) {
     user_vote: viewer && r.user_vote !== null ? Number(r.user_vote) : null,
     is_bookmarked: viewer ? r.is_bookmarked : null,
     is_following: viewer ? r.is_following : null,
+    bridging: {
+      score: r.bridging_score === null ? null : Number(r.bridging_score),
+      polarity: r.bridging_polarity === null ? null : Number(r.bridging_polarity),
+      status: r.bridging_status,
+      computed_at: r.bridging_computed_at ? r.bridging_computed_at.toISOString() : null,
+    },
+    consensus: {
+      status: r.consensus_status,
+      voters: Number(r.vote_count),
+      decided_by: decidedBy(r.consensus_status, r.bridging_status),
+      histogram: r.vote_histogram.map(Number),
+      since: r.consensus_since ? r.consensus_since.toISOString() : null,
+    },
   };
 }
 
@@ -149,14 +176,20 @@ async function listClaims(query: URLSearchParams, viewer: string | null) {
   if (q) {
     const qParam = params.push(q);
     const where = [`c.search_vector @@ query.q`, ...filters].join(" AND ");
+    // services/claims.ts searchMatches: at most 5,000 matches read, the newest 1,000 ranked.
+    const columns = `c.id, c.created_at, c.gradient, c.vote_count, NULL::float8 AS bridging_score, ts_rank(c.search_vector, query.q) AS rank`;
     const [row] = await rows(
       pool,
       `WITH query AS (SELECT websearch_to_tsquery('english', $${qParam}) AS q),
+       found AS MATERIALIZED (SELECT ${columns} FROM claims c, query WHERE ${where} AND c.hidden_at IS NULL LIMIT 5001),
+       broad AS MATERIALIZED (SELECT count(*) > 5000 AS yes FROM found),
        matches AS MATERIALIZED (
-         SELECT c.id, c.created_at, c.gradient, c.vote_count, ts_rank(c.search_vector, query.q) AS rank
-         FROM claims c, query WHERE ${where}
+         (SELECT * FROM found WHERE NOT (SELECT yes FROM broad) ORDER BY created_at DESC, id DESC LIMIT 1000)
+         UNION ALL
+         (SELECT ${columns} FROM claims c, query WHERE ${where} AND c.hidden_at IS NULL AND (SELECT yes FROM broad)
+          ORDER BY c.created_at DESC, c.id DESC LIMIT 1000)
        )
-       SELECT (SELECT count(*) FROM matches) AS total,
+       SELECT (SELECT count(*)::int FROM matches) AS total,
               ARRAY(SELECT m.id::text FROM matches m ORDER BY m.${column} ${direction}, m.id ${direction} LIMIT $${params.push(limit)} OFFSET $${params.push(offset)}) AS ids`,
       params,
     );
@@ -341,10 +374,8 @@ async function listEvidence(claimId: string, query: URLSearchParams, viewer: str
   const [page, count] = await Promise.all([
     rows(
       pool,
-      `SELECT e.id, e.claim_id, e.position, e.content_type, e.content, e.upvotes, e.downvotes, e.vote_score, e.created_at, e.updated_at,
-              a.id AS author_id, a.username AS author_username, a.display_name AS author_display_name, a.avatar_url AS author_avatar_url,
-              a.bio AS author_bio, a.reputation AS author_reputation, a.tier AS author_tier, a.created_at AS author_created_at,
-              v.direction AS user_vote
+      `SELECT e.id, e.claim_id, e.position, e.content_type, e.content, e.title, e.excerpt, e.upvotes, e.downvotes, e.vote_score,
+              e.created_at, e.updated_at, ${AUTHOR_COLUMNS}, v.direction AS user_vote
        FROM evidence e JOIN agents a ON a.id = e.author_id
        LEFT JOIN evidence_votes v ON v.evidence_id = e.id AND v.agent_id = $2::uuid
        WHERE e.claim_id = $1::uuid ORDER BY e.${column} ${order}, e.id ${order} LIMIT $3 OFFSET $4`,
@@ -360,6 +391,8 @@ async function listEvidence(claimId: string, query: URLSearchParams, viewer: str
     position: r.position,
     content_type: r.content_type,
     content: r.content,
+    title: r.title,
+    excerpt: r.excerpt,
     upvotes: r.upvotes,
     downvotes: r.downvotes,
     vote_score: r.vote_score,
@@ -373,7 +406,8 @@ async function listEvidence(claimId: string, query: URLSearchParams, viewer: str
 // ---- profiles (services/profiles.ts) ----
 
 const AGENT_COLUMNS = `id, username, display_name AS author_display_name, username AS author_username, id AS author_id,
-  avatar_url AS author_avatar_url, bio AS author_bio, reputation AS author_reputation, tier AS author_tier, created_at AS author_created_at, reputation`;
+  avatar_url AS author_avatar_url, bio AS author_bio, reputation AS author_reputation, tier AS author_tier, role AS author_role,
+  automated AS author_automated, created_at AS author_created_at, reputation`;
 
 async function findAgent(idOrUsername: string): Promise<Row> {
   const [agent] = UUID_RE.test(idOrUsername)
@@ -485,10 +519,7 @@ async function platformStats() {
     rows(pool, `SELECT value AS n FROM platform_counters WHERE name = $1`, ["claims"]),
     rows(pool, `SELECT count(*) AS n FROM agents`),
     rows(pool, `SELECT sum(value) AS n FROM platform_counters WHERE name LIKE 'claim_votes:%'`),
-    rows(pool, `SELECT ((SELECT count(*) FROM claims WHERE gradient > $1) + (SELECT count(*) FROM claims WHERE gradient < $2))::int AS n`, [
-      CONSENSUS_HIGH,
-      CONSENSUS_LOW,
-    ]),
+    rows(pool, `SELECT count(*)::int AS n FROM claims c WHERE c.consensus_status IN ('consensus_true', 'consensus_false') AND c.hidden_at IS NULL`),
     rows(
       pool,
       `SELECT count(*)::int AS n FROM (

@@ -13,7 +13,12 @@ import type { SeedReport } from "./seed.ts";
 import { WEBHOOK_P99_TARGET_MS, type LatencyFigures } from "./webhook-latency.ts";
 
 /** The issue's targets (a benchmark reports them; it never fails on them). */
-export const TARGETS = { readRatio: 0.5, readP99Ms: 50, votesPerSecond: 500, rssMb: 400 };
+/**
+ * Every API read ≥ 0.75× the bare yardstick and the cached statistics ≥ 0.5×; votes ≥ 0.75× and
+ * ≥ 500/s; peak RSS < 400 MB (docs/benchmarks/2026-11-26-search-renders-memory.md). The p99 line is
+ * the earlier round's, at the bench's 32 connections.
+ */
+export const TARGETS = { readRatio: 0.75, statsRatio: 0.5, voteRatio: 0.75, readP99Ms: 50, votesPerSecond: 500, rssMb: 400 };
 
 export interface EndpointReport {
   name: string;
@@ -68,8 +73,10 @@ export function judge(r: EndpointReport): string[] {
   if (r.ours.requests === 0) missed.push("no response completed in the run");
   else if (r.kind === "vote") {
     if (r.ours.requestsPerSecond < TARGETS.votesPerSecond) missed.push(`< ${TARGETS.votesPerSecond}/s`);
+    if (r.ratio !== null && r.ratio < TARGETS.voteRatio) missed.push(`ratio < ${TARGETS.voteRatio}`);
   } else {
-    if (r.ratio !== null && r.ratio < TARGETS.readRatio) missed.push(`ratio < ${TARGETS.readRatio}`);
+    const ratioTarget = r.name === "stats" ? TARGETS.statsRatio : TARGETS.readRatio;
+    if (r.ratio !== null && r.ratio < ratioTarget) missed.push(`ratio < ${ratioTarget}`);
     if (r.ours.p99 >= TARGETS.readP99Ms) missed.push(`p99 >= ${TARGETS.readP99Ms} ms`);
   }
   return missed;

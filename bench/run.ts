@@ -26,6 +26,7 @@ import { adminQuery, checkCounters, memoryAtPeak, databaseUrl, ensureBuild, post
 import { judge, judgePage, printPageReport, printProfiles, printReport, writeResults, type EndpointReport, type PageReport } from "./report.ts";
 import { SEED_PASSWORD, type SeedReport } from "./seed.ts";
 import { benchBridging, printBridgingReport, type BridgingBenchReport } from "./bridging.ts";
+import { differingAnswers } from "./same-answers.ts";
 import { measureWebhookLatency, WEBHOOK_LATENCY, type LatencyFigures } from "./webhook-latency.ts";
 
 async function main() {
@@ -111,6 +112,10 @@ async function main() {
     const ourRoutes = await availableRoutes(ours);
     const bareHas = bare ? await bareRoutes(bare, fixtures) : new Set<string>();
     const reports: EndpointReport[] = [];
+    // The yardstick must answer what ours answers, or its ratios mean nothing (bench/same-answers.ts).
+    const compared = oursEndpoints.filter((ep) => (!opts.only || opts.only.has(ep.name)) && ourRoutes.has(ep.route) && bareHas.has(ep.route));
+    const answersDiffer = bare ? await differingAnswers(ours, bare, compared) : [];
+    if (bare) log(answersDiffer.length ? `the yardstick's answers differ from ours:\n  ${answersDiffer.join("\n  ")}` : "the yardstick answers every read as ours does");
     if (!opts.only || opts.only.has("related")) {
       log(`related: first reads of ${RELATED_VIEWED} claims (their sets computed): ${(await warmRelatedSets(ours.base, fixtures)).toFixed(1)} s`);
     }
@@ -173,6 +178,7 @@ async function main() {
 
     printPageReport(pages);
     printReport(reports, ours, bare, counters, { webhookLatency, fanOutDrainSeconds });
+    if (answersDiffer.length) console.log(`\nThe yardstick's answers differ from ours (its ratios compare different work):\n  ${answersDiffer.join("\n  ")}`);
     if (bridging) printBridgingReport(bridging);
     printProfiles(reports, pages);
     if (opts.cpuProf) log(`CPU profiles (open in Chrome DevTools): ${path.relative(ROOT, profileDir)}/`);
