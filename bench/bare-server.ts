@@ -23,6 +23,7 @@ import { outcomeEngagement, rankExpertise } from "../server/domain/expertise.ts"
 import { outcomeRecord, type RecordedOutcome } from "../server/domain/outcomes.ts";
 import { TRENDING_WEIGHTS, trendingScore, trendingWindowStart } from "../server/domain/trending.ts";
 import { matchingTags, recommendationScore, relatedRelevance } from "../server/domain/relevance.ts";
+import { TOMBSTONE_AGENT_ID } from "../server/domain/accounts.ts";
 import { fillTimeline, timelineDays, timelineStart, TIMELINE_PERIODS, type TimelinePeriod } from "../server/domain/timeline.ts";
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
@@ -106,7 +107,7 @@ const claimViewSql = (from: string, viewer: string, userVote: string, where: str
   LEFT JOIN bookmarks b ON b.claim_id = c.id AND b.agent_id = ${viewer}
   LEFT JOIN follows f ON f.claim_id = c.id AND f.agent_id = ${viewer}
   WHERE ${where}`;
-const CLAIM_VIEW_SQL = claimViewSql("claims c", "$1::uuid", "v.value", "c.id = ANY($2::uuid[])");
+const CLAIM_VIEW_SQL = claimViewSql("claims c", "$1::uuid", "v.value", "c.id = ANY($2::uuid[]) AND c.hidden_at IS NULL");
 
 function toClaim(r: Row, viewer: string | null) {
   return {
@@ -196,7 +197,7 @@ async function listClaims(query: URLSearchParams, viewer: string | null) {
     ids = row.ids;
     total = Number(row.total);
   } else {
-    const where = filters.length ? `WHERE ${filters.join(" AND ")}` : "";
+    const where = `WHERE ${["c.hidden_at IS NULL", ...filters].join(" AND ")}`;
     const countParams = [...params];
     const [page, count] = await Promise.all([
       rows(
@@ -378,10 +379,11 @@ async function listEvidence(claimId: string, query: URLSearchParams, viewer: str
               e.created_at, e.updated_at, ${AUTHOR_COLUMNS}, v.direction AS user_vote
        FROM evidence e JOIN agents a ON a.id = e.author_id
        LEFT JOIN evidence_votes v ON v.evidence_id = e.id AND v.agent_id = $2::uuid
-       WHERE e.claim_id = $1::uuid ORDER BY e.${column} ${order}, e.id ${order} LIMIT $3 OFFSET $4`,
+       WHERE e.claim_id = $1::uuid AND (e.hidden_at IS NULL AND NOT EXISTS (SELECT 1 FROM claims hidden_claim WHERE hidden_claim.id = e.claim_id AND hidden_claim.hidden_at IS NOT NULL)) ORDER BY e.${column} ${order}, e.id ${order} LIMIT $3 OFFSET $4`,
       [claimId, viewer, limit, offset],
     ),
-    rows(pool, `SELECT (SELECT count(*)::int FROM evidence e WHERE e.claim_id = $1::uuid) AS n FROM claims WHERE id = $1::uuid`, [claimId]),
+    rows(pool, `SELECT (SELECT count(*)::int FROM evidence e WHERE e.claim_id = $1::uuid AND (e.hidden_at IS NULL AND NOT EXISTS (SELECT 1 FROM claims hidden_claim WHERE hidden_claim.id = e.claim_id AND hidden_claim.hidden_at IS NOT NULL))) AS n FROM claims c
+      WHERE c.id = $1::uuid AND c.hidden_at IS NULL`, [claimId]),
   ]);
   if (!count[0]) throw new HttpError(404, "Claim not found");
   const evidence = page.map((r) => ({
@@ -428,12 +430,12 @@ async function expertiseOf(agentId: string, records: Promise<RecordedOutcome[]> 
       pool,
       `SELECT tag, count(*)::int AS engagement_count
        FROM (
-         SELECT unnest(c.tags) AS tag FROM claims c WHERE c.author_id = $1::uuid
+         SELECT unnest(c.tags) AS tag FROM claims c WHERE c.author_id = $1::uuid AND c.hidden_at IS NULL
          UNION ALL
-         SELECT unnest(c.tags) FROM evidence e JOIN claims c ON c.id = e.claim_id WHERE e.author_id = $1::uuid
+         SELECT unnest(c.tags) FROM evidence e JOIN claims c ON c.id = e.claim_id WHERE e.author_id = $1::uuid AND (e.hidden_at IS NULL AND NOT EXISTS (SELECT 1 FROM claims hidden_claim WHERE hidden_claim.id = e.claim_id AND hidden_claim.hidden_at IS NOT NULL))
          UNION ALL
          SELECT unnest(c.tags) FROM claim_votes v JOIN claims c ON c.id = v.claim_id
-         WHERE v.agent_id = $1::uuid
+         WHERE v.agent_id = $1::uuid AND c.hidden_at IS NULL
            AND NOT EXISTS (SELECT 1 FROM vote_outcomes o WHERE o.claim_id = v.claim_id AND o.agent_id = v.agent_id)
        ) engagement GROUP BY tag`,
       [agentId],
@@ -453,16 +455,16 @@ async function profile(idOrUsername: string) {
   const [[counts], resolved, expertise] = await Promise.all([
     rows(
       pool,
-      `SELECT (SELECT count(*)::int FROM claims WHERE author_id = $1::uuid) AS claims_authored,
-              (SELECT count(*)::int FROM evidence WHERE author_id = $1::uuid) AS evidence_submitted,
-              (SELECT count(*)::int FROM claim_votes WHERE agent_id = $1::uuid) AS votes_cast,
-              (SELECT count(*)::int FROM agents WHERE reputation > $2::float8) AS higher,
-              (SELECT count(*)::int FROM agents) AS total_agents,
+      `SELECT (SELECT count(*)::int FROM claims c WHERE c.author_id = $1::uuid AND c.hidden_at IS NULL) AS claims_authored,
+              (SELECT count(*)::int FROM evidence e WHERE e.author_id = $1::uuid AND (e.hidden_at IS NULL AND NOT EXISTS (SELECT 1 FROM claims hidden_claim WHERE hidden_claim.id = e.claim_id AND hidden_claim.hidden_at IS NOT NULL))) AS evidence_submitted,
+              (SELECT count(*)::int FROM claim_votes v JOIN claims c ON c.id = v.claim_id WHERE v.agent_id = $1::uuid AND c.hidden_at IS NULL) AS votes_cast,
+              (SELECT count(*)::int FROM agents WHERE reputation > $2::float8 AND id <> '${TOMBSTONE_AGENT_ID}'::uuid) AS higher,
+              (SELECT count(*)::int FROM agents WHERE id <> '${TOMBSTONE_AGENT_ID}'::uuid) AS total_agents,
               LEAST(
-                (SELECT min(created_at) FROM claims WHERE author_id = $1::uuid),
-                (SELECT min(created_at) FROM evidence WHERE author_id = $1::uuid),
-                (SELECT min(created_at) FROM claim_votes WHERE agent_id = $1::uuid),
-                (SELECT min(created_at) FROM comments WHERE author_id = $1::uuid)) AS first`,
+                (SELECT min(c.created_at) FROM claims c WHERE c.author_id = $1::uuid AND c.hidden_at IS NULL),
+                (SELECT min(e.created_at) FROM evidence e WHERE e.author_id = $1::uuid AND (e.hidden_at IS NULL AND NOT EXISTS (SELECT 1 FROM claims hidden_claim WHERE hidden_claim.id = e.claim_id AND hidden_claim.hidden_at IS NOT NULL))),
+                (SELECT min(v.created_at) FROM claim_votes v JOIN claims c ON c.id = v.claim_id WHERE v.agent_id = $1::uuid AND c.hidden_at IS NULL),
+                (SELECT min(c.created_at) FROM comments c WHERE c.author_id = $1::uuid AND (c.hidden_at IS NULL AND NOT EXISTS (SELECT 1 FROM claims hidden_claim WHERE hidden_claim.id = c.claim_id AND hidden_claim.hidden_at IS NOT NULL)))) AS first`,
       [id, agent.reputation],
     ),
     records,
@@ -493,16 +495,18 @@ async function timeline(idOrUsername: string, query: URLSearchParams) {
   const agent = await findAgent(idOrUsername);
   const now = new Date();
   const since = timelineStart(period, now);
-  const per = (table: string, column: string, field: string) =>
-    rows(pool, `SELECT ${UTC_DAY} AS date, count(*)::int AS ${field} FROM ${table} WHERE ${column} = $1::uuid AND created_at >= $2 GROUP BY 1`, [
-      agent.id,
-      since,
-    ]);
+  const params = [agent.id, since];
+  // services/profiles.ts getTimeline: each count leaves out what is hidden.
   const parts = await Promise.all([
-    per("claims", "author_id", "claims"),
-    per("evidence", "author_id", "evidence"),
-    per("claim_votes", "agent_id", "votes"),
-    per("comments", "author_id", "comments"),
+    rows(pool, `SELECT ${UTC_DAY} AS date, count(*)::int AS claims FROM claims c
+      WHERE author_id = $1::uuid AND created_at >= $2 AND c.hidden_at IS NULL GROUP BY 1`, params),
+    rows(pool, `SELECT ${UTC_DAY} AS date, count(*)::int AS evidence FROM evidence e
+      WHERE author_id = $1::uuid AND created_at >= $2 AND (e.hidden_at IS NULL AND NOT EXISTS (SELECT 1 FROM claims hidden_claim WHERE hidden_claim.id = e.claim_id AND hidden_claim.hidden_at IS NOT NULL)) GROUP BY 1`, params),
+    rows(pool, `SELECT to_char(v.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, count(*)::int AS votes
+      FROM claim_votes v JOIN claims c ON c.id = v.claim_id
+      WHERE v.agent_id = $1::uuid AND v.created_at >= $2 AND c.hidden_at IS NULL GROUP BY 1`, params),
+    rows(pool, `SELECT ${UTC_DAY} AS date, count(*)::int AS comments FROM comments c
+      WHERE author_id = $1::uuid AND created_at >= $2 AND (c.hidden_at IS NULL AND NOT EXISTS (SELECT 1 FROM claims hidden_claim WHERE hidden_claim.id = c.claim_id AND hidden_claim.hidden_at IS NOT NULL)) GROUP BY 1`, params),
   ]);
   return { period, data: fillTimeline(timelineDays(period, now), parts.flat() as never[]) };
 }
@@ -517,7 +521,7 @@ async function platformStats() {
   const since = new Date(now.getTime() - 7 * 24 * 3600_000);
   const [claims, agents, votes, consensus, active] = await Promise.all([
     rows(pool, `SELECT value AS n FROM platform_counters WHERE name = $1`, ["claims"]),
-    rows(pool, `SELECT count(*) AS n FROM agents`),
+    rows(pool, `SELECT count(*)::int AS n FROM agents WHERE id <> $1::uuid`, [TOMBSTONE_AGENT_ID]),
     rows(pool, `SELECT sum(value) AS n FROM platform_counters WHERE name LIKE 'claim_votes:%'`),
     rows(pool, `SELECT count(*)::int AS n FROM claims c WHERE c.consensus_status IN ('consensus_true', 'consensus_false') AND c.hidden_at IS NULL`),
     rows(
