@@ -35,10 +35,6 @@ const nextConfig = {
   // Where incrementally rendered pages are kept: Redis when REDIS_URL is set, else the file system
   // (server/cache/page-store.ts, docs/features/page-cache.md).
   cacheHandler: fileURLToPath(new URL("./server/cache/page-store.ts", import.meta.url)),
-  // No copy of kept pages in Next's memory besides the store (the file system's 50 MB LRU by default):
-  // a long tail of pages only churns it, and pages read by many are served from the guard's one-second
-  // copies (docs/features/page-cache.md#kept-pages, "No copy in Next's memory").
-  cacheMaxMemorySize: 0,
   async headers() {
     // Everything but /api/v1, whose CORS-open, no-content policy is the adapter's.
     return [{ source: "/((?!api/v1(?:/|$)).*)", headers: pageSecurityHeaders }];
