@@ -190,7 +190,7 @@ export async function listClaims(input: ListClaimsInput, viewerId: string | null
  * road: past this many, its newest SEARCH_MATCH_CAP are found by walking the created_at index instead.
  * Reading every match costs about 3 µs each (the heap pages behind the index); the walk costs about
  * 0.6 µs per claim passed, 1 / selectivity claims per match: on 100k claims the two meet near 5,000
- * matches (docs/benchmarks/2026-11-26-search-renders-memory.md).
+ * matches (docs/benchmarks/2026-11-26-before-after.md).
  */
 export const SEARCH_READ_ALL_LIMIT = 5 * SEARCH_MATCH_CAP;
 
