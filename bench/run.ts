@@ -264,12 +264,12 @@ main().catch((err) => {
   process.exit(2);
 });
 
-/** The error lines (pino level ≥ 50, or anything not JSON) a server wrote during a run: what a 5xx was. */
 /** The process entry of the server at `root`: server/main.ts, or server/http/main.ts in copies from before that move. */
 function serverEntry(root: string): string {
   return existsSync(path.join(root, "server/main.ts")) ? "server/main.ts" : "server/http/main.ts";
 }
 
+/** The error lines (pino level ≥ 50, or anything not JSON) a server wrote during a run: what a 5xx was. */
 function serverErrors(output: string): string {
   const lines = output.split("\n").filter((line) => line.trim() && !/"level":(10|20|30|40),/.test(line));
   return lines.length ? `\n${lines.slice(0, 8).join("\n").slice(0, 4000)}` : "none logged";
