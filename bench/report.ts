@@ -13,9 +13,9 @@ import type { SeedReport } from "./seed.ts";
 import { WEBHOOK_P99_TARGET_MS, type LatencyFigures } from "./webhook-latency.ts";
 
 /**
- * The targets a run is judged by (reported, never failed on): every API read ≥ 0.75× the bare yardstick and the cached statistics ≥ 0.5×; votes ≥ 0.75× and
- * ≥ 500/s; peak RSS < 400 MB (docs/benchmarks/2026-11-26-before-after.md). The p99 line is
- * the earlier round's, at the bench's 32 connections.
+ * The targets a run is judged by (reported, never failed on): every API read ≥ 0.75× the bare
+ * yardstick and the cached statistics ≥ 0.5×; votes ≥ 0.75× and ≥ 500/s; peak RSS < 400 MB
+ * (docs/benchmarks/README.md). The p99 line is the earlier round's, at the bench's 32 connections.
  */
 export const TARGETS = { readRatio: 0.75, statsRatio: 0.5, voteRatio: 0.75, readP99Ms: 50, votesPerSecond: 500, rssMb: 400 };
 
