@@ -5,6 +5,7 @@
 // payload of the same tree (≈2 KB a card); a row is ≈0.3 KB. The words are the claim page's
 // (docs/features/consensus-ui.md).
 import Link from "next/link";
+import { useId } from "react";
 import type { ConsensusStatus, DecidedBy } from "~/server/domain/consensus.ts";
 import { plural } from "../_lib/format.ts";
 import { RelTime, TagList } from "./bits.tsx";
@@ -35,13 +36,14 @@ export type CardRow = [
   extra?: string,
 ];
 
-function ClaimCard({ row }: { row: CardRow }) {
+/** `labelId`: the statement link's id, which names the card (short: it is in every card of every list page). */
+function ClaimCard({ row, labelId }: { row: CardRow; labelId: string }) {
   const [id, statement, tags, tier, votes, evidence, username, displayName, createdAt, gradient, status, decidedBy, extra] = row;
   const consensus: ConsensusCall = { status, voters: votes, decided_by: decidedBy };
   return (
-    <article aria-labelledby={`claim-${id}`}>
+    <article aria-labelledby={labelId}>
       <div>
-        <Link id={`claim-${id}`} className={cardStyles["claim-card__statement"]} href={`/claims/${id}`}>
+        <Link id={labelId} className={cardStyles["claim-card__statement"]} href={`/claims/${id}`}>
           {statement}
         </Link>
         <TagList tags={tags} />
@@ -65,11 +67,14 @@ function ClaimCard({ row }: { row: CardRow }) {
 }
 
 export function ClaimCards({ rows }: { rows: CardRow[] }) {
+  // One id per list and the card's place in it: unique on a page with several lists, and a few bytes
+  // where the claim's id made 80 per card.
+  const listId = useId();
   return (
     <ul className={cardStyles["claim-list"]}>
-      {rows.map((row) => (
+      {rows.map((row, i) => (
         <li key={row[0]}>
-          <ClaimCard row={row} />
+          <ClaimCard row={row} labelId={`${listId}${i}`} />
         </li>
       ))}
     </ul>

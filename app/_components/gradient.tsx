@@ -17,7 +17,7 @@ export function GradientBar({ gradient, consensus }: { gradient: number; consens
       role="img"
       aria-label={shown ? `${consensusHeadline(consensus)}; weighted average ${percent(gradient)} true` : consensusHeadline(consensus)}
     >
-      {shown ? <span className={gradientStyles["gradient-bar__marker"]} style={{ left: `${gradient * 100}%` }} /> : null}
+      {shown ? <span className={gradientStyles["gradient-bar__marker"]} style={{ left: `${Math.round(gradient * 1000) / 10}%` }} /> : null}
     </div>
   );
 }

@@ -11,8 +11,10 @@ export function ClaimListSkeleton({ title, count = 5, sidebar = false }: { title
   const list = (
     <ul className={cardStyles["claim-list"]} aria-hidden="true">
       {Array.from({ length: count }, (_, i) => (
-        <li key={i} className={ui.card} style={{ minHeight: 118 }}>
-          <SkeletonLines lines={3} widths={["90%", "35%", "55%"]} />
+        <li key={i} className={`${ui.card} ${cardStyles["claim-skeleton"]}`}>
+          <div className={`${ui.skeleton} ${ui["skeleton-line"]}`} />
+          <div className={`${ui.skeleton} ${ui["skeleton-line"]}`} />
+          <div className={`${ui.skeleton} ${ui["skeleton-line"]}`} />
         </li>
       ))}
     </ul>
@@ -57,8 +59,7 @@ export function StatsBarSkeleton({ count }: { count: number }) {
     <div className={statsStyles["stats-bar"]} aria-hidden="true">
       {Array.from({ length: count }, (_, i) => (
         <div className={statsStyles.stat} key={i}>
-          <div className={`${ui.skeleton} ${ui["skeleton-line"]}`} style={{ width: "60%" }} />
-          <div className={ui.skeleton} style={{ width: "40%", height: "1.5rem" }} />
+          <div className={`${ui.skeleton} ${statsStyles["stat-skeleton"]}`} />
         </div>
       ))}
     </div>

@@ -60,7 +60,7 @@ export function TopicsSection({ topics }: { topics: TopicRow[] }) {
             <li key={tag}>
               <Link href={`/topics/${encodeURIComponent(tag)}`} title={`${plural(claims, "claim")}, ${recent} this week`}>
                 {`#${tag} `}
-                <span aria-hidden="true" style={{ opacity: 0.7, marginLeft: 4 }}>{claims}</span>
+                <span aria-hidden="true">{claims}</span>
                 <span className="visually-hidden">{`, ${plural(claims, "claim")}`}</span>
               </Link>
             </li>
