@@ -24,7 +24,14 @@ import { outcomeRecord, type RecordedOutcome } from "../server/domain/outcomes.t
 import { TRENDING_WEIGHTS, trendingScore, trendingWindowStart } from "../server/domain/trending.ts";
 import { matchingTags, recommendationScore, relatedRelevance } from "../server/domain/relevance.ts";
 import { TOMBSTONE_AGENT_ID } from "../server/domain/accounts.ts";
+import { visibleClaimText, visibleOnClaimText } from "../server/services/visibility-rule.ts";
 import { fillTimeline, timelineDays, timelineStart, TIMELINE_PERIODS, type TimelinePeriod } from "../server/domain/timeline.ts";
+
+// The services' visibility rule, as text (server/services/visibility-rule.ts): hidden content is left
+// out of the same reads, with the same predicates.
+const VISIBLE_CLAIM = visibleClaimText("c");
+const VISIBLE_EVIDENCE = visibleOnClaimText("e");
+const VISIBLE_COMMENT = visibleOnClaimText("c");
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
 pool.on("error", (err) => console.error("[bare] idle client error:", err.message));
@@ -91,7 +98,7 @@ const AUTHOR_COLUMNS = `a.id::text AS author_id, a.username AS author_username, 
 const claimViewSql = (from: string, viewer: string, userVote: string, where: string) => `
   SELECT c.id::text AS id, c.statement, c.complexity_tier::text AS complexity_tier, c.tags,
          ARRAY(SELECT p.parent_id::text FROM claim_parents p JOIN claims pc ON pc.id = p.parent_id
-               WHERE p.claim_id = c.id AND pc.hidden_at IS NULL ORDER BY p.position, p.parent_id) AS parent_ids,
+               WHERE p.claim_id = c.id AND ${visibleClaimText("pc")} ORDER BY p.position, p.parent_id) AS parent_ids,
          c.gradient, c.people_weighted_sum, c.people_weight_total, c.people_vote_count,
          c.vote_count, c.evidence_count, c.created_at, c.updated_at,
          cb.score AS bridging_score, cb.polarity AS bridging_polarity,
@@ -107,7 +114,7 @@ const claimViewSql = (from: string, viewer: string, userVote: string, where: str
   LEFT JOIN bookmarks b ON b.claim_id = c.id AND b.agent_id = ${viewer}
   LEFT JOIN follows f ON f.claim_id = c.id AND f.agent_id = ${viewer}
   WHERE ${where}`;
-const CLAIM_VIEW_SQL = claimViewSql("claims c", "$1::uuid", "v.value", "c.id = ANY($2::uuid[]) AND c.hidden_at IS NULL");
+const CLAIM_VIEW_SQL = claimViewSql("claims c", "$1::uuid", "v.value", `c.id = ANY($2::uuid[]) AND ${VISIBLE_CLAIM}`);
 
 function toClaim(r: Row, viewer: string | null) {
   return {
@@ -182,12 +189,12 @@ async function listClaims(query: URLSearchParams, viewer: string | null) {
     const [row] = await rows(
       pool,
       `WITH query AS (SELECT websearch_to_tsquery('english', $${qParam}) AS q),
-       found AS MATERIALIZED (SELECT ${columns} FROM claims c, query WHERE ${where} AND c.hidden_at IS NULL LIMIT 5001),
+       found AS MATERIALIZED (SELECT ${columns} FROM claims c, query WHERE ${where} AND ${VISIBLE_CLAIM} LIMIT 5001),
        broad AS MATERIALIZED (SELECT count(*) > 5000 AS yes FROM found),
        matches AS MATERIALIZED (
          (SELECT * FROM found WHERE NOT (SELECT yes FROM broad) ORDER BY created_at DESC, id DESC LIMIT 1000)
          UNION ALL
-         (SELECT ${columns} FROM claims c, query WHERE ${where} AND c.hidden_at IS NULL AND (SELECT yes FROM broad)
+         (SELECT ${columns} FROM claims c, query WHERE ${where} AND ${VISIBLE_CLAIM} AND (SELECT yes FROM broad)
           ORDER BY c.created_at DESC, c.id DESC LIMIT 1000)
        )
        SELECT (SELECT count(*)::int FROM matches) AS total,
@@ -197,7 +204,7 @@ async function listClaims(query: URLSearchParams, viewer: string | null) {
     ids = row.ids;
     total = Number(row.total);
   } else {
-    const where = `WHERE ${["c.hidden_at IS NULL", ...filters].join(" AND ")}`;
+    const where = `WHERE ${[VISIBLE_CLAIM, ...filters].join(" AND ")}`;
     const countParams = [...params];
     const [page, count] = await Promise.all([
       rows(
@@ -379,11 +386,11 @@ async function listEvidence(claimId: string, query: URLSearchParams, viewer: str
               e.created_at, e.updated_at, ${AUTHOR_COLUMNS}, v.direction AS user_vote
        FROM evidence e JOIN agents a ON a.id = e.author_id
        LEFT JOIN evidence_votes v ON v.evidence_id = e.id AND v.agent_id = $2::uuid
-       WHERE e.claim_id = $1::uuid AND (e.hidden_at IS NULL AND NOT EXISTS (SELECT 1 FROM claims hidden_claim WHERE hidden_claim.id = e.claim_id AND hidden_claim.hidden_at IS NOT NULL)) ORDER BY e.${column} ${order}, e.id ${order} LIMIT $3 OFFSET $4`,
+       WHERE e.claim_id = $1::uuid AND ${VISIBLE_EVIDENCE} ORDER BY e.${column} ${order}, e.id ${order} LIMIT $3 OFFSET $4`,
       [claimId, viewer, limit, offset],
     ),
-    rows(pool, `SELECT (SELECT count(*)::int FROM evidence e WHERE e.claim_id = $1::uuid AND (e.hidden_at IS NULL AND NOT EXISTS (SELECT 1 FROM claims hidden_claim WHERE hidden_claim.id = e.claim_id AND hidden_claim.hidden_at IS NOT NULL))) AS n FROM claims c
-      WHERE c.id = $1::uuid AND c.hidden_at IS NULL`, [claimId]),
+    rows(pool, `SELECT (SELECT count(*)::int FROM evidence e WHERE e.claim_id = $1::uuid AND ${VISIBLE_EVIDENCE}) AS n FROM claims c
+      WHERE c.id = $1::uuid AND ${VISIBLE_CLAIM}`, [claimId]),
   ]);
   if (!count[0]) throw new HttpError(404, "Claim not found");
   const evidence = page.map((r) => ({
@@ -430,12 +437,12 @@ async function expertiseOf(agentId: string, records: Promise<RecordedOutcome[]> 
       pool,
       `SELECT tag, count(*)::int AS engagement_count
        FROM (
-         SELECT unnest(c.tags) AS tag FROM claims c WHERE c.author_id = $1::uuid AND c.hidden_at IS NULL
+         SELECT unnest(c.tags) AS tag FROM claims c WHERE c.author_id = $1::uuid AND ${VISIBLE_CLAIM}
          UNION ALL
-         SELECT unnest(c.tags) FROM evidence e JOIN claims c ON c.id = e.claim_id WHERE e.author_id = $1::uuid AND (e.hidden_at IS NULL AND NOT EXISTS (SELECT 1 FROM claims hidden_claim WHERE hidden_claim.id = e.claim_id AND hidden_claim.hidden_at IS NOT NULL))
+         SELECT unnest(c.tags) FROM evidence e JOIN claims c ON c.id = e.claim_id WHERE e.author_id = $1::uuid AND ${VISIBLE_EVIDENCE}
          UNION ALL
          SELECT unnest(c.tags) FROM claim_votes v JOIN claims c ON c.id = v.claim_id
-         WHERE v.agent_id = $1::uuid AND c.hidden_at IS NULL
+         WHERE v.agent_id = $1::uuid AND ${VISIBLE_CLAIM}
            AND NOT EXISTS (SELECT 1 FROM vote_outcomes o WHERE o.claim_id = v.claim_id AND o.agent_id = v.agent_id)
        ) engagement GROUP BY tag`,
       [agentId],
@@ -455,16 +462,16 @@ async function profile(idOrUsername: string) {
   const [[counts], resolved, expertise] = await Promise.all([
     rows(
       pool,
-      `SELECT (SELECT count(*)::int FROM claims c WHERE c.author_id = $1::uuid AND c.hidden_at IS NULL) AS claims_authored,
-              (SELECT count(*)::int FROM evidence e WHERE e.author_id = $1::uuid AND (e.hidden_at IS NULL AND NOT EXISTS (SELECT 1 FROM claims hidden_claim WHERE hidden_claim.id = e.claim_id AND hidden_claim.hidden_at IS NOT NULL))) AS evidence_submitted,
-              (SELECT count(*)::int FROM claim_votes v JOIN claims c ON c.id = v.claim_id WHERE v.agent_id = $1::uuid AND c.hidden_at IS NULL) AS votes_cast,
+      `SELECT (SELECT count(*)::int FROM claims c WHERE c.author_id = $1::uuid AND ${VISIBLE_CLAIM}) AS claims_authored,
+              (SELECT count(*)::int FROM evidence e WHERE e.author_id = $1::uuid AND ${VISIBLE_EVIDENCE}) AS evidence_submitted,
+              (SELECT count(*)::int FROM claim_votes v JOIN claims c ON c.id = v.claim_id WHERE v.agent_id = $1::uuid AND ${VISIBLE_CLAIM}) AS votes_cast,
               (SELECT count(*)::int FROM agents WHERE reputation > $2::float8 AND id <> '${TOMBSTONE_AGENT_ID}'::uuid) AS higher,
               (SELECT count(*)::int FROM agents WHERE id <> '${TOMBSTONE_AGENT_ID}'::uuid) AS total_agents,
               LEAST(
-                (SELECT min(c.created_at) FROM claims c WHERE c.author_id = $1::uuid AND c.hidden_at IS NULL),
-                (SELECT min(e.created_at) FROM evidence e WHERE e.author_id = $1::uuid AND (e.hidden_at IS NULL AND NOT EXISTS (SELECT 1 FROM claims hidden_claim WHERE hidden_claim.id = e.claim_id AND hidden_claim.hidden_at IS NOT NULL))),
-                (SELECT min(v.created_at) FROM claim_votes v JOIN claims c ON c.id = v.claim_id WHERE v.agent_id = $1::uuid AND c.hidden_at IS NULL),
-                (SELECT min(c.created_at) FROM comments c WHERE c.author_id = $1::uuid AND (c.hidden_at IS NULL AND NOT EXISTS (SELECT 1 FROM claims hidden_claim WHERE hidden_claim.id = c.claim_id AND hidden_claim.hidden_at IS NOT NULL)))) AS first`,
+                (SELECT min(c.created_at) FROM claims c WHERE c.author_id = $1::uuid AND ${VISIBLE_CLAIM}),
+                (SELECT min(e.created_at) FROM evidence e WHERE e.author_id = $1::uuid AND ${VISIBLE_EVIDENCE}),
+                (SELECT min(v.created_at) FROM claim_votes v JOIN claims c ON c.id = v.claim_id WHERE v.agent_id = $1::uuid AND ${VISIBLE_CLAIM}),
+                (SELECT min(c.created_at) FROM comments c WHERE c.author_id = $1::uuid AND ${VISIBLE_COMMENT})) AS first`,
       [id, agent.reputation],
     ),
     records,
@@ -499,14 +506,14 @@ async function timeline(idOrUsername: string, query: URLSearchParams) {
   // services/profiles.ts getTimeline: each count leaves out what is hidden.
   const parts = await Promise.all([
     rows(pool, `SELECT ${UTC_DAY} AS date, count(*)::int AS claims FROM claims c
-      WHERE author_id = $1::uuid AND created_at >= $2 AND c.hidden_at IS NULL GROUP BY 1`, params),
+      WHERE author_id = $1::uuid AND created_at >= $2 AND ${VISIBLE_CLAIM} GROUP BY 1`, params),
     rows(pool, `SELECT ${UTC_DAY} AS date, count(*)::int AS evidence FROM evidence e
-      WHERE author_id = $1::uuid AND created_at >= $2 AND (e.hidden_at IS NULL AND NOT EXISTS (SELECT 1 FROM claims hidden_claim WHERE hidden_claim.id = e.claim_id AND hidden_claim.hidden_at IS NOT NULL)) GROUP BY 1`, params),
+      WHERE author_id = $1::uuid AND created_at >= $2 AND ${VISIBLE_EVIDENCE} GROUP BY 1`, params),
     rows(pool, `SELECT to_char(v.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, count(*)::int AS votes
       FROM claim_votes v JOIN claims c ON c.id = v.claim_id
-      WHERE v.agent_id = $1::uuid AND v.created_at >= $2 AND c.hidden_at IS NULL GROUP BY 1`, params),
+      WHERE v.agent_id = $1::uuid AND v.created_at >= $2 AND ${VISIBLE_CLAIM} GROUP BY 1`, params),
     rows(pool, `SELECT ${UTC_DAY} AS date, count(*)::int AS comments FROM comments c
-      WHERE author_id = $1::uuid AND created_at >= $2 AND (c.hidden_at IS NULL AND NOT EXISTS (SELECT 1 FROM claims hidden_claim WHERE hidden_claim.id = c.claim_id AND hidden_claim.hidden_at IS NOT NULL)) GROUP BY 1`, params),
+      WHERE author_id = $1::uuid AND created_at >= $2 AND ${VISIBLE_COMMENT} GROUP BY 1`, params),
   ]);
   return { period, data: fillTimeline(timelineDays(period, now), parts.flat() as never[]) };
 }
@@ -523,7 +530,7 @@ async function platformStats() {
     rows(pool, `SELECT value AS n FROM platform_counters WHERE name = $1`, ["claims"]),
     rows(pool, `SELECT count(*)::int AS n FROM agents WHERE id <> $1::uuid`, [TOMBSTONE_AGENT_ID]),
     rows(pool, `SELECT sum(value) AS n FROM platform_counters WHERE name LIKE 'claim_votes:%'`),
-    rows(pool, `SELECT count(*)::int AS n FROM claims c WHERE c.consensus_status IN ('consensus_true', 'consensus_false') AND c.hidden_at IS NULL`),
+    rows(pool, `SELECT count(*)::int AS n FROM claims c WHERE c.consensus_status IN ('consensus_true', 'consensus_false') AND ${VISIBLE_CLAIM}`),
     rows(
       pool,
       `SELECT count(*)::int AS n FROM (

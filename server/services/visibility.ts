@@ -13,27 +13,16 @@ import { readSql } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { isModerator, type Role } from "../domain/roles.ts";
 import type { ModerationInfo } from "../contract/common.ts";
+import { tableAlias, visibleClaimText, visibleOnClaimText } from "./visibility-rule.ts";
 
-const ALIAS = /^[a-z_][a-z0-9_]*$/;
-
-function alias(name: string): string {
-  if (!ALIAS.test(name)) throw new Error(`visibility: ${name} is not a table alias`);
-  return name;
-}
-
-/** The SQL text of the claim rule, for the counters' checks and other raw SQL strings. */
-export const visibleClaimText = (c: string) => `${alias(c)}.hidden_at IS NULL`;
-
-/** Content on a claim (evidence, comments): visible itself and on a visible claim. */
-export const visibleOnClaimText = (x: string) =>
-  `(${alias(x)}.hidden_at IS NULL AND NOT EXISTS (SELECT 1 FROM claims hidden_claim WHERE hidden_claim.id = ${x}.claim_id AND hidden_claim.hidden_at IS NOT NULL))`;
+export { visibleClaimText, visibleOnClaimText };
 
 /**
  * The agents row aliased `a` is not suspended now (a suspension with an end passes by itself). A
  * suspended agent is sent nothing: no inbox entry, no webhook delivery (docs/security.md).
  */
 export const activeAgent = (a = "a"): Prisma.Sql =>
-  Prisma.raw(`NOT (${alias(a)}.suspended_at IS NOT NULL AND (${a}.suspended_until IS NULL OR ${a}.suspended_until > now()))`);
+  Prisma.raw(`NOT (${tableAlias(a)}.suspended_at IS NOT NULL AND (${a}.suspended_until IS NULL OR ${a}.suspended_until > now()))`);
 
 /** `c.hidden_at IS NULL` for the claims row aliased `c`. */
 export const visibleClaim = (c = "c"): Prisma.Sql => Prisma.raw(visibleClaimText(c));
