@@ -1,33 +1,27 @@
 // Accounts people manage themselves (docs/features/accounts.md): the profile, the password (changed,
-// or reset through a mailed link), the email's verification, signing out everywhere, the export of
-// everything the account holds, and deletion.
+// or reset through a mailed link), the email's verification and signing out everywhere. The export
+// is account-export.ts, deletion account-deletion.ts.
 //
 // Mailed tokens: 256 random bits, stored only as their SHA-256, spent by one conditional UPDATE (so a
 // link works exactly once), and bound to the address they were sent to.
 import { randomBytes } from "node:crypto";
-import { db, sqlTransaction, type SqlTx } from "../db/client.ts";
+import { db } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { hashPassword, verifyPassword } from "../auth/passwords.ts";
 import { hashToken } from "../auth/tokens.ts";
 import { AppError, badRequest, forbidden, notFound } from "../errors.ts";
 import { agentSelect, toAgent } from "../contract/common.ts";
-import type { AccountExport, AccountOut, UpdateProfileInput } from "../contract/accounts.ts";
+import type { AccountOut, UpdateProfileInput } from "../contract/accounts.ts";
 import {
   ACCOUNT_TOKEN_BYTES,
   ACCOUNT_TOKEN_PREFIX,
   EMAIL_VERIFICATION_TTL_MS,
   PASSWORD_RESET_TTL_MS,
-  TOMBSTONE_AGENT_ID,
-  TOMBSTONE_DISPLAY_NAME,
-  TOMBSTONE_USERNAME,
-  TOMBSTONE_USERNAME_KEY,
   type AccountTokenPurpose,
 } from "../domain/accounts.ts";
 import { assertMailAvailable, sendMail, webUrl } from "../mail/mailer.ts";
 import { log } from "../log/logger.ts";
 import { applyAdminEmails } from "./moderation.ts";
-import { removeVoteIn } from "./votes.ts";
-import { setEvidenceVoteIn } from "./evidence.ts";
 
 type Tx = Prisma.TransactionClient;
 
@@ -67,7 +61,7 @@ export async function updateProfile(agentId: string, input: UpdateProfileInput):
  * `keep`. `everything` also refuses web sessions from before sessions were kept on the server (they
  * carry no id to delete; sessions_valid_after is their cut-off, to the second).
  */
-async function endCredentials(tx: Tx, agentId: string, keep: OwnCredential, everything: boolean): Promise<void> {
+export async function endCredentials(tx: Tx, agentId: string, keep: OwnCredential, everything: boolean): Promise<void> {
   const now = new Date();
   await tx.refreshTokenFamily.updateMany({
     where: { agentId, revokedAt: null, ...(keep.familyId ? { id: { not: keep.familyId } } : {}) },
@@ -211,199 +205,6 @@ export async function confirmEmailVerification(token: string): Promise<void> {
   });
   if (!agentId) throw invalidLink();
   await applyAdminEmails(agentId);
-}
-
-// ---- export ----
-
-const iso = (d: Date | null) => (d === null ? null : d.toISOString());
-
-/** GET /auth/me/export: everything the account holds, without secrets (key and webhook secrets, hashes). */
-export async function exportAccount(agentId: string): Promise<AccountExport> {
-  const where = { agentId };
-  const [account, agent, claims, evidence, comments, votes, evidenceVotes, outcomes, bookmarks, follows, notifications, apiKeys, webhooks, history] =
-    await Promise.all([
-      getAccount(agentId),
-      db().agent.findUniqueOrThrow({ where: { id: agentId }, select: { accounts: { select: { provider: true } } } }),
-      db().claim.findMany({ where: { authorId: agentId }, orderBy: { createdAt: "asc" } }),
-      db().evidence.findMany({ where: { authorId: agentId }, orderBy: { createdAt: "asc" } }),
-      db().comment.findMany({ where: { authorId: agentId }, orderBy: { createdAt: "asc" } }),
-      db().claimVote.findMany({ where, orderBy: { createdAt: "asc" } }),
-      db().evidenceVote.findMany({ where, orderBy: { createdAt: "asc" } }),
-      db().voteOutcomeRecord.findMany({ where, orderBy: { resolvedAt: "asc" } }),
-      db().bookmark.findMany({ where, orderBy: { createdAt: "asc" } }),
-      db().follow.findMany({ where, orderBy: { createdAt: "asc" } }),
-      db().notification.findMany({ where, orderBy: { updatedAt: "asc" } }),
-      db().apiKey.findMany({ where, orderBy: { createdAt: "asc" } }),
-      db().webhook.findMany({ where, orderBy: { createdAt: "asc" } }),
-      db().reputationEvent.findMany({ where, orderBy: { id: "asc" } }),
-    ]);
-  return {
-    exported_at: new Date().toISOString(),
-    account: { ...account, oauth_providers: agent.accounts.map((a) => a.provider) },
-    claims: claims.map((c) => ({
-      id: c.id,
-      statement: c.statement,
-      complexity_tier: c.complexityTier,
-      tags: c.tags,
-      gradient: c.gradient,
-      vote_count: c.voteCount,
-      evidence_count: c.evidenceCount,
-      hidden: c.hiddenAt !== null,
-      created_at: iso(c.createdAt),
-      updated_at: iso(c.updatedAt),
-    })),
-    evidence: evidence.map((e) => ({
-      id: e.id,
-      claim_id: e.claimId,
-      position: e.position,
-      content_type: e.contentType,
-      content: e.content,
-      upvotes: e.upvotes,
-      downvotes: e.downvotes,
-      hidden: e.hiddenAt !== null,
-      created_at: iso(e.createdAt),
-    })),
-    comments: comments.map((c) => ({
-      id: c.id,
-      claim_id: c.claimId,
-      parent_id: c.parentId,
-      content: c.content,
-      is_deleted: c.isDeleted,
-      is_edited: c.isEdited,
-      hidden: c.hiddenAt !== null,
-      created_at: iso(c.createdAt),
-    })),
-    votes: votes.map((v) => ({ claim_id: v.claimId, value: v.value, created_at: iso(v.createdAt), updated_at: iso(v.updatedAt) })),
-    evidence_votes: evidenceVotes.map((v) => ({ evidence_id: v.evidenceId, direction: v.direction, created_at: iso(v.createdAt) })),
-    resolved_votes: outcomes.map((o) => ({
-      claim_id: o.claimId,
-      value: o.value,
-      outcome: o.outcome,
-      consensus_true: o.consensusTrue,
-      resolved_at: iso(o.resolvedAt),
-    })),
-    bookmarks: bookmarks.map((b) => ({ claim_id: b.claimId, created_at: iso(b.createdAt) })),
-    follows: follows.map((f) => ({
-      claim_id: f.claimId,
-      notify_on_vote: f.notifyOnVote,
-      notify_on_evidence: f.notifyOnEvidence,
-      notify_on_comment: f.notifyOnComment,
-      created_at: iso(f.createdAt),
-    })),
-    notifications: notifications.map((n) => ({
-      claim_id: n.claimId,
-      reasons: { votes: n.votes, evidence: n.evidence, comments: n.comments, resolved: n.resolved },
-      unread: n.unread,
-      updated_at: iso(n.updatedAt),
-      last_read_at: iso(n.lastReadAt),
-    })),
-    api_keys: apiKeys.map((k) => ({
-      id: k.id,
-      name: k.name,
-      prefix: k.prefix,
-      scopes: k.scopes,
-      created_at: iso(k.createdAt),
-      expires_at: iso(k.expiresAt),
-      last_used_at: iso(k.lastUsedAt),
-      revoked_at: iso(k.revokedAt),
-    })),
-    webhooks: webhooks.map((w) => ({
-      id: w.id,
-      url: w.url,
-      events: w.events,
-      description: w.description,
-      status: w.status,
-      created_at: iso(w.createdAt),
-    })),
-    reputation_history: history.map((h) => ({
-      date: iso(h.createdAt),
-      reputation_score: h.reputationScore,
-      delta: h.delta,
-      reason: h.reason,
-      claim_id: h.claimId,
-      evidence_id: h.evidenceId,
-    })),
-  };
-}
-
-// ---- deletion ----
-
-/** PostgreSQL's deadlock_detected: deletion takes many locks, and retries when it loses a race. */
-const DEADLOCK = "40P01";
-const DELETE_ATTEMPTS = 3;
-
-function isDeadlock(err: unknown): boolean {
-  for (let e = err, depth = 0; e && typeof e === "object" && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: unknown }).code === DEADLOCK) return true;
-  }
-  return false;
-}
-
-/**
- * POST /auth/me/delete, after the password (or, for accounts without one, the username typed as
- * confirmation) matched. Logins end first, so no new request of the account starts; then one
- * transaction removes the person and corrects everything they moved (deleteAccountIn).
- */
-export async function deleteAccount(agentId: string, input: { password?: string; confirm?: string }): Promise<void> {
-  const agent = await db().agent.findUnique({ where: { id: agentId }, select: { username: true, passwordHash: true } });
-  if (!agent) throw notFound("Agent not found");
-  const confirmed = agent.passwordHash
-    ? await verifyPassword(input.password ?? "", agent.passwordHash)
-    : input.confirm !== undefined && input.confirm.trim().toLowerCase() === agent.username.toLowerCase();
-  if (!confirmed) throw forbidden();
-  await db().$transaction(async (tx) => {
-    await endCredentials(tx, agentId, {}, true);
-    await tx.apiKey.updateMany({ where: { agentId, revokedAt: null }, data: { revokedAt: new Date() } });
-  });
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await sqlTransaction((tx) => deleteAccountIn(tx, agentId));
-      return;
-    } catch (err) {
-      if (!isDeadlock(err) || attempt >= DELETE_ATTEMPTS) throw err;
-    }
-  }
-}
-
-/**
- * One transaction. Each evidence vote and claim vote of the agent is removed through the same road as
- * DELETE /evidence/{id}/vote and DELETE /claims/{id}/vote (reputation reversed; sums, counts and
- * gradients moved), resolved-vote records lose their owner but stay (others' track records and the
- * crowd they were compared with do not change), what the agent wrote passes to the tombstone, the
- * username is retired, and the agents row goes with everything that hangs on it (ON DELETE CASCADE:
- * logins, OAuth links, keys, webhooks, bookmarks, follows, notifications, reports, reputation events).
- */
-async function deleteAccountIn(tx: SqlTx, agentId: string): Promise<void> {
-  const [agent] = await tx.query<{ username_key: string }>(Prisma.sql`
-    SELECT username_key FROM agents WHERE id = ${agentId}::uuid FOR UPDATE`);
-  if (!agent) return;
-  const evidenceVotes = await tx.query<{ evidence_id: string }>(Prisma.sql`
-    SELECT evidence_id::text AS evidence_id FROM evidence_votes WHERE agent_id = ${agentId}::uuid ORDER BY evidence_id`);
-  for (const v of evidenceVotes) await setEvidenceVoteIn(tx, agentId, v.evidence_id, null, "include");
-  const claimVotes = await tx.query<{ claim_id: string }>(Prisma.sql`
-    SELECT claim_id::text AS claim_id FROM claim_votes WHERE agent_id = ${agentId}::uuid ORDER BY claim_id`);
-  for (const v of claimVotes) await removeVoteIn(tx, agentId, v.claim_id, "include");
-
-  await tx.execute(Prisma.sql`UPDATE vote_outcomes SET agent_id = NULL WHERE agent_id = ${agentId}::uuid`);
-  await tx.execute(Prisma.sql`
-    INSERT INTO agents (id, username, username_key, display_name, updated_at)
-    VALUES (${TOMBSTONE_AGENT_ID}::uuid, ${TOMBSTONE_USERNAME}, ${TOMBSTONE_USERNAME_KEY}, ${TOMBSTONE_DISPLAY_NAME}, now())
-    ON CONFLICT (id) DO NOTHING`);
-  const tombstone = Prisma.sql`${TOMBSTONE_AGENT_ID}::uuid`;
-  await tx.execute(Prisma.sql`UPDATE claims SET author_id = ${tombstone} WHERE author_id = ${agentId}::uuid`);
-  // Others' votes on this evidence moved the deleted person's reputation, not the tombstone's: the
-  // tombstone owes nothing when they are changed or removed later.
-  await tx.execute(Prisma.sql`
-    UPDATE evidence_votes SET applied_delta = 0
-    WHERE evidence_id IN (SELECT id FROM evidence WHERE author_id = ${agentId}::uuid)`);
-  await tx.execute(Prisma.sql`UPDATE evidence SET author_id = ${tombstone} WHERE author_id = ${agentId}::uuid`);
-  await tx.execute(Prisma.sql`UPDATE comments SET author_id = ${tombstone} WHERE author_id = ${agentId}::uuid`);
-  await tx.execute(Prisma.sql`UPDATE moderation_audit SET actor_id = ${tombstone} WHERE actor_id = ${agentId}::uuid`);
-  await tx.execute(Prisma.sql`UPDATE outbox_events SET actor_id = NULL WHERE actor_id = ${agentId}::uuid`);
-  await tx.execute(Prisma.sql`DELETE FROM reports WHERE target_type = 'agent' AND target_id = ${agentId}::uuid`);
-  await tx.execute(Prisma.sql`
-    INSERT INTO retired_usernames (key_hash) VALUES (${hashToken(agent.username_key)}) ON CONFLICT DO NOTHING`);
-  await tx.execute(Prisma.sql`DELETE FROM agents WHERE id = ${agentId}::uuid`);
 }
 
 /** Whether a username was given up by a deleted account (usernames are never reused). */

@@ -3,6 +3,8 @@
 // web session (scope `account`): an API key can do none of it, nor read the export.
 import { z } from "zod";
 import * as accounts from "../../services/accounts.ts";
+import { deleteAccount } from "../../services/account-deletion.ts";
+import { exportAccount } from "../../services/account-export.ts";
 import {
   accountExportSchema,
   changePasswordInput,
@@ -148,7 +150,7 @@ export const accountRouter = router({
     })
     .input(z.object({}))
     .output(accountExportSchema)
-    .query(({ ctx }) => accounts.exportAccount(ctx.agent.id)),
+    .query(({ ctx }) => exportAccount(ctx.agent.id)),
 
   delete: agentProcedure
     .meta({
@@ -168,6 +170,6 @@ export const accountRouter = router({
     .input(deleteAccountInput)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      await accounts.deleteAccount(ctx.agent.id, input);
+      await deleteAccount(ctx.agent.id, input);
     }),
 });
