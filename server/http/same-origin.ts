@@ -1,4 +1,5 @@
-// Cross-site request refusal for the endpoints a session cookie authenticates (the web tRPC endpoint).
+// Cross-site request refusal for the endpoints a session cookie authenticates (the web tRPC endpoint),
+// and for /mcp, whose transport specification asks servers to check Origin (docs/features/mcp.md).
 // A browser tells where a request comes from twice: Sec-Fetch-Site (modern browsers) and Origin (sent
 // on every cross-origin request and on every POST). Either one naming another site refuses the call:
 // a page elsewhere must not act with the visitor's cookie (CSRF). A request with neither does not come
@@ -26,12 +27,16 @@ function ownOrigin(origin: string, hosts: (string | null)[], publicUrl: string |
   return false;
 }
 
-/** Why a cookie-authenticated request is refused as cross-site, or null when it may go on. */
-export function crossSiteRefusal(headers: Headers, publicUrl: string | undefined, behindProxy: boolean): string | null {
+/**
+ * Why a request is refused as cross-site, or null when it may go on. `hostCounts: false` leaves the
+ * request's own Host out of "this app's" origins, so only NEXTAUTH_URL's is: a DNS-rebinding page
+ * names its own host in Host and Origin alike (used by /mcp when a public URL is configured).
+ */
+export function crossSiteRefusal(headers: Headers, publicUrl: string | undefined, behindProxy: boolean, opts: { hostCounts?: boolean } = {}): string | null {
   const site = headers.get("sec-fetch-site");
   if (site !== null && site !== "same-origin" && site !== "none") return "Cross-site request refused";
   const origin = headers.get("origin");
-  const hosts = [headers.get("host"), behindProxy ? headers.get("x-forwarded-host") : null];
+  const hosts = opts.hostCounts === false ? [] : [headers.get("host"), behindProxy ? headers.get("x-forwarded-host") : null];
   if (origin !== null && !ownOrigin(origin, hosts, publicUrl)) return "Cross-site request refused";
   return null;
 }

@@ -1,11 +1,13 @@
 // POST /mcp: the Model Context Protocol over Streamable HTTP, stateless (docs/features/mcp.md). Each
 // request gets its own SDK server and transport (no session: any instance behind a round-robin
 // balancer answers any request), JSON responses rather than an SSE stream. In front of the SDK, the
-// same guards as every way in: a Bearer credential (access token, API key or MCP OAuth token; none
-// or a bad one → 401 pointing at the protected-resource metadata), the one bounded body reader, the
-// client IP the node-level guard decided, and the caller's rate limit — one unit per tool call (what
-// the REST call costs) and one per other JSON-RPC request. Tool calls go through the tRPC procedures
-// with the caller's identity, so the routers validate, check scopes and answer errors.
+// same guards as every way in: the Origin check the transport specification asks of servers (a
+// foreign Origin → 403), a Bearer credential (access token, API key or MCP OAuth token; none or a bad
+// one → 401 pointing at the protected-resource metadata, charged to the client address's anonymous
+// budget), the one bounded body reader, the client IP the node-level guard decided, and the caller's
+// rate limit — one unit per tool call (what the REST call costs) and one per other JSON-RPC request.
+// Tool calls go through the tRPC procedures with the caller's identity, so the routers validate,
+// check scopes and answer errors.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
@@ -16,17 +18,20 @@ import {
   type CallToolResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { TRPCError } from "@trpc/server";
+import { z } from "zod";
 import { errorBody } from "../api/errors.ts";
 import { appRouter } from "../api/root.ts";
 import { createCallerFactory, type Context } from "../api/trpc.ts";
-import { grantedScopes, identityForMcp } from "../auth/identity.ts";
+import { ANONYMOUS, grantedScopes, identityForMcp } from "../auth/identity.ts";
+import { config } from "../config.ts";
 import { dbReady } from "../db/client.ts";
 import { readWebBody, TOO_LARGE, tooLargeDetail } from "../http/body-limit.ts";
 import { clientIpFromHeaders } from "../http/client-ip.ts";
 import { publicOrigin } from "../http/public-origin.ts";
+import { crossSiteRefusal } from "../http/same-origin.ts";
 import { logError } from "../log/logger.ts";
 import type { RateLimitResult } from "../ratelimit/index.ts";
-import { limitCaller } from "../ratelimit/limiter.ts";
+import { limitCaller, peekCaller } from "../ratelimit/limiter.ts";
 import { summarize } from "./summary.ts";
 import { findTool, toolsFor, type ToolDefinition } from "./tools.ts";
 
@@ -40,12 +45,10 @@ const INSTRUCTIONS =
 
 const createCaller = createCallerFactory(appRouter);
 
+// No CORS headers: a browser page may call /mcp only from this app's own origin (the Origin check).
 const BASE_HEADERS: Record<string, string> = {
   "Cache-Control": "no-store",
   "X-Content-Type-Options": "nosniff",
-  // Bearer credentials only, never cookies: browser-based MCP clients may call from any origin.
-  "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": "WWW-Authenticate, Mcp-Session-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After",
 };
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
@@ -60,10 +63,26 @@ function rateLimitHeaders(r: RateLimitResult | undefined): Record<string, string
 }
 
 /** 401 with the pointer an MCP client follows to find the authorization server (RFC 9728 §5.1). */
-function unauthorized(request: Request, sent: boolean): Response {
+function unauthorized(request: Request, sent: boolean, limit: RateLimitResult): Response {
   const metadata = `${publicOrigin(request)}${PROTECTED_RESOURCE_METADATA_PATH}`;
   const challenge = sent ? `Bearer error="invalid_token", resource_metadata="${metadata}"` : `Bearer resource_metadata="${metadata}"`;
-  return json(401, { detail: "Invalid or expired token" }, { "WWW-Authenticate": challenge });
+  return json(401, { detail: "Invalid or expired token" }, { "WWW-Authenticate": challenge, ...rateLimitHeaders(limit) });
+}
+
+function tooManyRequests(limit: RateLimitResult): Response {
+  return json(429, { detail: "Rate limit exceeded" }, rateLimitHeaders(limit));
+}
+
+/**
+ * The transport specification's Origin rule (servers must validate it, against DNS rebinding): a
+ * request that names an Origin must come from this app's own. No Origin at all passes: agents and
+ * other programs send none. With a configured public URL (NEXTAUTH_URL) only its origin counts, not
+ * whatever Host the request names (a rebinding page names its own in both).
+ */
+function foreignOrigin(request: Request): Response | null {
+  const cfg = config();
+  const refusal = crossSiteRefusal(request.headers, cfg.NEXTAUTH_URL, cfg.TRUST_PROXY > 0, { hostCounts: !cfg.NEXTAUTH_URL });
+  return refusal ? json(403, { detail: refusal }) : null;
 }
 
 type JsonRpcMessage = { method?: unknown; id?: unknown };
@@ -114,8 +133,36 @@ async function callTool(tool: ToolDefinition, args: Record<string, unknown>, ctx
   }
 }
 
+type RequestSchema = Parameters<Server["setRequestHandler"]>[0];
+
+function invalidParams(method: string, error: z.ZodError): McpError {
+  const issues = error.issues.map((i) => `${i.path.join(".") || "request"}: ${i.message}`).join("; ");
+  return new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${issues}`);
+}
+
+/**
+ * The SDK's server, answering a request whose params do not match its method's schema with -32602
+ * (invalid params), as JSON-RPC says. The SDK parses each request against the schema its handler was
+ * registered with before the handler runs, and a mismatch comes out as -32603 (internal error): it
+ * would tell the client the fault is ours (`tools/call` with `arguments: "x"`, `tools/list` with a
+ * numeric cursor, `initialize` with a numeric protocolVersion). Every registration passes here, the
+ * SDK's own (initialize, ping) included: the SDK is handed a schema that names only the method, and
+ * the method's schema is checked inside the handler.
+ */
+class ParamsCheckingServer extends Server {
+  override setRequestHandler<T extends RequestSchema>(schema: T, handler: Parameters<Server["setRequestHandler"]>[1]): void {
+    const method = (schema as unknown as z.ZodObject<{ method: z.ZodLiteral<string> }>).shape.method.value;
+    const anyParams = z.looseObject({ method: z.literal(method) });
+    super.setRequestHandler(anyParams as unknown as T, (request, extra) => {
+      const parsed = (schema as unknown as z.ZodType).safeParse(request);
+      if (!parsed.success) throw invalidParams(method, parsed.error);
+      return handler(parsed.data as never, extra);
+    });
+  }
+}
+
 function mcpServer(ctx: Context, scopes: Parameters<typeof toolsFor>[0], limits: { last?: RateLimitResult }): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const server = new ParamsCheckingServer(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolsFor(scopes).map(toolListing) }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = findTool(request.params.name);
@@ -139,17 +186,9 @@ export async function handleMcp(request: Request): Promise<Response> {
 }
 
 async function handle(request: Request): Promise<Response> {
-  if (request.method === "OPTIONS") {
-    return new Response(null, {
-      status: 204,
-      headers: {
-        ...BASE_HEADERS,
-        "Access-Control-Allow-Methods": "POST, OPTIONS",
-        "Access-Control-Allow-Headers": "Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID",
-        "Access-Control-Max-Age": "600",
-      },
-    });
-  }
+  const foreign = foreignOrigin(request);
+  if (foreign) return foreign;
+  if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: { ...BASE_HEADERS, Allow: "POST, OPTIONS" } });
   // Stateless: no stream to resume (GET) and no session to end (DELETE).
   if (request.method !== "POST") return methodNotAllowed();
 
@@ -158,10 +197,18 @@ async function handle(request: Request): Promise<Response> {
   if (raw === TOO_LARGE) return json(413, { detail: tooLargeDetail() }, { Connection: "close" });
 
   await dbReady();
+  const ip = clientIpFromHeaders(request.headers);
+  // A request without a working credential is charged to its address's anonymous budget, and once
+  // that is spent no credential is looked up at all: guessing keys or tokens costs a database read
+  // each. (A good credential from that address waits for the window too: the look-up is the cost.)
+  const standing = await peekCaller(ANONYMOUS, ip);
+  if (!standing.success) return tooManyRequests(standing);
   const authorization = request.headers.get("authorization");
   const identity = await identityForMcp(authorization, publicOrigin(request));
-  if (identity.kind !== "agent") return unauthorized(request, Boolean(authorization));
-  const ip = clientIpFromHeaders(request.headers);
+  if (identity.kind !== "agent") {
+    const charged = await limitCaller(identity, ip, 1);
+    return charged.success ? unauthorized(request, Boolean(authorization), charged) : tooManyRequests(charged);
+  }
   const limits: { last?: RateLimitResult } = {};
 
   let body: unknown;
@@ -174,7 +221,7 @@ async function handle(request: Request): Promise<Response> {
   const others = otherRequests(body);
   if (others > 0) {
     limits.last = await limitCaller(identity, ip, others);
-    if (!limits.last.success) return json(429, { detail: "Rate limit exceeded" }, rateLimitHeaders(limits.last));
+    if (!limits.last.success) return tooManyRequests(limits.last);
   }
 
   const ctx: Context = { identity, ip };
