@@ -10,6 +10,12 @@
 // the IPv4-compatible ::a.b.c.d / ::7f00:1, NAT64's 64:ff9b::/96, 100::/64 and site-local fec0::/10).
 import ipaddr from "ipaddr.js";
 
+/**
+ * The one refusal of a host whose addresses are not all public — or that has none (it does not
+ * resolve): the same words either way, so registration answers no DNS questions about internal names.
+ */
+export const NOT_PUBLIC = "must resolve only to public addresses";
+
 /** Refused beside ipaddr.js's special ranges; request-filtering-agent's denyIPAddressList at delivery. */
 export const DENIED_RANGES: readonly string[] = ["::/3", "4000::/2", "8000::/1"];
 

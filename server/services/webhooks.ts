@@ -11,7 +11,7 @@ import { badRequest, notFound } from "../errors.ts";
 import { isUuid } from "../contract/common.ts";
 import type { ClaimEventType, WebhookEventType } from "../domain/webhook-events.ts";
 import { disableReason, outcomeOf, retryDelayMs, type AttemptOutcome } from "../domain/webhook-retry.ts";
-import { ipLiteralHost, isPublicAddress, refusedUrlShape } from "../domain/webhook-url.ts";
+import { ipLiteralHost, isPublicAddress, NOT_PUBLIC, refusedUrlShape } from "../domain/webhook-url.ts";
 import type { Claim } from "../contract/claims.ts";
 import { ACCEPTED, type Accepted, type DeliveryOut, type WebhookOut } from "../contract/webhooks.ts";
 import { enqueueDeliveries, jobQueueReady, type EnqueueDeliveries } from "../queue/client.ts";
@@ -86,6 +86,9 @@ export function newSecret(): string {
 /**
  * The URL rules: https, and every address the host resolves to public. Checked again on the connection
  * itself at delivery time (server/services/webhook-http.ts). Throws a 400 naming the rule.
+ *
+ * A name that does not resolve gets the same answer as one that resolves to a private address
+ * (docs/security.md#webhook-addresses): two answers would tell anyone which internal names exist.
  */
 export async function assertDeliverableUrl(raw: string): Promise<void> {
   const allowPrivate = config().WEBHOOK_ALLOW_PRIVATE;
@@ -94,17 +97,18 @@ export async function assertDeliverableUrl(raw: string): Promise<void> {
   if (allowPrivate) return;
   const url = new URL(raw);
   const literal = ipLiteralHost(url);
-  let addresses: string[];
-  if (literal) addresses = [literal];
-  else {
-    try {
-      addresses = (await lookup(url.hostname, { all: true, verbatim: true })).map((a) => a.address);
-    } catch {
-      throw badRequest(`url: the host ${url.hostname} does not resolve`);
-    }
+  const addresses = literal ? [literal] : await resolvedAddresses(url.hostname);
+  // The answer never names what a name resolved to, nor whether it resolved at all.
+  if (addresses.length === 0 || !addresses.every(isPublicAddress)) throw badRequest(`url: ${NOT_PUBLIC}`);
+}
+
+/** Every address a name resolves to; none when it does not resolve. */
+async function resolvedAddresses(hostname: string): Promise<string[]> {
+  try {
+    return (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+  } catch {
+    return [];
   }
-  // The answer never names what a name resolved to: it would tell anyone what internal names resolve to.
-  if (!addresses.every(isPublicAddress)) throw badRequest("url: must resolve only to public addresses");
 }
 
 async function ownWebhook(agentId: string, webhookId: string): Promise<WebhookRow> {
