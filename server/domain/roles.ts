@@ -23,6 +23,15 @@ export function maySuspend(actor: { id: string; role: Role }, target: { id: stri
   return isModerator(actor.role);
 }
 
+/**
+ * Whether `actor` may hide or restore content whose author has `authorRole`: a moderator not an
+ * admin's (docs/features/moderation.md; that is for another admin to judge), an admin anyone's.
+ */
+export function mayModerateContentOf(actor: { role: Role }, authorRole: Role): boolean {
+  if (!isModerator(actor.role)) return false;
+  return authorRole !== "admin" || actor.role === "admin";
+}
+
 /** Roles an admin can give through the API: admin is granted only by ADMIN_EMAILS or `npm run admin:grant`. */
 export const ASSIGNABLE_ROLES = ["member", "moderator"] as const;
 export type AssignableRole = (typeof ASSIGNABLE_ROLES)[number];

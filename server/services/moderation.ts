@@ -19,7 +19,7 @@ import {
 import { adminGrantAllowed } from "../auth/admin-emails.ts";
 import { config } from "../config.ts";
 import type { AuditAction } from "../domain/audit.ts";
-import { mayChangeRole, maySuspend, type AssignableRole, type Role } from "../domain/roles.ts";
+import { mayChangeRole, mayModerateContentOf, maySuspend, type AssignableRole, type Role } from "../domain/roles.ts";
 import { claimView } from "./claim-views.ts";
 import { getComment } from "./comments.ts";
 import { getEvidence } from "./evidence.ts";
@@ -266,7 +266,7 @@ export async function resolveReport(actor: Actor, reportId: string, action: "dis
     throw badRequest("action: an agent cannot be hidden; dismiss the report or suspend the agent");
   }
   await db().$transaction(async (tx) => {
-    if (action === "hide") await hideIn(tx, actor.id, report.targetType as HideableType, report.targetId, note ?? `report: ${report.reason}`);
+    if (action === "hide") await hideIn(tx, actor, report.targetType as HideableType, report.targetId, note ?? `report: ${report.reason}`);
     const closed = await closeReports(tx, actor.id, report.targetType, report.targetId, action === "hide" ? "actioned" : "dismissed");
     if (closed.count === 0) throw conflict("Report already resolved");
     await audit(tx, actor.id, action === "hide" ? "resolve_hide" : "resolve_dismiss", report.targetType, report.targetId, note);
@@ -284,18 +284,27 @@ const TABLES: Record<HideableType, Prisma.Sql> = {
 };
 
 /**
+ * The target exists and `actor` may hide or restore it: a moderator not an admin's content
+ * (docs/features/moderation.md#roles). Nothing is locked: a role change of the author committing
+ * meanwhile is simply ordered after the hide, whose decision was right for the role it read.
+ */
+async function assertMayModerate(tx: Tx, actor: Actor, type: HideableType, id: string): Promise<void> {
+  const [target] = await tx.$queryRaw<{ role: Role }[]>`
+    SELECT a.role::text AS role FROM ${TABLES[type]} t JOIN agents a ON a.id = t.author_id WHERE t.id = ${id}::uuid`;
+  if (!target) throw notFound(NOT_FOUND[type]);
+  if (!mayModerateContentOf(actor, target.role)) throw forbidden();
+}
+
+/**
  * Hides the target in `tx` (the counters follow by trigger, in the same transaction); false when it
  * was hidden already. One conditional UPDATE: of two concurrent hides exactly one changes the row.
  */
-async function hideIn(tx: Tx, actorId: string, type: HideableType, id: string, reason: string): Promise<boolean> {
+async function hideIn(tx: Tx, actor: Actor, type: HideableType, id: string, reason: string): Promise<boolean> {
+  await assertMayModerate(tx, actor, type, id);
   const changed = await tx.$executeRaw`
     UPDATE ${TABLES[type]} SET hidden_at = now(), hidden_reason = ${reason} WHERE id = ${id}::uuid AND hidden_at IS NULL`;
-  if (changed === 0) {
-    const [exists] = await tx.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM ${TABLES[type]} WHERE id = ${id}::uuid`;
-    if (!exists) throw notFound(NOT_FOUND[type]);
-    return false;
-  }
-  await audit(tx, actorId, "hide", type, id, reason);
+  if (changed === 0) return false;
+  await audit(tx, actor.id, "hide", type, id, reason);
   return true;
 }
 
@@ -303,7 +312,7 @@ async function hideIn(tx: Tx, actorId: string, type: HideableType, id: string, r
 export async function hide(actor: Actor, type: HideableType, id: string, reason: string): Promise<void> {
   if (!isUuid(id)) throw notFound(NOT_FOUND[type]);
   const changed = await db().$transaction(async (tx) => {
-    const hid = await hideIn(tx, actor.id, type, id, reason);
+    const hid = await hideIn(tx, actor, type, id, reason);
     if (hid) await closeReports(tx, actor.id, type, id, "actioned");
     return hid;
   });
@@ -315,13 +324,10 @@ export async function hide(actor: Actor, type: HideableType, id: string, reason:
 export async function restore(actor: Actor, type: HideableType, id: string, reason: string | null): Promise<void> {
   if (!isUuid(id)) throw notFound(NOT_FOUND[type]);
   const changed = await db().$transaction(async (tx) => {
+    await assertMayModerate(tx, actor, type, id);
     const n = await tx.$executeRaw`
       UPDATE ${TABLES[type]} SET hidden_at = NULL, hidden_reason = NULL WHERE id = ${id}::uuid AND hidden_at IS NOT NULL`;
-    if (n === 0) {
-      const [exists] = await tx.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM ${TABLES[type]} WHERE id = ${id}::uuid`;
-      if (!exists) throw notFound(NOT_FOUND[type]);
-      return false;
-    }
+    if (n === 0) return false;
     await audit(tx, actor.id, "restore", type, id, reason);
     return true;
   });
