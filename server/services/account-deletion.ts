@@ -1,5 +1,6 @@
 // Deletion of an account (docs/features/accounts.md, "Deletion"): the person and their votes go,
-// what they wrote passes to the tombstone.
+// what they wrote passes to the tombstone. Every reference to the account is handled as the list in
+// account-references.ts says.
 import { db, sqlTransaction, type SqlTx } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { verifyPassword } from "../auth/passwords.ts";
@@ -9,6 +10,8 @@ import { TOMBSTONE_AGENT_ID, TOMBSTONE_DISPLAY_NAME, TOMBSTONE_USERNAME, TOMBSTO
 import { endCredentials } from "./accounts.ts";
 import { removeVoteIn } from "./votes.ts";
 import { setEvidenceVoteIn } from "./evidence.ts";
+import { changeRelevanceIn } from "./arguments.ts";
+import { AGENT_REFERENCES, rowsNaming, type AgentReference, type ReversedTable } from "./account-references.ts";
 
 /** PostgreSQL's deadlock_detected: deletion takes many locks, and retries when it loses a race. */
 const DEADLOCK = "40P01";
@@ -47,43 +50,58 @@ export async function deleteAccount(agentId: string, input: { password?: string;
   }
 }
 
+/** Removes each of the agent's rows of a `reversed` reference through the endpoint's own road. */
+const REVERSE: Record<ReversedTable, (tx: SqlTx, agentId: string) => Promise<void>> = {
+  async evidence_votes(tx, agentId) {
+    const votes = await tx.query<{ evidence_id: string }>(Prisma.sql`
+      SELECT evidence_id::text AS evidence_id FROM evidence_votes WHERE agent_id = ${agentId}::uuid ORDER BY evidence_id`);
+    for (const v of votes) await setEvidenceVoteIn(tx, agentId, v.evidence_id, null, "include");
+  },
+  async claim_votes(tx, agentId) {
+    const votes = await tx.query<{ claim_id: string }>(Prisma.sql`
+      SELECT claim_id::text AS claim_id FROM claim_votes WHERE agent_id = ${agentId}::uuid ORDER BY claim_id`);
+    for (const v of votes) await removeVoteIn(tx, agentId, v.claim_id, "include");
+  },
+  async relevance_votes(tx, agentId) {
+    const votes = await tx.query<{ argument_id: string }>(Prisma.sql`
+      SELECT argument_id::text AS argument_id FROM relevance_votes WHERE agent_id = ${agentId}::uuid ORDER BY argument_id`);
+    for (const v of votes) await changeRelevanceIn(tx, agentId, v.argument_id, null, "include");
+  },
+};
+
 /**
- * One transaction. Each evidence vote and claim vote of the agent is removed through the same road as
- * DELETE /evidence/{id}/vote and DELETE /claims/{id}/vote (reputation reversed; sums, counts and
- * gradients moved), resolved-vote records lose their owner but stay (others' track records and the
- * crowd they were compared with do not change), what the agent wrote passes to the tombstone, the
- * username is retired, and the agents row goes with everything that hangs on it (ON DELETE CASCADE:
- * logins, OAuth links, keys, webhooks, bookmarks, follows, notifications, reports, reputation events).
+ * One transaction, following the list of everything that points at an account
+ * (account-references.ts): `reversed` rows go through their endpoint's road (every sum, count,
+ * gradient and reputation they moved moves back), then `tombstone`, `set_null` and `delete` rows are
+ * rewritten, the username is retired, and the agents row goes with its `cascade` rows.
  */
 async function deleteAccountIn(tx: SqlTx, agentId: string): Promise<void> {
   const [agent] = await tx.query<{ username_key: string }>(Prisma.sql`
     SELECT username_key FROM agents WHERE id = ${agentId}::uuid FOR UPDATE`);
   if (!agent) return;
-  const evidenceVotes = await tx.query<{ evidence_id: string }>(Prisma.sql`
-    SELECT evidence_id::text AS evidence_id FROM evidence_votes WHERE agent_id = ${agentId}::uuid ORDER BY evidence_id`);
-  for (const v of evidenceVotes) await setEvidenceVoteIn(tx, agentId, v.evidence_id, null, "include");
-  const claimVotes = await tx.query<{ claim_id: string }>(Prisma.sql`
-    SELECT claim_id::text AS claim_id FROM claim_votes WHERE agent_id = ${agentId}::uuid ORDER BY claim_id`);
-  for (const v of claimVotes) await removeVoteIn(tx, agentId, v.claim_id, "include");
+  const self = Prisma.sql`${agentId}::uuid`;
+  for (const ref of AGENT_REFERENCES) if (ref.onDeletion === "reversed") await REVERSE[ref.table](tx, agentId);
 
-  await tx.execute(Prisma.sql`UPDATE vote_outcomes SET agent_id = NULL WHERE agent_id = ${agentId}::uuid`);
   await tx.execute(Prisma.sql`
     INSERT INTO agents (id, username, username_key, display_name, updated_at)
     VALUES (${TOMBSTONE_AGENT_ID}::uuid, ${TOMBSTONE_USERNAME}, ${TOMBSTONE_USERNAME_KEY}, ${TOMBSTONE_DISPLAY_NAME}, now())
     ON CONFLICT (id) DO NOTHING`);
-  const tombstone = Prisma.sql`${TOMBSTONE_AGENT_ID}::uuid`;
-  await tx.execute(Prisma.sql`UPDATE claims SET author_id = ${tombstone} WHERE author_id = ${agentId}::uuid`);
   // Others' votes on this evidence moved the deleted person's reputation, not the tombstone's: the
   // tombstone owes nothing when they are changed or removed later.
   await tx.execute(Prisma.sql`
     UPDATE evidence_votes SET applied_delta = 0
-    WHERE evidence_id IN (SELECT id FROM evidence WHERE author_id = ${agentId}::uuid)`);
-  await tx.execute(Prisma.sql`UPDATE evidence SET author_id = ${tombstone} WHERE author_id = ${agentId}::uuid`);
-  await tx.execute(Prisma.sql`UPDATE comments SET author_id = ${tombstone} WHERE author_id = ${agentId}::uuid`);
-  await tx.execute(Prisma.sql`UPDATE moderation_audit SET actor_id = ${tombstone} WHERE actor_id = ${agentId}::uuid`);
-  await tx.execute(Prisma.sql`UPDATE outbox_events SET actor_id = NULL WHERE actor_id = ${agentId}::uuid`);
-  await tx.execute(Prisma.sql`DELETE FROM reports WHERE target_type = 'agent' AND target_id = ${agentId}::uuid`);
+    WHERE evidence_id IN (SELECT id FROM evidence WHERE author_id = ${self})`);
+
+  const tombstone = Prisma.sql`${TOMBSTONE_AGENT_ID}::uuid`;
+  for (const ref of AGENT_REFERENCES as readonly AgentReference[]) {
+    const table = Prisma.raw(ref.table);
+    const column = Prisma.raw(ref.column);
+    const rows = rowsNaming(ref, self);
+    if (ref.onDeletion === "tombstone") await tx.execute(Prisma.sql`UPDATE ${table} SET ${column} = ${tombstone} WHERE ${rows}`);
+    else if (ref.onDeletion === "set_null") await tx.execute(Prisma.sql`UPDATE ${table} SET ${column} = NULL WHERE ${rows}`);
+    else if (ref.onDeletion === "delete") await tx.execute(Prisma.sql`DELETE FROM ${table} WHERE ${rows}`);
+  }
   await tx.execute(Prisma.sql`
     INSERT INTO retired_usernames (key_hash) VALUES (${hashToken(agent.username_key)}) ON CONFLICT DO NOTHING`);
-  await tx.execute(Prisma.sql`DELETE FROM agents WHERE id = ${agentId}::uuid`);
+  await tx.execute(Prisma.sql`DELETE FROM agents WHERE id = ${self}`);
 }

@@ -201,28 +201,42 @@ export async function removeRelevance(agentId: string, argumentId: string): Prom
 
 async function changeRelevance(agentId: string, argumentId: string, next: number | null): Promise<void> {
   if (!isUuid(argumentId)) throw notFound(ARGUMENT_NOT_FOUND);
-  await sqlTransaction(async (tx) => {
-    const [argument] = await tx.query<{ id: string; relevance_sum: number; relevance_votes: number }>(Prisma.sql`
-      SELECT g.id::text AS id, g.relevance_sum, g.relevance_votes
-      FROM arguments g JOIN claims c ON c.id = g.child_claim_id JOIN claims p ON p.id = g.parent_claim_id
-      WHERE g.id = ${argumentId}::uuid AND ${visibleClaim("c")} AND ${visibleClaim("p")}
-      FOR NO KEY UPDATE OF g`);
-    if (!argument) throw notFound(ARGUMENT_NOT_FOUND);
-    const [vote] = await tx.query<{ value: number }>(Prisma.sql`
-      SELECT value FROM relevance_votes WHERE argument_id = ${argument.id}::uuid AND agent_id = ${agentId}::uuid`);
-    const previous = vote ? Number(vote.value) : null;
-    if (previous === next) return;
-    if (next === null) {
-      await tx.execute(Prisma.sql`DELETE FROM relevance_votes WHERE argument_id = ${argument.id}::uuid AND agent_id = ${agentId}::uuid`);
-    } else {
-      await tx.execute(Prisma.sql`
-        INSERT INTO relevance_votes (argument_id, agent_id, value) VALUES (${argument.id}::uuid, ${agentId}::uuid, ${next}::float8)
-        ON CONFLICT (argument_id, agent_id) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`);
-    }
-    const sums = relevanceAfter({ sum: Number(argument.relevance_sum), votes: Number(argument.relevance_votes) }, previous, next);
+  await sqlTransaction((tx) => changeRelevanceIn(tx, agentId, argumentId, next));
+}
+
+/**
+ * Inside `tx`: the vote set or removed and the argument's running sums moved. The endpoints and
+ * account deletion (which also removes votes on arguments between hidden claims: `hidden: "include"`)
+ * both come here, so the sums move the same way.
+ */
+export async function changeRelevanceIn(
+  tx: SqlTx,
+  agentId: string,
+  argumentId: string,
+  next: number | null,
+  hidden: "refuse" | "include" = "refuse",
+): Promise<void> {
+  const visible = hidden === "include" ? Prisma.sql`true` : Prisma.sql`${visibleClaim("c")} AND ${visibleClaim("p")}`;
+  const [argument] = await tx.query<{ id: string; relevance_sum: number; relevance_votes: number }>(Prisma.sql`
+    SELECT g.id::text AS id, g.relevance_sum, g.relevance_votes
+    FROM arguments g JOIN claims c ON c.id = g.child_claim_id JOIN claims p ON p.id = g.parent_claim_id
+    WHERE g.id = ${argumentId}::uuid AND ${visible}
+    FOR NO KEY UPDATE OF g`);
+  if (!argument) throw notFound(ARGUMENT_NOT_FOUND);
+  const [vote] = await tx.query<{ value: number }>(Prisma.sql`
+    SELECT value FROM relevance_votes WHERE argument_id = ${argument.id}::uuid AND agent_id = ${agentId}::uuid`);
+  const previous = vote ? Number(vote.value) : null;
+  if (previous === next) return;
+  if (next === null) {
+    await tx.execute(Prisma.sql`DELETE FROM relevance_votes WHERE argument_id = ${argument.id}::uuid AND agent_id = ${agentId}::uuid`);
+  } else {
     await tx.execute(Prisma.sql`
-      UPDATE arguments SET relevance_sum = ${sums.sum}::float8, relevance_votes = ${sums.votes}::int WHERE id = ${argument.id}::uuid`);
-  });
+      INSERT INTO relevance_votes (argument_id, agent_id, value) VALUES (${argument.id}::uuid, ${agentId}::uuid, ${next}::float8)
+      ON CONFLICT (argument_id, agent_id) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`);
+  }
+  const sums = relevanceAfter({ sum: Number(argument.relevance_sum), votes: Number(argument.relevance_votes) }, previous, next);
+  await tx.execute(Prisma.sql`
+    UPDATE arguments SET relevance_sum = ${sums.sum}::float8, relevance_votes = ${sums.votes}::int WHERE id = ${argument.id}::uuid`);
 }
 
 // ---- reading ----
