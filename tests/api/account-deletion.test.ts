@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-async function ok(res: Promise<{ status: number; text: string }>, status = 200) {
+async function ok(res: Promise<{ status: number; text: string; body: any }>, status = 200) {
   const r = await res;
   expect(r.status, r.text).toBe(status);
   return r;
@@ -132,6 +132,22 @@ describe("POST /auth/me/delete", () => {
     await ok(api.post(`/evidence/${ownEvidence}/vote`, { direction: "up" }, { token: others[3].token }));
     await ok(api.del(`/evidence/${ownEvidence}/vote`, { token: others[2].token }), 204);
     expect(await checkInvariants()).toEqual([]);
+  });
+
+  it("works for an account that added an argument and voted on arguments' relevance (was a 500)", async () => {
+    const arguer = await createAgent(api);
+    const parent = claimsVoted[4];
+    const arg = await ok(api.post(`/claims/${parent}/arguments`, { stance: "opposes", statement: "An argument by an account that then leaves." }, { token: arguer.token }), 201);
+    await ok(api.post(`/arguments/${arg.body.id}/relevance`, { value: 0.8 }, { token: arguer.token }));
+    await ok(api.post(`/arguments/${arg.body.id}/relevance`, { value: 0.2 }, { token: authorOfEvidence.token }));
+    const res = await api.post("/auth/me/delete", { password: arguer.password }, { token: arguer.token });
+    expect(res.status, res.text).toBe(204);
+    expect(await checkInvariants()).toEqual([]);
+    const list = await api.get(`/claims/${parent}/arguments`);
+    expect(list.body.arguments.find((a: { id: string }) => a.id === arg.body.id)).toMatchObject({
+      author: { username: "deleted" },
+      relevance: { value: expect.closeTo(0.2, 9), votes: 1 },
+    });
   });
 
   it("for an account without a password, the username typed is the confirmation", async () => {
