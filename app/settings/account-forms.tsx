@@ -131,7 +131,9 @@ export function EmailSection({ email, verified }: { email: string | null; verifi
 
 export function SignOutEverywhereButton() {
   const trpc = useTRPC();
+  const id = useId();
   const [asking, setAsking] = useState(false);
+  const [revokeApiKeys, setRevokeApiKeys] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
   const everywhere = useMutation(trpc.account.signOutEverywhere.mutationOptions());
   if (!asking) {
@@ -143,7 +145,13 @@ export function SignOutEverywhereButton() {
   }
   return (
     <div className={ui.stack}>
-      <p role="alert">Sign out of every browser and end every API login, this one included?</p>
+      <p role="alert">Sign out of every browser, end every API login and disconnect every MCP client, this one included?</p>
+      <div className={ui.field}>
+        <label htmlFor={`${id}-keys`}>
+          <input id={`${id}-keys`} type="checkbox" checked={revokeApiKeys} onChange={(e) => setRevokeApiKeys(e.target.checked)} /> Also
+          revoke every API key (programs using one stop working until you give them a new key)
+        </label>
+      </div>
       <div className={ui.row}>
         <button
           type="button"
@@ -151,7 +159,7 @@ export function SignOutEverywhereButton() {
           disabled={everywhere.isPending}
           onClick={async () => {
             try {
-              await everywhere.mutateAsync({});
+              await everywhere.mutateAsync({ revoke_api_keys: revokeApiKeys });
               await signOut({ redirect: false });
               window.location.assign("/signin");
             } catch (err) {

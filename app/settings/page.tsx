@@ -61,7 +61,10 @@ export default async function SettingsPage() {
 
       <section className={`${ui.card} ${styles.section}`} aria-labelledby="settings-sessions">
         <h2 id="settings-sessions">Where you are signed in</h2>
-        <p>Signed in on another computer, or lost a phone? End every session and every API login (access and refresh tokens) at once.</p>
+        <p>
+          Signed in on another computer, or lost a phone? End every session, every API login (access and refresh tokens) and every
+          connected MCP client at once; API keys too, if you choose.
+        </p>
         <SignOutEverywhereButton />
       </section>
 

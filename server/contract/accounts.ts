@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { agentWithEmailSchema, isoDate } from "./common.ts";
 import { displayNameSchema, emailSchema, passwordRules } from "./auth.ts";
+import { strictBodyField } from "./claims.ts";
 
 export const BIO_MAX = 500;
 
@@ -38,6 +39,11 @@ const tokenSchema = z
 export const passwordResetConfirmInput = z.object({ token: tokenSchema, new_password: newPasswordSchema });
 export const emailVerifyConfirmInput = z.object({ token: tokenSchema });
 
+/** "Sign out everywhere" ends logins, MCP grants and OAuth sessions; API keys only when asked. */
+export const signOutEverywhereInput = z.object({
+  revoke_api_keys: strictBodyField(z.boolean({ message: "revoke_api_keys: must be true or false" })).optional(),
+});
+
 export const deleteAccountInput = z.object({
   password: z.string({ message: "password: must be a string" }).max(1024, { message: "password: must be at most 1024 characters" }).optional(),
   confirm: z.string({ message: "confirm: must be a string" }).max(100, { message: "confirm: must be at most 100 characters" }).optional(),
@@ -51,6 +57,38 @@ export type AccountOut = z.infer<typeof accountSchema>;
 
 const row = z.record(z.string(), z.unknown());
 
+/**
+ * The export comes in pages (docs/features/accounts.md#export): each holds the sections in this order,
+ * continuing where the previous page stopped, and ends after EXPORT_PAGE_ROWS rows or once its rows
+ * reach EXPORT_PAGE_BYTES of JSON (the row that crosses it is the last), whichever comes first.
+ */
+export const EXPORT_SECTIONS = [
+  "claims",
+  "evidence",
+  "comments",
+  "arguments",
+  "votes",
+  "evidence_votes",
+  "relevance_votes",
+  "resolved_votes",
+  "bookmarks",
+  "follows",
+  "notifications",
+  "reports",
+  "api_keys",
+  "webhooks",
+  "reputation_history",
+] as const;
+export type ExportSection = (typeof EXPORT_SECTIONS)[number];
+export const EXPORT_PAGE_ROWS = 1000;
+export const EXPORT_PAGE_BYTES = 1_000_000;
+export const EXPORT_CURSOR_MAX = 300;
+
+const cursorMessage = "cursor: must be the next_cursor of a previous page";
+export const accountExportInput = z.object({
+  cursor: z.string({ message: cursorMessage }).max(EXPORT_CURSOR_MAX, { message: cursorMessage }).optional(),
+});
+
 export const accountExportSchema = z
   .object({
     exported_at: isoDate,
@@ -58,15 +96,20 @@ export const accountExportSchema = z
     claims: z.array(row),
     evidence: z.array(row),
     comments: z.array(row),
+    arguments: z.array(row),
     votes: z.array(row),
     evidence_votes: z.array(row),
+    relevance_votes: z.array(row),
     resolved_votes: z.array(row),
     bookmarks: z.array(row),
     follows: z.array(row),
     notifications: z.array(row),
+    reports: z.array(row),
     api_keys: z.array(row),
     webhooks: z.array(row),
     reputation_history: z.array(row),
+    /** Pass it as `cursor` for the next page; null on the last page. */
+    next_cursor: z.string().nullable(),
   })
   .meta({ id: "AccountExport" });
 export type AccountExport = z.infer<typeof accountExportSchema>;

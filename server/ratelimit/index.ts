@@ -79,6 +79,8 @@ export interface RateLimiter {
   passwordTryAllowed(email: string, ip: string): Promise<RateLimitResult>;
   /** Counts a wrong password for this account from this client (both budgets above). */
   recordPasswordFailure(email: string, ip: string): Promise<void>;
+  /** a mailed link (password reset, verification) to this address: 3 per hour, whoever asks */
+  limitMailTo(address: string): Promise<RateLimitResult>;
   close(): Promise<void>;
 }
 
@@ -94,14 +96,17 @@ export const BASE_LIMITS = {
   passwordPerClient: 5,
   /** wrong passwords for one account from anyone, per 15 minutes, before it is guarded (see passwordTryAllowed) */
   passwordPerAccount: 10,
+  /** mailed links (password reset and verification together) to one address, per hour */
+  mailPerAddress: 3,
 } as const;
 export const API_WINDOW = "60 s";
 export const AUTH_WINDOW = "15 m";
+export const MAIL_WINDOW = "1 h";
 
 const DEFAULT_PREFIX = "claims-rl";
 const DEFAULT_TIMEOUT_MS = 500;
 
-type LimiterName = "anonymous" | Tier | "auth" | "page" | "passwordPerClient" | "passwordPerAccount";
+type LimiterName = "anonymous" | Tier | "auth" | "page" | "passwordPerClient" | "passwordPerAccount" | "mailPerAddress";
 type LimiterSet = Record<LimiterName, Ratelimit>;
 type RawResult = Awaited<ReturnType<Ratelimit["limit"]>>;
 
@@ -113,7 +118,7 @@ export function scaleLimit(base: number, scale: number): number {
 function buildLimiters(store: UpstashLikeStore | UpstashRedis, prefix: string, scale: number, timeoutMs: number, pageLimit: number): LimiterSet {
   // The library's config type wants an @upstash/redis client; it only calls evalsha/eval/get/set.
   const redis = store as unknown as UpstashRedis;
-  const make = (name: "api" | "auth" | "page" | "pw-client" | "pw-account", tokens: number, window: typeof API_WINDOW | typeof AUTH_WINDOW) =>
+  const make = (name: "api" | "auth" | "page" | "pw-client" | "pw-account" | "mail", tokens: number, window: typeof API_WINDOW | typeof AUTH_WINDOW | typeof MAIL_WINDOW) =>
     new Ratelimit({
       redis,
       // one key space per limit kind: an agent's count survives a tier change
@@ -136,6 +141,7 @@ function buildLimiters(store: UpstashLikeStore | UpstashRedis, prefix: string, s
     page: make("page", scaleLimit(pageLimit, scale), API_WINDOW),
     passwordPerClient: make("pw-client", scaleLimit(BASE_LIMITS.passwordPerClient, scale), AUTH_WINDOW),
     passwordPerAccount: make("pw-account", scaleLimit(BASE_LIMITS.passwordPerAccount, scale), AUTH_WINDOW),
+    mailPerAddress: make("mail", scaleLimit(BASE_LIMITS.mailPerAddress, scale), MAIL_WINDOW),
   };
 }
 
@@ -271,7 +277,7 @@ export function createRateLimiter(opts: RateLimiterOptions = {}): RateLimiter {
       // Should not happen (the memory store only fails if the library's Lua changed): fail open.
       log("in-process limiter failed; letting the request through", err);
       const limit = scaleLimit(name === "page" ? pageLimit : BASE_LIMITS[name], scale);
-      const windowS = name === "auth" || name.startsWith("password") ? 900 : 60;
+      const windowS = name === "mailPerAddress" ? 3600 : name === "auth" || name.startsWith("password") ? 900 : 60;
       return { success: true, limit, remaining: limit, reset: Math.ceil(Date.now() / 1000) + windowS, retryAfter: 0 };
     }
   }
@@ -312,6 +318,9 @@ export function createRateLimiter(opts: RateLimiterOptions = {}): RateLimiter {
     async recordPasswordFailure(email, ip) {
       const account = email.trim().toLowerCase();
       await Promise.all([check("passwordPerClient", `${client(ip)} ${account}`), check("passwordPerAccount", account)]);
+    },
+    limitMailTo(address) {
+      return check("mailPerAddress", address.trim().toLowerCase());
     },
     close: () => closeStore(),
   };

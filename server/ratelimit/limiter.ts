@@ -50,3 +50,11 @@ export function peekCaller(identity: Identity, ip: string): Promise<RateLimitRes
 export function limitAuthAttempt(ip: string): Promise<RateLimitResult> {
   return rateLimiter().limitAuthAttempt(ip);
 }
+
+/**
+ * Mailed links to one address (docs/security.md, "Limits"): whoever asks, from however many clients,
+ * an inbox gets at most a few per hour. Over it nothing is sent; the request is answered as usual.
+ */
+export function limitMailTo(address: string): Promise<RateLimitResult> {
+  return rateLimiter().limitMailTo(address);
+}

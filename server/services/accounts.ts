@@ -21,6 +21,7 @@ import {
 } from "../domain/accounts.ts";
 import { assertMailAvailable, sendMail, webUrl } from "../mail/mailer.ts";
 import { log } from "../log/logger.ts";
+import { limitMailTo } from "../ratelimit/limiter.ts";
 import { applyAdminEmails } from "./moderation.ts";
 
 type Tx = Prisma.TransactionClient;
@@ -57,11 +58,32 @@ export async function updateProfile(agentId: string, input: UpdateProfileInput):
 // ---- credentials ----
 
 /**
+ * What an action ends besides the logins (docs/security.md#which-action-ends-which-credential holds
+ * the whole table; each action below passes its row).
+ */
+export interface AlsoEnded {
+  /** Every live API key is revoked. */
+  apiKeys?: boolean;
+  /** Every MCP grant goes, with the codes, access and refresh tokens issued under it. */
+  mcpGrants?: boolean;
+  /** The OAuth server's browser sessions go (and consents on their way back into it, which would make one). */
+  oauthSessions?: boolean;
+  /** Unused mailed links go: the password-reset ones, or every kind. */
+  mailedLinks?: "password_reset" | "all";
+}
+
+/** The OAuth server's own browser session (oidc-provider's model name in mcp_oauth_artifacts). */
+const OAUTH_SESSION = "Session";
+/** Artifacts that speak for nobody in particular, or whose owner is named only inside their payload. */
+const NOT_A_GRANT = [OAUTH_SESSION, "Client", "Interaction"];
+
+/**
  * Ends the agent's logins: every refresh-token family and every web session, except the one named in
  * `keep`. `everything` also refuses web sessions from before sessions were kept on the server (they
- * carry no id to delete; sessions_valid_after is their cut-off, to the second).
+ * carry no id to delete; sessions_valid_after is their cut-off, to the second). `also` names what
+ * else the action ends.
  */
-export async function endCredentials(tx: Tx, agentId: string, keep: OwnCredential, everything: boolean): Promise<void> {
+export async function endCredentials(tx: Tx, agentId: string, keep: OwnCredential, everything: boolean, also: AlsoEnded = {}): Promise<void> {
   const now = new Date();
   await tx.refreshTokenFamily.updateMany({
     where: { agentId, revokedAt: null, ...(keep.familyId ? { id: { not: keep.familyId } } : {}) },
@@ -73,9 +95,24 @@ export async function endCredentials(tx: Tx, agentId: string, keep: OwnCredentia
   if (everything) {
     await tx.agent.update({ where: { id: agentId }, data: { sessionsValidAfter: new Date(Math.floor(now.getTime() / 1000) * 1000) } });
   }
+  if (also.apiKeys) await tx.apiKey.updateMany({ where: { agentId, revokedAt: null }, data: { revokedAt: now } });
+  // Deleted, as a revocation at the OAuth server deletes them: the provider finds no such token, code or grant.
+  if (also.mcpGrants) await tx.mcpOAuthArtifact.deleteMany({ where: { agentId, kind: { notIn: NOT_A_GRANT } } });
+  if (also.oauthSessions) {
+    await tx.mcpOAuthArtifact.deleteMany({ where: { agentId, kind: OAUTH_SESSION } });
+    await tx.$executeRaw`
+      DELETE FROM mcp_oauth_artifacts
+      WHERE kind = 'Interaction' AND payload->'result'->'login'->>'accountId' = ${agentId}`;
+  }
+  if (also.mailedLinks) {
+    await tx.accountToken.deleteMany({ where: { agentId, usedAt: null, ...(also.mailedLinks === "all" ? {} : { purpose: also.mailedLinks }) } });
+  }
 }
 
-/** POST /auth/password: the caller's own login stays; every other one ends at once. */
+/**
+ * POST /auth/password: the caller's own login stays; every other login, the OAuth server's sessions
+ * and every reset link mailed before it end at once.
+ */
 export async function changePassword(agentId: string, input: { current_password: string; new_password: string }, own: OwnCredential): Promise<void> {
   const agent = await db().agent.findUnique({ where: { id: agentId }, select: { passwordHash: true } });
   // An account without a password (OAuth only) sets one through a mailed reset link instead.
@@ -83,13 +120,19 @@ export async function changePassword(agentId: string, input: { current_password:
   const passwordHash = await hashPassword(input.new_password);
   await db().$transaction(async (tx) => {
     await tx.agent.update({ where: { id: agentId }, data: { passwordHash } });
-    await endCredentials(tx, agentId, own, false);
+    await endCredentials(tx, agentId, own, false, { oauthSessions: true, mailedLinks: "password_reset" });
   });
 }
 
-/** "Sign out everywhere": every login of the agent ends, the caller's own included. */
-export async function signOutEverywhere(agentId: string): Promise<void> {
-  await db().$transaction((tx) => endCredentials(tx, agentId, {}, true));
+/**
+ * "Sign out everywhere": every login of the agent ends, the caller's own included, with the MCP
+ * clients' grants and the OAuth server's sessions; API keys only when asked (programs the owner runs
+ * keep working otherwise).
+ */
+export async function signOutEverywhere(agentId: string, input: { revoke_api_keys?: boolean } = {}): Promise<void> {
+  await db().$transaction((tx) =>
+    endCredentials(tx, agentId, {}, true, { mcpGrants: true, oauthSessions: true, apiKeys: input.revoke_api_keys === true }),
+  );
 }
 
 // ---- mailed links ----
@@ -123,6 +166,16 @@ async function spendAccountToken(tx: Tx, token: string, purpose: AccountTokenPur
   return row.agent.email === row.email ? row.agentId : null;
 }
 
+/**
+ * Whether another link may be mailed to this address now (docs/security.md, "Limits": a few per hour,
+ * however many clients ask). Over it nothing is sent, and the request is answered as usual.
+ */
+async function mailAllowed(address: string): Promise<boolean> {
+  if ((await limitMailTo(address)).success) return true;
+  log().info("[accounts] mail to an address over its hourly budget not sent");
+  return false;
+}
+
 function linkMail(to: string, subject: string, intro: string, action: string, link: string, outro: string) {
   const text = `${intro}\n\n${action}:\n${link}\n\n${outro}\n`;
   const html =
@@ -132,14 +185,16 @@ function linkMail(to: string, subject: string, intro: string, action: string, li
 }
 
 /**
- * POST /auth/password-reset: 202 whether or not the address is known. The mail goes out after the
- * answer, so the time taken says nothing about the address either.
+ * POST /auth/password-reset: 202 whether or not the address is known, and whether or not the
+ * address's mail budget is spent. The mail goes out after the answer, so the time taken says nothing
+ * about the address either.
  */
 export async function requestPasswordReset(email: string): Promise<void> {
   assertMailAvailable();
   const agent = await db().agent.findUnique({ where: { email }, select: { id: true } });
   if (!agent) return;
   void (async () => {
+    if (!(await mailAllowed(email))) return;
     const token = await issueAccountToken(agent.id, email, "password_reset", PASSWORD_RESET_TTL_MS);
     const link = webUrl(`/reset-password?token=${encodeURIComponent(token)}`);
     await sendMail(
@@ -156,8 +211,9 @@ export async function requestPasswordReset(email: string): Promise<void> {
 }
 
 /**
- * POST /auth/password-reset/confirm: the new password, and every login of the account ends. Following
- * the mailed link proves the address, so it also counts as verified.
+ * POST /auth/password-reset/confirm: the new password, and every credential of the account minted
+ * before it ends: logins, API keys, MCP grants and tokens, the OAuth server's sessions, other mailed
+ * links. Following the mailed link proves the address, so it also counts as verified.
  */
 export async function confirmPasswordReset(token: string, newPassword: string): Promise<void> {
   const known = await db().accountToken.findUnique({ where: { tokenHash: hashToken(token) }, select: { usedAt: true, expiresAt: true } });
@@ -168,20 +224,25 @@ export async function confirmPasswordReset(token: string, newPassword: string): 
     if (!owner) return null;
     const agent = await tx.agent.findUniqueOrThrow({ where: { id: owner }, select: { emailVerified: true } });
     await tx.agent.update({ where: { id: owner }, data: { passwordHash, emailVerified: agent.emailVerified ?? new Date() } });
-    await endCredentials(tx, owner, {}, true);
+    // Whoever held the account before the address was proven keeps nothing (docs/security.md#which-action-ends-which-credential).
+    await endCredentials(tx, owner, {}, true, { apiKeys: true, mcpGrants: true, oauthSessions: true, mailedLinks: "all" });
     return owner;
   });
   if (!agentId) throw invalidLink();
   await applyAdminEmails(agentId);
 }
 
-/** POST /auth/email/verify: mails a link valid for a day (nothing to do when already verified). */
+/**
+ * POST /auth/email/verify: mails a link valid for a day (nothing to do when already verified, nothing
+ * sent when the address's mail budget is spent).
+ */
 export async function requestEmailVerification(agentId: string): Promise<void> {
   assertMailAvailable();
   const agent = await db().agent.findUnique({ where: { id: agentId }, select: { email: true, emailVerified: true } });
   if (!agent) throw notFound("Agent not found");
   if (!agent.email) throw badRequest("email: the account has no email address to verify");
   if (agent.emailVerified) return;
+  if (!(await mailAllowed(agent.email))) return;
   const token = await issueAccountToken(agentId, agent.email, "email_verification", EMAIL_VERIFICATION_TTL_MS);
   const link = webUrl(`/verify-email?token=${encodeURIComponent(token)}`);
   await sendMail(

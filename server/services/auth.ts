@@ -160,7 +160,9 @@ async function tokenPair(agentId: string, familyId: string, refreshToken: string
 /**
  * Rotation: the presented token is marked used by one conditional UPDATE, so of two concurrent
  * refreshes exactly one can win. Presenting a token that was already used (or revoked) is treated as
- * theft: the whole family dies, including the token the legitimate holder has.
+ * theft: the whole family dies, including the token the legitimate holder has. A known token of a
+ * suspended agent answers 403 `Account suspended`, whatever else is wrong with it (a suspension
+ * revokes the family too), so the client learns why rather than retrying a login.
  */
 export async function refresh(presented: string): Promise<TokenPair> {
   const tokenHash = hashToken(presented);
@@ -176,16 +178,17 @@ export async function refresh(presented: string): Promise<TokenPair> {
     });
     if (!token) return { ok: false as const };
     const { family } = token;
-    if (claimed.count === 0) {
-      await tx.refreshTokenFamily.update({ where: { id: family.id }, data: { revokedAt: family.revokedAt ?? now } });
-      return { ok: false as const, reuse: true };
-    }
-    if (family.revokedAt || family.expiresAt <= now) return { ok: false as const };
     // The login it continues must still be good: not suspended now, not from before a revocation.
     const refused = await credentialsRefused(family.agentId, family.createdAt, tx);
+    const suspended = refused === "suspended";
+    if (claimed.count === 0) {
+      await tx.refreshTokenFamily.update({ where: { id: family.id }, data: { revokedAt: family.revokedAt ?? now } });
+      return { ok: false as const, suspended };
+    }
+    if (family.revokedAt || family.expiresAt <= now) return { ok: false as const, suspended };
     if (refused) {
       await tx.refreshTokenFamily.update({ where: { id: family.id }, data: { revokedAt: now } });
-      return { ok: false as const, suspended: refused === "suspended" };
+      return { ok: false as const, suspended };
     }
     const next = newRefreshToken();
     await tx.refreshToken.create({ data: { tokenHash: next.hash, familyId: family.id, parentId: token.id } });

@@ -165,6 +165,21 @@ describe("tokens", () => {
     expect((await api.post("/auth/refresh", { refresh_token: "rt_doesnotexist" })).status).toBe(401);
   });
 
+  it("refresh while suspended answers 403 Account suspended; after the suspension the revoked login stays 401", async () => {
+    const a = await createAgent(api);
+    const moderator = await createAgent(api);
+    await db().agent.update({ where: { id: moderator.id }, data: { role: "admin" } });
+    const suspended = await api.post(`/moderation/agents/${a.id}/suspend`, { reason: "testing" }, { token: moderator.token });
+    expect(suspended.status, suspended.text).toBe(204);
+    const refused = await api.post("/auth/refresh", { refresh_token: a.refreshToken });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ detail: "Account suspended" });
+    // An unknown token says nothing about any account.
+    expect((await api.post("/auth/refresh", { refresh_token: "rt_doesnotexist" })).status).toBe(401);
+    expect((await api.post(`/moderation/agents/${a.id}/unsuspend`, {}, { token: moderator.token })).status).toBe(204);
+    expect((await api.post("/auth/refresh", { refresh_token: a.refreshToken })).status).toBe(401);
+  });
+
   it("an expired refresh family is refused", async () => {
     const a = await createAgent(api);
     await db().refreshTokenFamily.updateMany({

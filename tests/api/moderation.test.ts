@@ -292,7 +292,9 @@ describe("suspension", () => {
     expect((await api.get("/auth/me", { token: spammer.token })).status).toBe(401);
     expect((await api.post("/claims", { statement: "Posting after suspension." }, { token: spammer.token })).status).toBe(401);
     expect((await api.post("/claims", { statement: "Posting after suspension." }, { token: key })).status).toBe(401);
-    expect((await api.post("/auth/refresh", { refresh_token: spammer.refreshToken })).status).toBe(401);
+    const refresh = await api.post("/auth/refresh", { refresh_token: spammer.refreshToken });
+    expect(refresh.status).toBe(403);
+    expect(refresh.body).toEqual({ detail: "Account suspended" });
     expect((await webCall("claims.bookmarks", {}, cookie)).status).toBe(401);
     const login = await api.post("/auth/login", { email: spammer.email, password: spammer.password });
     expect(login.status).toBe(403);

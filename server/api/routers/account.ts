@@ -6,18 +6,21 @@ import * as accounts from "../../services/accounts.ts";
 import { deleteAccount } from "../../services/account-deletion.ts";
 import { exportAccount } from "../../services/account-export.ts";
 import {
+  accountExportInput,
   accountExportSchema,
   changePasswordInput,
   deleteAccountInput,
   emailVerifyConfirmInput,
   passwordResetConfirmInput,
   passwordResetInput,
+  signOutEverywhereInput,
 } from "../../contract/accounts.ts";
 import { acceptedSchema } from "../../contract/webhooks.ts";
 import { agentProcedure, publicProcedure, router } from "../trpc.ts";
 
 const TAG = ["auth"];
-const MAIL_NOTE = "Without SMTP on the server: 503 `Mail is not configured`.";
+const MAIL_NOTE =
+  "Without SMTP on the server: 503 `Mail is not configured`. An address gets at most 3 mailed links an hour (reset and verification together); over that nothing is sent and the answer is still 202.";
 
 export const accountRouter = router({
   changePassword: agentProcedure
@@ -29,7 +32,7 @@ export const accountRouter = router({
         path: "/auth/password",
         tags: TAG,
         protect: true,
-        summary: "Change the password: every other login and web session ends at once",
+        summary: "Change the password: every other login and web session, the OAuth server's sessions and earlier reset links end at once",
         errorResponses: [400, 401, 403],
       },
     })
@@ -49,14 +52,15 @@ export const accountRouter = router({
         path: "/auth/logout-everywhere",
         tags: TAG,
         protect: true,
-        summary: "End every login and web session of the account, this one included",
-        errorResponses: [401, 403],
+        summary: "End every login, web session, MCP client grant and OAuth server session of the account, this one included",
+        description: "`revoke_api_keys: true` revokes every API key too (default: keys keep working).",
+        errorResponses: [400, 401, 403],
       },
     })
-    .input(z.object({}))
+    .input(signOutEverywhereInput)
     .output(z.void())
-    .mutation(async ({ ctx }) => {
-      await accounts.signOutEverywhere(ctx.agent.id);
+    .mutation(async ({ ctx, input }) => {
+      await accounts.signOutEverywhere(ctx.agent.id, input);
     }),
 
   requestPasswordReset: publicProcedure
@@ -87,7 +91,7 @@ export const accountRouter = router({
         path: "/auth/password-reset/confirm",
         tags: TAG,
         protect: false,
-        summary: "Set a new password with a mailed token; every login and web session ends",
+        summary: "Set a new password with a mailed token; every credential of the account ends (logins, sessions, API keys, MCP grants)",
         errorResponses: [400, 429],
       },
     })
@@ -144,13 +148,15 @@ export const accountRouter = router({
         path: "/auth/me/export",
         tags: TAG,
         protect: true,
-        summary: "Everything the account holds, as JSON (no secrets)",
-        errorResponses: [401, 403],
+        summary: "Everything the account holds, as JSON (no secrets), one page at a time",
+        description:
+          "Each page holds at most 1,000 rows, and ends once its rows reach 1 MB of JSON (the row that crosses it is the last; one evidence text is at most 50,000 characters). Pass `next_cursor` as `cursor` for the next page; it is null on the last.",
+        errorResponses: [400, 401, 403],
       },
     })
-    .input(z.object({}))
+    .input(accountExportInput)
     .output(accountExportSchema)
-    .query(({ ctx }) => exportAccount(ctx.agent.id)),
+    .query(({ ctx, input }) => exportAccount(ctx.agent.id, input)),
 
   delete: agentProcedure
     .meta({
