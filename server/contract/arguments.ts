@@ -84,6 +84,12 @@ export type ArgumentList = z.infer<typeof argumentListSchema>;
 
 export const TREE_MAX_DEPTH = 4;
 export const TREE_CHILDREN_PER_NODE = 50;
+/**
+ * The tree's budget (docs/features/arguments.md#the-trees-budget): at most this many argument nodes,
+ * full or repeated, in one answer, and the whole answer's JSON at most TREE_MAX_BYTES.
+ */
+export const TREE_MAX_ARGUMENTS = 1000;
+export const TREE_MAX_BYTES = 2_000_000;
 export const treeInput = z.object({
   claim_id: pathId,
   depth: boundedInt("depth", 1, TREE_MAX_DEPTH, 2),
@@ -92,22 +98,57 @@ export const treeInput = z.object({
 
 export type TreeInput = z.infer<typeof treeInput>;
 
-export interface TreeNode {
-  claim: z.infer<typeof claimSchema>;
-  arguments: (Omit<ArgumentOut, "claim"> & { claim: TreeNode["claim"]; children: TreeNode["arguments"] })[];
-}
+/** An argument whose child claim the answer shows in full at an earlier place: named, not repeated. */
+export const argumentReferenceSchema = z
+  .object({
+    /** The argument (this link: its own relevance and impact are in the parent's list). */
+    id: z.uuid(),
+    stance: z.enum(STANCES),
+    /** The child claim, shown in full once elsewhere in the same answer. */
+    claim_id: z.uuid(),
+    repeated: z.literal(true),
+  })
+  .meta({
+    id: "ArgumentReference",
+    description:
+      "An argument whose child claim appears in full at its first place in the same answer (breadth-first, in the listed order); here only named, with no nested arguments.",
+  });
 
-type TreeArgument = Omit<ArgumentOut, "claim"> & { claim: z.infer<typeof claimSchema>; arguments: TreeArgument[] };
-const treeArgumentSchema: z.ZodType<TreeArgument> = z.lazy(() =>
-  argumentSchema.extend({ arguments: z.array(treeArgumentSchema) }),
-);
+export type ArgumentReference = z.infer<typeof argumentReferenceSchema>;
+export type TreeArgumentNode = ArgumentOut & { arguments: TreeArgument[] };
+export type TreeArgument = TreeArgumentNode | ArgumentReference;
+
+const treeArgumentNodeSchema: z.ZodType<TreeArgumentNode> = argumentSchema
+  .extend({
+    /** The child's own arguments; empty at the depth asked, or where the budget was spent (see `continue_at`). */
+    arguments: z.array(z.lazy(() => treeArgumentSchema)),
+  })
+  .meta({ id: "ArgumentTreeNode" });
+const treeArgumentSchema: z.ZodType<TreeArgument> = z
+  .union([treeArgumentNodeSchema, argumentReferenceSchema])
+  .meta({ id: "ArgumentTreeItem", description: "An argument in the tree: in full (ArgumentTreeNode) or, where its claim is shown already, an ArgumentReference." });
+
+export const treeContinuationSchema = z
+  .object({
+    claim_id: z.uuid(),
+    /** The levels the answer would have shown under it: ask `/claims/{claim_id}/tree?depth=` this. */
+    depth: z.number().int().min(1).max(TREE_MAX_DEPTH),
+  })
+  .meta({ id: "ArgumentTreeContinuation" });
 
 export const treeSchema = z
   .object({
     claim: claimSchema,
-    /** At most TREE_CHILDREN_PER_NODE per node, by impact; each argument's own arguments nested to `depth`. */
+    /**
+     * At most TREE_CHILDREN_PER_NODE per node, by impact; each argument's own arguments nested to `depth`.
+     * Each claim is shown in full once; elsewhere its argument is an ArgumentReference.
+     */
     arguments: z.array(treeArgumentSchema),
     balance: z.number(),
+    /** Whether the budget (TREE_MAX_ARGUMENTS argument nodes, TREE_MAX_BYTES) left arguments out. */
+    truncated: z.boolean(),
+    /** The claims shown in full whose arguments were left out, wholly or in part, in the answer's order. */
+    continue_at: z.array(treeContinuationSchema),
   })
   .meta({ id: "ArgumentTree" });
 

@@ -12,7 +12,19 @@ export function tooDeep(above: number, below: number): boolean {
 export interface ArgdownNode {
   id: string;
   statement: string;
-  arguments: { stance: "supports" | "opposes"; node: ArgdownNode }[];
+  arguments: { stance: "supports" | "opposes"; node: ArgdownNode | ArgdownReference }[];
+}
+
+/** A claim written in full at another place of the same text: only its title is written here. */
+export interface ArgdownReference {
+  id: string;
+  repeated: true;
+}
+
+/** A claim whose arguments the tree's budget left out, and the levels they would have filled. */
+export interface ArgdownCut {
+  id: string;
+  depth: number;
 }
 
 /** A claim's Argdown title: its id's first 8 characters (titles cannot hold every statement's characters). */
@@ -20,16 +32,29 @@ const title = (id: string) => `c${id.slice(0, 8)}`;
 /** One line of Argdown: no line breaks inside a statement. */
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
 
-/** `[title]: statement`, then `+` supports and `-` opposes indented two spaces a level. */
-export function argdown(root: ArgdownNode): string {
+/**
+ * `[title]: statement`, then `+` supports and `-` opposes indented two spaces a level. A repeated claim
+ * is its `[title]` alone (Argdown reads it as the statement defined elsewhere in the text); claims whose
+ * arguments were cut are listed in comments at the end, with the full id to ask for each one's own tree.
+ */
+export function argdown(root: ArgdownNode, cut: readonly ArgdownCut[] = []): string {
   const lines: string[] = [`[${title(root.id)}]: ${oneLine(root.statement)}`];
   const walk = (node: ArgdownNode, indent: string) => {
     for (const a of node.arguments) {
-      lines.push(`${indent}${a.stance === "supports" ? "+" : "-"} [${title(a.node.id)}]: ${oneLine(a.node.statement)}`);
+      const sign = a.stance === "supports" ? "+" : "-";
+      if ("repeated" in a.node) {
+        lines.push(`${indent}${sign} [${title(a.node.id)}]`);
+        continue;
+      }
+      lines.push(`${indent}${sign} [${title(a.node.id)}]: ${oneLine(a.node.statement)}`);
       walk(a.node, `${indent}  `);
     }
   };
   walk(root, "  ");
+  if (cut.length) {
+    lines.push("", "// Truncated: the tree's budget was spent. Arguments were left out under these claims; ask each one's own tree:");
+    for (const c of cut) lines.push(`// [${title(c.id)}] ${c.id} depth=${c.depth}`);
+  }
   return `${lines.join("\n")}\n`;
 }
 

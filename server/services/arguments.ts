@@ -17,7 +17,10 @@ import {
   type ArgumentOut,
   type ArgumentTree,
   type ListArgumentsInput,
+  type TreeArgument,
   type TreeInput,
+  TREE_MAX_ARGUMENTS,
+  TREE_MAX_BYTES,
 } from "../contract/arguments.ts";
 import { argdown, MAX_ARGUMENT_DEPTH, relevanceAfter, tooDeep, type ArgdownNode } from "../domain/arguments.ts";
 import { AUTHOR_COLUMNS, authorOf, type AuthorColumns } from "./author-columns.ts";
@@ -272,51 +275,173 @@ export async function listArguments(input: ListArgumentsInput, viewerId: string 
   return { arguments: args, total: Number(row.total), balance };
 }
 
-/** The best TREE_CHILDREN_PER_NODE arguments of each of `parentIds`, by impact: one query per level. */
-async function topArguments(parentIds: string[]): Promise<{ id: string; parent_claim_id: string }[]> {
-  if (parentIds.length === 0) return [];
-  return readSql<{ id: string; parent_claim_id: string }>`
-    SELECT t.id::text AS id, p.id::text AS parent_claim_id
-    FROM unnest(${parentIds}::uuid[]) AS p(id)
+/** An argument of the tree as its level's read finds it: enough to place it before its view is read. */
+interface TreeRow {
+  id: string;
+  parent_claim_id: string;
+  child_claim_id: string;
+  stance: ArgumentOut["stance"];
+}
+
+/**
+ * One level of the tree: the best TREE_CHILDREN_PER_NODE arguments of each of `parentIds` by impact, in
+ * the answer's order (parents as given, then impact), at most `limit` rows. The parents' order comes from
+ * WITH ORDINALITY, which the planner knows the rows arrive in, so it sorts each parent's rows apart
+ * (an incremental sort) and the LIMIT stops the loop at the parent where the budget ends: a level reads
+ * the parents it needs, not all of them (docs/features/arguments.md#the-trees-budget).
+ */
+async function levelArguments(parentIds: string[], limit: number): Promise<TreeRow[]> {
+  if (parentIds.length === 0 || limit <= 0) return [];
+  return readSql<TreeRow>(treeLevelSql(parentIds, limit));
+}
+
+/** levelArguments' statement (exported for the test that reads its plan: tests/api/argument-tree-budget.test.ts). */
+export function treeLevelSql(parentIds: string[], limit: number): Prisma.Sql {
+  return Prisma.sql`
+    SELECT t.id::text AS id, p.id::text AS parent_claim_id, t.child_claim_id::text AS child_claim_id, t.stance::text AS stance
+    FROM unnest(${parentIds}::uuid[]) WITH ORDINALITY AS p(id, ord)
     CROSS JOIN LATERAL (
-      SELECT g.id, g.created_at, ${IMPACT} AS impact FROM ${ARGUMENTS_WITH_CHILD}
+      SELECT g.id, g.child_claim_id, g.stance, g.created_at, ${IMPACT} AS impact FROM ${ARGUMENTS_WITH_CHILD}
       WHERE g.parent_claim_id = p.id AND ${visibleClaim("c")}
       ORDER BY ${IMPACT_ORDER} LIMIT ${TREE_CHILDREN_PER_NODE}
-    ) t`;
+    ) t
+    ORDER BY p.ord, t.impact DESC NULLS LAST, t.created_at DESC, t.id DESC
+    LIMIT ${limit}`;
 }
 
-type TreeArgument = ArgumentTree["arguments"][number];
+/** Which of `claimIds` have a visible argument: one row at most is read for each. */
+async function withArguments(claimIds: string[]): Promise<Set<string>> {
+  if (claimIds.length === 0) return new Set();
+  const rows = await readSql<{ id: string }>`
+    SELECT p.id::text AS id FROM unnest(${claimIds}::uuid[]) AS p(id)
+    WHERE EXISTS (SELECT 1 FROM arguments g JOIN claims c ON c.id = g.child_claim_id
+                  WHERE g.parent_claim_id = p.id AND ${visibleClaim("c")})`;
+  return new Set(rows.map((r) => r.id));
+}
 
-/** GET /claims/{claim_id}/tree: the claim and its arguments nested `depth` levels, level by level. */
+/** New claims whose views are read at once while a level is placed: a cut wastes at most this many. */
+const VIEWS_PER_READ = 100;
+/**
+ * Bytes of the answer that its nodes' JSON does not hold, kept aside so the whole answer stays within
+ * TREE_MAX_BYTES: `continue_at` (≤ one 62-byte entry per claim in full), a comma per node, the wrapper.
+ */
+const TREE_RESERVED_BYTES = (TREE_MAX_ARGUMENTS + 1) * 64 + TREE_MAX_ARGUMENTS + 200;
+const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+
+type Continuation = ArgumentTree["continue_at"][number];
+
+/**
+ * GET /claims/{claim_id}/tree: the claim and its arguments nested `depth` levels, read level by level
+ * (docs/features/arguments.md#lists-and-the-tree). Each claim is shown in full once, at its first place
+ * breadth-first in the listed order (the shallowest, so it keeps the most levels under it); elsewhere
+ * its argument is a reference. So the answer has at most one node per link, and the budget
+ * (TREE_MAX_ARGUMENTS nodes, TREE_MAX_BYTES) cuts it in the same order: the levels above come whole.
+ */
 export async function argumentTree(input: TreeInput, viewerId: string | null): Promise<ArgumentTree> {
   const root = await assertVisibleClaim(input.claim_id, viewerId);
-  const childrenOf = new Map<string, string[]>();
-  const views = new Map<string, ArgumentOut>();
+  const shown = new Set([root.id]);
+  const childrenOf = new Map<string, TreeArgument[]>();
+  let nodes = 0;
+  let bytes = jsonBytes(root);
+  const continueAt: Continuation[] = [];
+  /** Claims in full whose arguments were never read: asked at the end whether they have any. */
+  const unread: Continuation[] = [];
   let level = [root.id];
   for (let depth = 0; depth < input.depth && level.length; depth++) {
-    // A claim met again (one claim may stand under several parents) has its arguments already.
-    const found = await topArguments([...new Set(level)].filter((id) => !childrenOf.has(id)));
-    for (const id of new Set(level)) childrenOf.set(id, childrenOf.get(id) ?? []);
-    for (const f of found) childrenOf.get(f.parent_claim_id)!.push(f.id);
-    const read = await argumentViews(found.map((f) => f.id), viewerId);
-    for (const v of read) views.set(v.id, v);
-    level = read.map((v) => v.claim.id);
+    const levelsLeft = input.depth - depth;
+    const room = TREE_MAX_ARGUMENTS - nodes;
+    if (room === 0) {
+      unread.push(...level.map((id) => ({ claim_id: id, depth: levelsLeft })));
+      break;
+    }
+    // One row more than there is room for tells whether the level goes on past the budget.
+    const rows = await levelArguments(level, room + 1);
+    const take = Math.min(rows.length, room);
+    const next: string[] = [];
+    let placed = 0;
+    let full = false; // the bytes ran out before `take`
+    while (placed < take && !full) {
+      const batch = nextBatch(rows, placed, take, shown);
+      const views = new Map((await argumentViews(batch.fresh, viewerId)).map((v) => [v.id, v]));
+      for (; placed < batch.end; placed++) {
+        const row = rows[placed];
+        const view = views.get(row.id);
+        const node: TreeArgument | null = shown.has(row.child_claim_id)
+          ? { id: row.id, stance: row.stance, claim_id: row.child_claim_id, repeated: true }
+          : view
+            ? { ...view, arguments: [] }
+            : null; // hidden since the level was read
+        if (!node) continue;
+        const size = jsonBytes(node);
+        if (bytes + size > TREE_MAX_BYTES - TREE_RESERVED_BYTES) {
+          full = true;
+          break;
+        }
+        bytes += size;
+        nodes++;
+        if (!childrenOf.has(row.parent_claim_id)) childrenOf.set(row.parent_claim_id, []);
+        childrenOf.get(row.parent_claim_id)!.push(node);
+        if (!("repeated" in node)) {
+          shown.add(row.child_claim_id);
+          if (levelsLeft > 1) next.push(row.child_claim_id);
+        }
+      }
+    }
+    const cut = full ? placed : rows.length > take ? take : -1;
+    if (cut >= 0) {
+      // The parent of the first argument left out has more; those after it and the claims just placed were not read.
+      const partial = rows[cut].parent_claim_id;
+      continueAt.push({ claim_id: partial, depth: levelsLeft });
+      unread.push(...level.slice(level.indexOf(partial) + 1).map((id) => ({ claim_id: id, depth: levelsLeft })));
+      unread.push(...next.map((id) => ({ claim_id: id, depth: levelsLeft - 1 })));
+      break;
+    }
+    level = next;
   }
-  const build = (claimId: string, depth: number): TreeArgument[] =>
-    (childrenOf.get(claimId) ?? []).flatMap((id) => {
-      const view = views.get(id);
-      if (!view) return [];
-      return [{ ...view, arguments: depth + 1 < input.depth ? build(view.claim.id, depth + 1) : [] }];
-    });
-  return { claim: root, arguments: build(root.id, 0), balance: await balanceOf(root.id) };
+  const more = await withArguments(unread.map((u) => u.claim_id));
+  continueAt.push(...unread.filter((u) => more.has(u.claim_id)));
+
+  const build = (claimId: string): TreeArgument[] =>
+    (childrenOf.get(claimId) ?? []).map((node) => ("repeated" in node ? node : { ...node, arguments: build(node.claim.id) }));
+  return {
+    claim: root,
+    arguments: build(root.id),
+    balance: await balanceOf(root.id),
+    truncated: continueAt.length > 0,
+    continue_at: continueAt,
+  };
 }
 
-/** The tree in Argdown syntax. */
+/**
+ * The rows from `from` (before `end`) whose views one read fetches: up to VIEWS_PER_READ claims not
+ * shown yet, each at its first row (a later row of the same claim becomes a reference).
+ */
+function nextBatch(rows: TreeRow[], from: number, end: number, shown: ReadonlySet<string>): { fresh: string[]; end: number } {
+  const fresh: string[] = [];
+  const claims = new Set<string>();
+  let i = from;
+  for (; i < end; i++) {
+    const child = rows[i].child_claim_id;
+    if (shown.has(child) || claims.has(child)) continue;
+    if (fresh.length === VIEWS_PER_READ) break;
+    claims.add(child);
+    fresh.push(rows[i].id);
+  }
+  return { fresh, end: i };
+}
+
+/** The tree in Argdown syntax: a repeated claim by its title alone, and the cut noted at the end. */
 export function treeArgdown(tree: ArgumentTree): string {
   const node = (claim: Claim, args: TreeArgument[]): ArgdownNode => ({
     id: claim.id,
     statement: claim.statement,
-    arguments: args.map((a) => ({ stance: a.stance, node: node(a.claim, a.arguments) })),
+    arguments: args.map((a) => ({
+      stance: a.stance,
+      node: "repeated" in a ? { id: a.claim_id, repeated: true } : node(a.claim, a.arguments),
+    })),
   });
-  return argdown(node(tree.claim, tree.arguments));
+  return argdown(
+    node(tree.claim, tree.arguments),
+    tree.continue_at.map((c) => ({ id: c.claim_id, depth: c.depth })),
+  );
 }

@@ -294,6 +294,34 @@ describe("GET /claims/{claim_id}/tree", () => {
     for (const q of ["depth=0", "depth=5", "format=xml"]) expect((await api.get(`/claims/${root.id}/tree?${q}`)).status, q).toBe(400);
     expect((await api.get(`/claims/${UNKNOWN_ID}/tree`)).status).toBe(404);
   });
+
+  it("shows a claim under two parents in full at its first place and as a reference at the other", async () => {
+    const root = await claimFor("Root with a shared grandchild");
+    const pro = await linked(root.id, (await claimFor("Pro that shares")).id);
+    const con = await linked(root.id, (await claimFor("Con that shares")).id, "opposes");
+    const shared = await claimFor("The shared reason");
+    await linked(shared.id, (await claimFor("Under the shared reason")).id);
+    await linked(pro.claim.id, shared.id);
+    await linked(con.claim.id, shared.id, "opposes");
+
+    const res = await api.get(`/claims/${root.id}/tree?depth=3`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ truncated: false, continue_at: [] });
+    // Breadth-first in the listed order: the first parent listed holds it in full (all impacts null: newest first).
+    const [first, second] = res.body.arguments;
+    expect([first.id, second.id]).toEqual([con.id, pro.id]);
+    expect(first.arguments).toHaveLength(1);
+    expect(first.arguments[0]).toMatchObject({ stance: "opposes", claim: { id: shared.id } });
+    expect(first.arguments[0].arguments).toHaveLength(1);
+    expect(second.arguments).toHaveLength(1);
+    expect(second.arguments[0]).toEqual({ id: expect.any(String), stance: "supports", claim_id: shared.id, repeated: true });
+
+    const text = await api.get(`/claims/${root.id}/tree?depth=3&format=argdown`);
+    const lines = text.text.trimEnd().split("\n");
+    const title = `[c${shared.id.slice(0, 8)}]`;
+    expect(lines.filter((l) => l.includes(`${title}: `))).toEqual([`    - ${title}: ${shared.statement}`]);
+    expect(lines).toContain(`    + ${title}`);
+  });
 });
 
 describe("followers", () => {

@@ -8,6 +8,9 @@ import {
   argumentSchema,
   listArgumentsInput,
   relevanceVoteInput,
+  TREE_CHILDREN_PER_NODE,
+  TREE_MAX_ARGUMENTS,
+  TREE_MAX_BYTES,
   treeInput,
   treeSchema,
 } from "../../contract/arguments.ts";
@@ -58,8 +61,9 @@ export const argumentsRouter = router({
         path: "/claims/{claim_id}/tree",
         tags: TAG,
         protect: false,
-        summary: "A claim and its arguments nested to `depth` levels (at most 50 per node, by impact)",
-        description: "`format=argdown` answers `text/plain` in Argdown syntax (`[title]: statement`, `+`/`-` children indented).",
+        summary: `A claim and its arguments nested to \`depth\` levels (at most ${TREE_CHILDREN_PER_NODE} per node, by impact), each claim in full once`,
+        description:
+          `Each claim appears in full at its first place (breadth-first, in the listed order); where it stands under another parent too, that argument is an \`ArgumentReference\` (\`repeated: true\`, its \`claim_id\`, no nested arguments). At most ${TREE_MAX_ARGUMENTS} argument nodes and ${TREE_MAX_BYTES / 1_000_000} MB of them per answer: past that \`truncated\` is true and \`continue_at\` lists the claims whose arguments were left out, each to be asked with its own tree at the \`depth\` given. \`format=argdown\` answers \`text/plain\` in Argdown syntax (\`[title]: statement\`, \`+\`/\`-\` children indented, a repeated claim as \`[title]\` alone, the cut in \`//\` comments at the end).`,
         errorResponses: [400, 404],
       },
     })
