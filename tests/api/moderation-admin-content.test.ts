@@ -3,33 +3,33 @@
 // admin can, another admin's included. A refused action changes nothing and writes no audit entry.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../server/db/client.ts";
-import { grantAdmin } from "../../server/services/moderation.ts";
-import { createAgent, startApi, type TestAgent, type TestApi } from "../helpers/api.ts";
+import { startApi, type TestApi } from "../helpers/api.ts";
+import { quickAgent, type Voter } from "./claims-fixtures.ts";
 
 let api: TestApi;
-let admin: TestAgent;
-let otherAdmin: TestAgent;
-let moderator: TestAgent;
-let member: TestAgent;
+let admin: Voter;
+let otherAdmin: Voter;
+let moderator: Voter;
+let member: Voter;
 
 beforeAll(async () => {
   api = await startApi();
-  [admin, otherAdmin, moderator, member] = await Promise.all([createAgent(api), createAgent(api), createAgent(api), createAgent(api)]);
-  expect((await grantAdmin(admin.username))?.role).toBe("admin");
-  expect((await grantAdmin(otherAdmin.username))?.role).toBe("admin");
+  [admin, otherAdmin, moderator, member] = [await quickAgent(), await quickAgent(), await quickAgent(), await quickAgent()];
+  // Admin is granted outside the API (ADMIN_EMAILS or admin:grant, tested with moderation.test.ts).
+  await db().agent.updateMany({ where: { id: { in: [admin.id, otherAdmin.id] } }, data: { role: "admin" } });
   expect((await api.request("PUT", `/admin/agents/${moderator.id}/role`, { token: admin.token, body: { role: "moderator" } })).status).toBe(200);
 });
 afterAll(() => api.close());
 
-async function claimBy(who: TestAgent, statement: string): Promise<string> {
+async function claimBy(who: Voter, statement: string): Promise<string> {
   const res = await api.post("/claims", { statement }, { token: who.token });
   expect(res.status, res.text).toBe(201);
   return res.body.id;
 }
 
 const auditCount = () => db().moderationAudit.count();
-const hide = (who: TestAgent, type: string, id: string) => api.post(`/moderation/${type}/${id}/hide`, { reason: "spam" }, { token: who.token });
-const restore = (who: TestAgent, type: string, id: string) => api.post(`/moderation/${type}/${id}/restore`, {}, { token: who.token });
+const hide = (who: Voter, type: string, id: string) => api.post(`/moderation/${type}/${id}/hide`, { reason: "spam" }, { token: who.token });
+const restore = (who: Voter, type: string, id: string) => api.post(`/moderation/${type}/${id}/restore`, {}, { token: who.token });
 
 describe("a moderator and an admin's content", () => {
   it("a moderator cannot hide an admin's claim, evidence or comment: 403, still visible, nothing audited", async () => {
