@@ -57,6 +57,9 @@ export const reportSchema = z
   .meta({ id: "Report" });
 export type ReportOut = z.infer<typeof reportSchema>;
 
+/** Reports shown per target in the queue (docs/security.md#budgets-what-one-request-may-cost). */
+export const REPORTS_PER_TARGET = 20;
+
 export const queueInput = z.object({
   status: enumOf("status", REPORT_STATUSES).default("open"),
   target_type: enumOf("target_type", REPORT_TARGET_TYPES).optional(),
@@ -78,6 +81,7 @@ export const queueSchema = z
           report_count: z.number().int(),
           reasons: reasonCounts,
           first_reported_at: isoDate,
+          /** The first REPORTS_PER_TARGET reports in `status`, oldest first; report_count and reasons count all of them. */
           reports: z.array(reportSchema),
         })
         .meta({ id: "ReportedTarget" }),

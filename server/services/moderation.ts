@@ -9,6 +9,7 @@ import { AppError, badRequest, conflict, forbidden, notFound } from "../errors.t
 import { agentSelect, isUuid, toAgent, type AgentOut } from "../contract/common.ts";
 import {
   REPORT_REASONS,
+  REPORTS_PER_TARGET,
   type AuditLog,
   type CreateReportInput,
   type HideableType,
@@ -222,19 +223,35 @@ export async function listQueue(
         SELECT 1 FROM reports WHERE status = ${input.status}::"ReportStatus" ${typeFilter} GROUP BY target_type, target_id
       ) g`,
   ]);
-  const reports = groups.length
-    ? await db().report.findMany({
-        where: { status: input.status, OR: groups.map((g) => ({ targetType: g.target_type, targetId: g.target_id })) },
-        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-      })
-    : [];
+  // A target may hold thousands of reports (one open per reporter, and more after each dismissal):
+  // the answer carries each target's first REPORTS_PER_TARGET and counts the reasons of all in SQL.
+  const types = groups.map((g) => g.target_type);
+  const ids = groups.map((g) => g.target_id);
+  const [reports, reasonRows] = groups.length
+    ? await Promise.all([
+        readSql<ReportRow>`
+          SELECT r.id::text AS id, r.target_type::text AS "targetType", r.target_id::text AS "targetId", r.reason::text AS reason,
+                 r.note, r.status::text AS status, r.created_at AS "createdAt"
+          FROM unnest(${types}::text[], ${ids}::uuid[]) AS t(type, id)
+          CROSS JOIN LATERAL (
+            SELECT * FROM reports r
+            WHERE r.status = ${input.status}::"ReportStatus" AND r.target_type = t.type::"ReportTargetType" AND r.target_id = t.id
+            ORDER BY r.created_at ASC, r.id ASC LIMIT ${REPORTS_PER_TARGET}
+          ) r`,
+        readSql<{ target_type: ReportTargetType; target_id: string; reason: (typeof REPORT_REASONS)[number]; n: number }>`
+          SELECT r.target_type::text AS target_type, r.target_id::text AS target_id, r.reason::text AS reason, count(*)::int AS n
+          FROM unnest(${types}::text[], ${ids}::uuid[]) AS t(type, id)
+          JOIN reports r ON r.status = ${input.status}::"ReportStatus" AND r.target_type = t.type::"ReportTargetType" AND r.target_id = t.id
+          GROUP BY 1, 2, 3`,
+      ])
+    : [[], []];
   const targets = await Promise.all(
     groups.map(async (g) => {
       const own = reports.filter((r) => r.targetType === g.target_type && r.targetId === g.target_id);
-      const reasons = Object.fromEntries(REPORT_REASONS.map((reason) => [reason, own.filter((r) => r.reason === reason).length])) as Record<
-        (typeof REPORT_REASONS)[number],
-        number
-      >;
+      const counted = reasonRows.filter((r) => r.target_type === g.target_type && r.target_id === g.target_id);
+      const reasons = Object.fromEntries(
+        REPORT_REASONS.map((reason) => [reason, Number(counted.find((r) => r.reason === reason)?.n ?? 0)]),
+      ) as Record<(typeof REPORT_REASONS)[number], number>;
       return {
         target_type: g.target_type,
         target_id: g.target_id,
