@@ -279,17 +279,14 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (cfg.UPSTASH_REDIS_REST_URL && !cfg.UPSTASH_REDIS_REST_TOKEN) {
     throw new ConfigError("Invalid configuration:\n  UPSTASH_REDIS_REST_TOKEN: required when UPSTASH_REDIS_REST_URL is set");
   }
-  const oauthConfigured =
-    (cfg.GOOGLE_CLIENT_ID && cfg.GOOGLE_CLIENT_SECRET) ||
-    (cfg.GITHUB_CLIENT_ID && cfg.GITHUB_CLIENT_SECRET) ||
-    (cfg.TWITTER_CLIENT_ID && cfg.TWITTER_CLIENT_SECRET);
-  if (cfg.NODE_ENV === "production" && oauthConfigured && !cfg.NEXTAUTH_URL) {
-    // The providers' redirect_uri is built from it; guessing it from Host headers is unsafe.
-    throw new ConfigError("Invalid configuration:\n  NEXTAUTH_URL: required in production when an OAuth provider is configured");
-  }
-  if (cfg.NODE_ENV === "production" && cfg.SMTP_URL && !cfg.NEXTAUTH_URL) {
-    // Mailed links point at the web UI; an origin taken from a Host header could be an attacker's.
-    throw new ConfigError("Invalid configuration:\n  NEXTAUTH_URL: required in production when SMTP_URL is set (mailed links point at it)");
+  if (cfg.NODE_ENV === "production" && !cfg.NEXTAUTH_URL) {
+    // Every absolute URL the service hands out (sign-in providers' redirect_uri, mailed links, the OAuth
+    // server's issuer and metadata, /llms.txt, the MCP 401 challenge) and whether the OAuth server's
+    // cookies are Secure come from it: taken from a request's Host header they would be the client's
+    // to choose (docs/security.md, "The public address").
+    throw new ConfigError(
+      "Invalid configuration:\n  NEXTAUTH_URL: required in production: the address people and clients reach the service at, e.g. https://claims.example",
+    );
   }
   let { JWT_SECRET, NEXTAUTH_SECRET, WEBHOOK_SECRET_KEY } = cfg;
   if (!JWT_SECRET || !NEXTAUTH_SECRET || !WEBHOOK_SECRET_KEY) {

@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { INTERNAL_ERROR_BODY } from "../errors.ts";
 import { config } from "../config.ts";
 import { rateLimiter } from "../ratelimit/limiter.ts";
-import { declaresTooLarge, tooLargeDetail } from "./body-limit.ts";
+import { ClientGoneError, declaresTooLarge, readNodeBody, TOO_LARGE, tooLargeDetail } from "./body-limit.ts";
 import { clientIpFromHeaders, stampClientIp } from "./client-ip.ts";
 import { logError } from "../log/logger.ts";
 import { runInRequest } from "../log/request-context.ts";
@@ -25,7 +25,7 @@ import { FRESH_COOKIE, PageCache } from "./page-cache.ts";
 import { isKeptPage, isOwnRerender, noteServedRequest, previewModeId, RENDER_WINDOW_MS, REVALIDATE_HEADER, startPageRegen } from "./page-regen.ts";
 import { syncViewerHint } from "./viewer-hint.ts";
 import { ANONYMOUS } from "../auth/identity.ts";
-import { handleOAuthRequest, isOAuthEndpoint } from "../auth/mcp-oauth.ts";
+import { handleOAuthRequest, isOAuthEndpoint, OAUTH_MAX_BODY_BYTES } from "../auth/mcp-oauth.ts";
 import { limitCaller } from "../ratelimit/limiter.ts";
 import { publicOriginOfNode } from "./public-origin.ts";
 import { isChargedHandler, isPageRender } from "./page-routes.ts";
@@ -40,8 +40,8 @@ function isRest(path: string): boolean {
   return path === REST_PREFIX || path.startsWith(`${REST_PREFIX}/`);
 }
 
-function tooLarge(res: ServerResponse): void {
-  const body = JSON.stringify({ detail: tooLargeDetail() });
+function tooLarge(res: ServerResponse, limit?: number): void {
+  const body = JSON.stringify({ detail: tooLargeDetail(limit) });
   // Close the connection: the unread body is never read (node would otherwise drain it to reuse the socket).
   res.writeHead(413, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), Connection: "close", "Cache-Control": "no-store" });
   res.end(body);
@@ -175,13 +175,20 @@ function tooManyRequests(res: ServerResponse, retryAfter: number): void {
 /**
  * The authorization server for MCP clients (docs/features/mcp.md#oauth) is a node handler, so it is
  * served here, where `npm start`, `next start` and `next dev` all pass: after the guard's checks, each
- * request costs one unit of the client IP's API budget, as an anonymous REST call does.
+ * request costs one unit of the client IP's API budget, as an anonymous REST call does, and its body is
+ * read here by the one bounded reader (at most OAUTH_MAX_BODY_BYTES) for the provider.
  */
 async function serveOAuth(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const ip = clientIpFromHeaders(req.headers);
   const limit = await limitCaller(ANONYMOUS, ip, 1);
   if (!limit.success) return tooManyRequests(res, limit.retryAfter);
-  await handleOAuthRequest(publicOriginOfNode(req), req, res);
+  const body = await readNodeBody(req, OAUTH_MAX_BODY_BYTES).catch((err: unknown) => {
+    if (err instanceof ClientGoneError) return null;
+    throw err;
+  });
+  if (body === null) return void res.destroy(); // the client went away: nobody to answer
+  if (body === TOO_LARGE) return tooLarge(res, OAUTH_MAX_BODY_BYTES);
+  await handleOAuthRequest(publicOriginOfNode(req), req, res, body);
 }
 
 /**

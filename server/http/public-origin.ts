@@ -1,7 +1,9 @@
 // The origin the service is reached at, for the absolute URLs it hands out (OAuth metadata, the MCP
-// resource, WWW-Authenticate, /llms.txt): NEXTAUTH_URL when set (the configured public address), else
-// the request's Host header, with the scheme a trusted proxy reports (TRUST_PROXY) or the URL's own.
-// (Next hands route handlers a URL built from its own host name, not the one the client used.)
+// resource, WWW-Authenticate, /llms.txt): NEXTAUTH_URL, the configured public address, which
+// production requires (server/config.ts), so there no URL follows a client's Host header. Only a
+// development server without it takes the request's Host header, with the scheme a trusted proxy
+// reports (TRUST_PROXY) or the URL's own. (Next hands route handlers a URL built from its own host
+// name, not the one the client used.)
 import type { IncomingMessage } from "node:http";
 import { config } from "../config.ts";
 

@@ -36,13 +36,20 @@ export interface BuiltServer {
   stop(): void;
 }
 
-export async function startBuiltServer(extraEnv: Record<string, string | undefined> = {}): Promise<BuiltServer> {
+type ExtraEnv = Record<string, string | undefined>;
+
+/**
+ * `extraEnv` may be a function of the server's own address (`http://127.0.0.1:<port>`), for settings
+ * that name it: `(base) => ({ NEXTAUTH_URL: base })`.
+ */
+export async function startBuiltServer(extraEnv: ExtraEnv | ((base: string) => ExtraEnv) = {}): Promise<BuiltServer> {
   ensureBuilt();
   const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), "claims-built-"));
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir };
   delete env.PGLITE_DATA_DIR;
-  for (const [k, v] of Object.entries(extraEnv)) {
+  for (const [k, v] of Object.entries(typeof extraEnv === "function" ? extraEnv(base) : extraEnv)) {
     if (v === undefined) delete env[k];
     else env[k] = v;
   }
@@ -75,7 +82,7 @@ export async function startBuiltServer(extraEnv: Record<string, string | undefin
   return {
     child,
     pid: child.pid!,
-    base: `http://127.0.0.1:${port}`,
+    base,
     output: () => out,
     closePipes() {
       child.stdout!.destroy();

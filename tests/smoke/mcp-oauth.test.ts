@@ -1,12 +1,14 @@
 // OAuth for MCP clients against the production build, over plain HTTP (docs/features/mcp.md#oauth):
 // both metadata documents with the fields MCP clients rely on, registration of public clients only
 // (https or loopback redirect URIs), PKCE required, the MCP endpoint as the only resource, and the
-// whole code flow with a web session — consent, token, a tool call at /mcp, the token refused at
-// /api/v1, refresh, revocation, and a suspension ending the client's access.
+// whole code flow with a web session — consent (the return address shown large), token, a tool call
+// at /mcp, the token refused at /api/v1, refresh, revocation, and a suspension ending the client's
+// access; and no `npm start` without NEXTAUTH_URL, the address all of it is named by.
+import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rmSync } from "node:fs";
-import { startBuiltServer, type BuiltServer } from "../helpers/built-server.ts";
+import { root, startBuiltServer, type BuiltServer } from "../helpers/built-server.ts";
 import { dataDirWithAdmin } from "../helpers/seeded-admin.ts";
 
 // A verified admin, made before the server starts: ADMIN_EMAILS does not make a password registration one.
@@ -112,12 +114,23 @@ async function mcpList(token: string) {
 
 beforeAll(async () => {
   adminDataDir = dataDirWithAdmin(ADMIN_EMAIL, ADMIN_PASSWORD);
-  server = await startBuiltServer({ LOG_LEVEL: "error", NEXTAUTH_URL: undefined, DATA_DIR: adminDataDir });
+  server = await startBuiltServer((base) => ({ LOG_LEVEL: "error", NEXTAUTH_URL: base, DATA_DIR: adminDataDir }));
 }, 240_000);
 
 afterAll(() => {
   server?.stop();
   if (adminDataDir) rmSync(adminDataDir, { recursive: true, force: true });
+});
+
+describe("NEXTAUTH_URL", () => {
+  it("npm start refuses to start without it, naming it: every address the service hands out is named by it", () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", PORT: "1", DATA_DIR: adminDataDir };
+    delete env.NEXTAUTH_URL;
+    delete env.PGLITE_DATA_DIR;
+    const run = spawnSync(process.execPath, ["--import", "tsx", "server/main.ts"], { cwd: root, env, encoding: "utf8", timeout: 60_000 });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("NEXTAUTH_URL: required in production");
+  }, 60_000);
 });
 
 describe("metadata", () => {
@@ -197,6 +210,8 @@ describe("the code flow with a web session", () => {
     const page = await fetch(`${server.base}${consentPath}`, { headers: { cookie: jar.header() } });
     const html = await page.text();
     expect(html).toContain("Flow agent");
+    // Where the answer goes, large and once: the one thing the client's chosen name cannot change.
+    expect(html).toMatch(/<code[^>]*data-return-host="true"[^>]*>127\.0\.0\.1:51234<\/code>/);
     expect(html).toContain('data-scope="read"');
     expect(html).toContain('data-scope="vote"');
     expect(html).not.toContain('data-scope="write"');

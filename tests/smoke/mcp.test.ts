@@ -57,8 +57,8 @@ let bobsClaim: string;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  // No NEXTAUTH_URL: the absolute URLs it hands out follow the Host header the client used.
-  server = await startBuiltServer({ LOG_LEVEL: "error", NEXTAUTH_URL: undefined });
+  // NEXTAUTH_URL is the server's own address: the absolute URLs it hands out name it.
+  server = await startBuiltServer((base) => ({ LOG_LEVEL: "error", NEXTAUTH_URL: base }));
   alice = await account("mcp_alice");
   bob = await account("mcp_bob");
   const claim = await rest("/claims", { token: bob.token, body: { statement: "Octopuses have three hearts and blue blood", tags: ["biology"] } });

@@ -70,10 +70,10 @@ describe("operations configuration", () => {
 
 describe("the anonymous page cache", () => {
   it("shares renders for 5 s in production, never under next dev unless asked, and can be turned off", () => {
-    expect(parseConfig({ ...base, NODE_ENV: "production" })).toMatchObject({ PAGE_CACHE_SECONDS: 5, PAGE_CACHE_MAX_MB: 64 });
+    expect(parseConfig({ ...base, NODE_ENV: "production", NEXTAUTH_URL: "https://claims.example" })).toMatchObject({ PAGE_CACHE_SECONDS: 5, PAGE_CACHE_MAX_MB: 64 });
     expect(parseConfig({ ...base, NODE_ENV: "development" }).PAGE_CACHE_SECONDS).toBe(0);
     expect(parseConfig({ ...base, NODE_ENV: "development", PAGE_CACHE_SECONDS: "2" }).PAGE_CACHE_SECONDS).toBe(2);
-    expect(parseConfig({ ...base, NODE_ENV: "production", PAGE_CACHE_SECONDS: "0" }).PAGE_CACHE_SECONDS).toBe(0);
+    expect(parseConfig({ ...base, NODE_ENV: "production", NEXTAUTH_URL: "https://claims.example", PAGE_CACHE_SECONDS: "0" }).PAGE_CACHE_SECONDS).toBe(0);
   });
 });
 
@@ -85,7 +85,7 @@ describe("readable development logs", () => {
 });
 
 describe("secrets in production", () => {
-  const prod = (env: Record<string, string>) => () => parseConfig({ ...base, NODE_ENV: "production", ...env });
+  const prod = (env: Record<string, string>) => () => parseConfig({ ...base, NODE_ENV: "production", NEXTAUTH_URL: "https://claims.example", ...env });
   it("refuses a secret that is long but guessable: one character, a repeated unit, too few different characters", () => {
     expect(prod({ JWT_SECRET: "a".repeat(32) })).toThrow(/JWT_SECRET: .*guessable/);
     expect(prod({ NEXTAUTH_SECRET: "abcd".repeat(10) })).toThrow(/NEXTAUTH_SECRET: .*guessable/);

@@ -1,6 +1,7 @@
 // The consent page of the authorization server for MCP clients (docs/features/mcp.md#oauth): the
 // person, signed in (sent to sign in first and back), sees which client asks, where it will return,
-// and what each scope it asks for allows, and allows or denies.
+// and what each scope it asks for allows, and allows or denies. The name is the client's own word
+// (refused at registration if it hides characters); the host it returns to, shown large, is not.
 import type { Metadata } from "next";
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
@@ -9,6 +10,7 @@ import { consentRequest, INTERACTION_COOKIE } from "~/server/auth/mcp-oauth.ts";
 import { SCOPE_DESCRIPTIONS } from "~/server/domain/scopes.ts";
 import { publicOriginOfHeaders } from "~/server/http/public-origin.ts";
 import ui from "../../_components/ui.module.css";
+import styles from "./consent.module.css";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Allow access", robots: { index: false } };
@@ -30,24 +32,39 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
   if ((await cookies()).get(INTERACTION_COOKIE)?.value !== uid) return <Expired />;
   const request = await consentRequest(publicOriginOfHeaders(await headers()), uid);
   if (!request) return <Expired />;
-  const returnsTo = URL.parse(request.redirectUri)?.host ?? request.redirectUri;
   return (
     <div style={{ maxWidth: 640, margin: "0 auto" }}>
       <div className={ui["page-header"]}>
         <div>
           <h1>Allow {request.clientName} to use your account?</h1>
           <p>
-            <strong>{request.clientName}</strong> wants to act as <strong>{viewer.username}</strong> through the MCP server. It
-            will return to <code>{returnsTo}</code>.
+            A client that calls itself <strong>{request.clientName}</strong> wants to act as <strong>{viewer.username}</strong> through
+            the MCP server.
           </p>
         </div>
       </div>
+      <section className={styles.return} aria-label="Where your answer is sent">
+        <p className={styles.return__label}>After you answer, your browser goes to</p>
+        <code className={styles.return__host} data-return-host>
+          {request.returnHost}
+        </code>
+        <p className={ui.note}>
+          {request.returnsToLoopback
+            ? "A program on this computer. Allow only if you just started connecting it."
+            : "Allow only if you expect this address: the client chose its name, not this address."}
+        </p>
+      </section>
       <div className={ui.card}>
         <h2 className={ui.card__title}>It asks to</h2>
         <ul aria-label="Requested scopes">
           {request.scopes.map((scope) => (
             <li key={scope} data-scope={scope}>
               <strong>{scope}</strong>: {SCOPE_DESCRIPTIONS[scope]}
+            </li>
+          ))}
+          {request.openIdScopes.map((scope) => (
+            <li key={scope} data-scope={scope}>
+              <strong>{scope}</strong>: Know your account&apos;s id
             </li>
           ))}
         </ul>

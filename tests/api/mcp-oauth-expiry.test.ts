@@ -1,0 +1,133 @@
+// Registered MCP clients do not pile up (docs/features/mcp.md#oauth, "Storage and keys"): a client
+// nobody uses expires CLIENT_UNUSED_TTL after its registration or last use, never before a grant given
+// to it ends, and the OAuth server's writes prune what has expired (clients, tokens, codes, grants,
+// interactions) at most once a minute per process. In process, through the node-level guard.
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db, readSql } from "../../server/db/client.ts";
+import { CLIENT_UNUSED_TTL, finishConsent, oauthPruneClock, pruneOAuthArtifacts } from "../../server/auth/mcp-oauth.ts";
+import { createAgent, startApi, type TestAgent, type TestApi } from "../helpers/api.ts";
+import { authorizePath, browse, CALLBACK, form, Jar, pkce, registerClient, startOAuthApp, type OAuthApp } from "../helpers/mcp-oauth.ts";
+
+let app: OAuthApp;
+let api: TestApi;
+let person: TestAgent;
+const ORIGIN = new URL(process.env.NEXTAUTH_URL!).origin;
+const DAY_MS = 24 * 3600_000;
+
+beforeAll(async () => {
+  app = await startOAuthApp();
+  api = await startApi();
+  person = await createAgent(api);
+});
+afterAll(async () => {
+  await app?.close();
+  await api?.close();
+});
+
+async function register(name = "Expiring agent") {
+  const res = await registerClient(app.base, { client_name: name });
+  expect(res.status, res.text).toBe(201);
+  return res.body.client_id as string;
+}
+
+async function expiresAt(kind: string, id: string): Promise<Date | null | undefined> {
+  const [row] = await readSql<{ expires_at: Date | null }>`SELECT expires_at FROM mcp_oauth_artifacts WHERE kind = ${kind} AND id = ${id}`;
+  return row ? row.expires_at && new Date(row.expires_at) : undefined;
+}
+
+/** An artifact row as the provider would have left it, expiring at `expires` (null: no expiry). */
+async function artifact(kind: string, payload: Record<string, unknown>, expires: Date | null, createdAt = new Date()) {
+  const id = randomBytes(12).toString("base64url");
+  await db().$executeRaw`
+    INSERT INTO mcp_oauth_artifacts (kind, id, payload, expires_at, created_at)
+    VALUES (${kind}, ${id}, ${JSON.stringify({ ...payload, jti: id })}::jsonb, ${expires}, ${createdAt})`;
+  return id;
+}
+
+const exists = async (kind: string, id: string) => (await expiresAt(kind, id)) !== undefined;
+
+/** Registration → consent → tokens: the client is used. */
+async function use(clientId: string) {
+  const jar = new Jar();
+  const { verifier, challenge } = pkce();
+  const start = await browse(app.base, jar, authorizePath(clientId, challenge));
+  const next = await finishConsent(ORIGIN, start.location.split("/")[2], person.id, true);
+  const back = await browse(app.base, jar, new URL(next!).pathname);
+  const code = new URL(back.location).searchParams.get("code")!;
+  const tokens = await form(app.base, "/oauth/token", { grant_type: "authorization_code", code, redirect_uri: CALLBACK, client_id: clientId, code_verifier: verifier });
+  expect(tokens.status, tokens.text).toBe(200);
+  return tokens.body as { access_token: string; refresh_token: string };
+}
+
+describe("client lifetime", () => {
+  it("a write prunes what has expired, at most once a minute per process", async () => {
+    oauthPruneClock().lastAt = 0;
+    const deadToken = await artifact("AccessToken", { clientId: "gone" }, new Date(Date.now() - 1000));
+    const deadClient = await artifact("Client", { client_id: "gone" }, new Date(Date.now() - 1000));
+    await register(); // the process's first write in a minute
+    expect(await exists("AccessToken", deadToken)).toBe(false);
+    expect(await exists("Client", deadClient)).toBe(false);
+    const later = await artifact("Interaction", {}, new Date(Date.now() - 1000));
+    await register();
+    expect(await exists("Interaction", later)).toBe(true);
+    expect(await pruneOAuthArtifacts()).toBeGreaterThanOrEqual(1);
+    expect(await exists("Interaction", later)).toBe(false);
+  });
+
+  it(`an unused client lives ${CLIENT_UNUSED_TTL / 86400} days from its registration, is then unknown, and is pruned`, async () => {
+    const clientId = await register();
+    const until = (await expiresAt("Client", clientId))!;
+    expect(Math.abs(until.getTime() - (Date.now() + CLIENT_UNUSED_TTL * 1000))).toBeLessThan(60_000);
+    expect(await pruneOAuthArtifacts(new Date(Date.now() + CLIENT_UNUSED_TTL * 1000 - 3600_000))).toBe(0);
+    expect(await exists("Client", clientId)).toBe(true);
+
+    // Its time is up: the provider no longer knows it, and pruning deletes it.
+    await db().$executeRaw`UPDATE mcp_oauth_artifacts SET expires_at = now() - interval '1 second' WHERE kind = 'Client' AND id = ${clientId}`;
+    const refused = await browse(app.base, new Jar(), authorizePath(clientId, pkce().challenge));
+    expect(refused.status).toBe(400);
+    expect(await refused.res.json()).toMatchObject({ error: "invalid_client" });
+    await pruneOAuthArtifacts();
+    expect(await exists("Client", clientId)).toBe(false);
+  });
+
+  it("a client with a live grant stays as long as the grant; its dead tokens go, the grant and the client stay", async () => {
+    const clientId = await register("Used agent");
+    const tokens = await use(clientId);
+    const [grant] = await readSql<{ id: string; expires_at: Date }>`
+      SELECT id, expires_at FROM mcp_oauth_artifacts WHERE kind = 'Grant' AND payload->>'clientId' = ${clientId}`;
+    expect(new Date(grant.expires_at).getTime()).toBeGreaterThan(Date.now() + 300 * DAY_MS);
+    expect((await expiresAt("Client", clientId))!.getTime()).toBeGreaterThanOrEqual(new Date(grant.expires_at).getTime());
+
+    // Forty days on: the access and refresh tokens have expired and are pruned; the grant and its client are not.
+    expect(await exists("AccessToken", tokens.access_token)).toBe(true);
+    expect(await exists("RefreshToken", tokens.refresh_token)).toBe(true);
+    await pruneOAuthArtifacts(new Date(Date.now() + 40 * DAY_MS));
+    expect(await exists("AccessToken", tokens.access_token)).toBe(false);
+    expect(await exists("RefreshToken", tokens.refresh_token)).toBe(false);
+    expect(await exists("Grant", grant.id)).toBe(true);
+    expect(await exists("Client", clientId)).toBe(true);
+  });
+
+  it("a refresh is a use: the client lives 30 days from it", async () => {
+    const clientId = await register("Refreshing agent");
+    const tokens = await use(clientId);
+    // As if its grant ended long ago and the client were near its end: a refresh keeps it.
+    await db().$executeRaw`UPDATE mcp_oauth_artifacts SET expires_at = now() + interval '1 hour' WHERE kind = 'Client' AND id = ${clientId}`;
+    const renewed = await form(app.base, "/oauth/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: clientId });
+    expect(renewed.status, renewed.text).toBe(200);
+    expect((await expiresAt("Client", clientId))!.getTime()).toBeGreaterThan(Date.now() + CLIENT_UNUSED_TTL * 1000 - 60_000);
+  });
+
+  it("clients registered before they had a lifetime go 30 days after registration unless a live grant names them", async () => {
+    const old = new Date(Date.now() - (CLIENT_UNUSED_TTL * 1000 + DAY_MS));
+    const unused = await artifact("Client", { client_name: "Old unused" }, null, old);
+    const granted = await artifact("Client", { client_name: "Old granted" }, null, old);
+    const recent = await artifact("Client", { client_name: "Recent" }, null);
+    await artifact("Grant", { clientId: granted, accountId: person.id }, new Date(Date.now() + 100 * DAY_MS));
+    await pruneOAuthArtifacts();
+    expect(await exists("Client", unused)).toBe(false);
+    expect(await exists("Client", granted)).toBe(true);
+    expect(await exists("Client", recent)).toBe(true);
+  });
+});
