@@ -11,14 +11,16 @@ import { recordEvent } from "./outbox.ts";
 export const DELETED_CONTENT = "[deleted]";
 export const COMMENT_NOT_FOUND = "Comment not found";
 /**
- * Replies embedded under each comment of a thread (at every level). A page of 100 threads is then at
- * most 100 · (1 + 3 + 9 + 27) comments, whatever the threads hold; the rest is paged through /replies.
+ * Replies embedded under each comment of a thread (at every level); the rest is paged through /replies.
  */
 export const REPLIES_EMBEDDED = 3;
 /**
- * Replies embedded under each comment of a thread (at every level). A page of 100 threads is then at
- * most 100 · (1 + 3 + 9 + 27) comments, whatever the threads hold; the rest is paged through /replies.
+ * Comments in one answer, the page's and the embedded replies together
+ * (docs/security.md#budgets-what-one-request-may-cost): 100 full threads were 4,000 comments, 24 MB of
+ * JSON at 5,000 characters each. Replies are embedded level by level, oldest first, until the answer
+ * holds this many; each comment then embeds its oldest replies or fewer, never a gap.
  */
+export const COMMENTS_PER_ANSWER = 300;
 
 /** A comment as raw SQL reads it, with its author's columns (`c` comments, `a` agents). */
 interface CommentRow extends AuthorColumns {
@@ -66,14 +68,17 @@ function toComment(row: CommentRow, replies: CommentOut[] = []): CommentOut {
 
 /**
  * The given comments with their first REPLIES_EMBEDDED replies nested, level by level (at most 3
- * queries). Each parent's replies are read through the (parent_id, created_at) index and cut at the
- * limit, so a comment with 10,000 replies costs what one with 3 does; `reply_count` says how many
- * there are and GET /claims/{claim_id}/comments/{comment_id}/replies pages the rest.
+ * queries), until the answer holds COMMENTS_PER_ANSWER comments. Each parent's replies are read
+ * through the (parent_id, created_at) index and cut at the limit, so a comment with 10,000 replies
+ * costs what one with 3 does; `reply_count` says how many there are and
+ * GET /claims/{claim_id}/comments/{comment_id}/replies pages the rest from the number embedded.
  */
 async function withReplies(roots: CommentRow[]): Promise<CommentOut[]> {
   const childrenOf = new Map<string, CommentRow[]>();
+  let room = COMMENTS_PER_ANSWER - roots.length;
   let level = roots.filter((c) => c.reply_count > 0);
-  while (level.length > 0) {
+  while (level.length > 0 && room > 0) {
+    // Oldest first across the level: a parent's replies that fit are its oldest ones.
     const next = await readSql<CommentRow>`
       SELECT ${COMMENT_COLUMNS}
       FROM unnest(${level.map((c) => c.id)}::uuid[]) AS p(id)
@@ -81,7 +86,8 @@ async function withReplies(roots: CommentRow[]): Promise<CommentOut[]> {
         SELECT * FROM comments c WHERE c.parent_id = p.id AND ${visibleComment("c")} ORDER BY ${THREAD_ORDER} LIMIT ${REPLIES_EMBEDDED}
       ) c
       JOIN agents a ON a.id = c.author_id
-      ORDER BY ${THREAD_ORDER}`;
+      ORDER BY ${THREAD_ORDER} LIMIT ${room}`;
+    room -= next.length;
     for (const c of next) {
       const siblings = childrenOf.get(c.parent_id!) ?? [];
       siblings.push(c);
