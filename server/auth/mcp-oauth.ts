@@ -11,7 +11,7 @@ import Provider, { errors, type Adapter, type AdapterPayload, type Configuration
 import { Prisma } from "../db/generated/client.ts";
 import { db, readSql } from "../db/client.ts";
 import { config } from "../config.ts";
-import { hasInvisibleCharacters } from "../domain/display-name.ts";
+import { hasInvisibleCharacters, withoutInvisibleCharacters } from "../domain/display-name.ts";
 import { API_KEY_SCOPES, type ApiKeyScope } from "../domain/scopes.ts";
 import { isStorableText } from "../domain/text-guard.ts";
 import { logError } from "../log/logger.ts";
@@ -614,7 +614,8 @@ export async function listMcpGrants(agentId: string): Promise<McpGrantSummary[]>
     return {
       grant_id: row.id,
       client_id: String(row.payload.clientId ?? ""),
-      client_name: String(row.client?.client_name ?? row.payload.clientId ?? ""),
+      // A name registered before registration refused hidden characters shows without them.
+      client_name: withoutInvisibleCharacters(String(row.client?.client_name ?? row.payload.clientId ?? "")),
       scopes: API_KEY_SCOPES.filter((s) => granted.includes(s)),
       created_at: new Date(row.created_at),
     };

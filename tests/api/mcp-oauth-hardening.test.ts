@@ -6,8 +6,16 @@
 // a client asking for `openid` gets its code after one consent instead of the consent page forever.
 import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readSql } from "../../server/db/client.ts";
-import { CLIENT_METADATA_MAX_BYTES, CLIENT_NAME_MAX_CHARS, consentRequest, finishConsent, OAUTH_MAX_BODY_BYTES, REDIRECT_URIS_MAX } from "../../server/auth/mcp-oauth.ts";
+import { db, readSql } from "../../server/db/client.ts";
+import {
+  CLIENT_METADATA_MAX_BYTES,
+  CLIENT_NAME_MAX_CHARS,
+  consentRequest,
+  finishConsent,
+  listMcpGrants,
+  OAUTH_MAX_BODY_BYTES,
+  REDIRECT_URIS_MAX,
+} from "../../server/auth/mcp-oauth.ts";
 import { createAgent, startApi, type TestAgent, type TestApi } from "../helpers/api.ts";
 import { answer, authorizePath, browse, CALLBACK, form, Jar, pkce, registerClient, startOAuthApp, type OAuthApp } from "../helpers/mcp-oauth.ts";
 
@@ -121,6 +129,19 @@ describe("client names that hide characters (the consent page could be spoofed)"
     expect(res.body.error).toBe("invalid_client_metadata");
     expect(res.body.error_description).toMatch(/^client_name: must not contain (invisible format or )?control characters/);
     expect(await artifactCount()).toBe(before);
+  });
+
+  it("a client stored with such a name before the rule is refused where it would be shown, and listed without them", async () => {
+    const clientId = await client("Plain name");
+    const jar = new Jar();
+    await consent(jar, clientId);
+    await db().$executeRaw`
+      UPDATE mcp_oauth_artifacts SET payload = jsonb_set(payload, '{client_name}', to_jsonb(${"Claims\u202E tnega"}::text))
+      WHERE kind = 'Client' AND id = ${clientId}`;
+    const start = await browse(app.base, new Jar(), authorizePath(clientId, pkce().challenge));
+    expect(start.status).toBe(400);
+    expect((await answer(start.res)).body.error).toBe("invalid_client_metadata");
+    expect((await listMcpGrants(person.id)).find((g) => g.client_id === clientId)?.client_name).toBe("Claims tnega");
   });
 
   it("any script and emoji are welcome", async () => {
