@@ -74,7 +74,10 @@ export interface AlsoEnded {
 
 /** The OAuth server's own browser session (oidc-provider's model name in mcp_oauth_artifacts). */
 const OAUTH_SESSION = "Session";
-/** Artifacts that speak for nobody in particular, or whose owner is named only inside their payload. */
+/**
+ * Not a grant nor issued under one: the OAuth server's sessions (ended on their own), clients (nobody's)
+ * and interactions (their person is named only inside the payload).
+ */
 const NOT_A_GRANT = [OAUTH_SESSION, "Client", "Interaction"];
 
 /**
