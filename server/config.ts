@@ -174,6 +174,9 @@ const envSchema = z.object({
     .optional(),
   PAGE_CACHE_MAX_MB: intVar("PAGE_CACHE_MAX_MB", "a whole number of megabytes between 1 and 1024", { min: 1, max: 1024 })
     .default(64),
+  /** The kept pages' store (server/cache/page-store.ts) holds at most this many megabytes of renders; the oldest go first. */
+  PAGE_STORE_MAX_MB: intVar("PAGE_STORE_MAX_MB", "a whole number of megabytes between 1 and 1048576", { min: 1, max: 1_048_576 })
+    .default(512),
   /** A related-claims set older than this is refreshed in the background on its next read (10–86400). */
   RELATED_REFRESH_SECONDS: intVar("RELATED_REFRESH_SECONDS", "a whole number of seconds between 10 and 86400", { min: 10, max: 86_400 })
     .default(300),

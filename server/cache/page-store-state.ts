@@ -3,9 +3,19 @@
 // import of the handler and ours may be two copies of the module. Free of the handler's dependencies,
 // so that the server's own code can reach the store without loading them.
 
+import type IORedis from "ioredis";
 import { processSingleton } from "../process-singleton.ts";
+import type { PageLedger } from "./page-store-cap.ts";
 
 export type PageStoreBackend = "redis" | "file-system";
+
+/** The store's size cap (server/cache/page-store-cap.ts): its ledger, and how a page it names is removed. */
+export interface PageStoreCap {
+  ledger: PageLedger;
+  remove(key: string): Promise<void>;
+  /** Settles once what earlier processes left in the store is counted too. */
+  seeded?: Promise<void>;
+}
 
 interface Handler {
   revalidateTag(tags: string | string[], durations?: unknown): Promise<void>;
@@ -18,6 +28,10 @@ interface PageStoreState {
   redisConfigured?: boolean;
   /** The file-system store's folder, found once per process (Next makes a handler per request). */
   fileSystemDir?: string;
+  /** One per process, like the folder or the Redis namespace it keeps within bounds. */
+  cap?: PageStoreCap;
+  /** The Redis store's connection and its handler's removal of one page (set once the store is made). */
+  redisPages?: { client: IORedis; remove(key: string): Promise<void> };
 }
 
 export function pageStoreState(): PageStoreState {

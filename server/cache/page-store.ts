@@ -12,11 +12,13 @@
 // `npm start`), once per process and sometimes twice: what must be shared is one per process
 // (server/cache/page-store-state.ts).
 //
-// Two rules of ours on top of the stores:
+// Three rules of ours on top of the stores:
 //   - a 404 is never kept: a claim that is hidden, unknown or not yet visible answers 404 from a fresh
 //     render each time, so a restored claim comes back at once and random ids fill nothing;
 //   - an entry read from Redis carries the lifetime it was rendered with (Next otherwise only knows the
-//     lifetime of pages this process rendered itself, and would treat another instance's page as stale).
+//     lifetime of pages this process rendered itself, and would treat another instance's page as stale);
+//   - the store holds at most PAGE_STORE_MAX_MB of pages, the oldest writes removed first
+//     (server/cache/page-store-cap.ts).
 import path from "node:path";
 import { createRequire } from "node:module";
 import { createHash } from "node:crypto";
@@ -28,7 +30,8 @@ import { config, isNextBuild } from "../config.ts";
 import { logWarn } from "../log/logger.ts";
 import { openRedis, redisReady } from "../store/redis.ts";
 import { throttledLogger } from "../store/throttled-log.ts";
-import { keptPageRoute, pageStoreState, type PageStoreBackend } from "./page-store-state.ts";
+import { keptPageRoute, pageStoreState, type PageStoreBackend, type PageStoreCap } from "./page-store-state.ts";
+import { entryBytes, isCountedEntry, MemoryLedger, pagesOnDisk, RedisLedger, removePageFiles } from "./page-store-cap.ts";
 
 /** What Next passes to a cache handler's constructor (the fields we use). */
 interface HandlerContext {
@@ -43,6 +46,9 @@ interface InnerHandler {
   revalidateTag(tags: string | string[], durations?: unknown): Promise<void>;
   resetRequestCache?(): void;
 }
+
+/** Next's file-system cache class: its in-process copy of recent entries is a static LRU. */
+type FileSystemCacheClass = (new (c: HandlerContext) => InnerHandler) & { memoryCache?: { remove(key: string): void } };
 
 const shared = pageStoreState();
 
@@ -127,15 +133,16 @@ function configureForte(): void {
     const warn = throttledLogger("page-store", logWarn);
     const client = openRedis(cfg.REDIS_URL!, REDIS_TIMEOUT_MS, warn);
     await redisReady(client, 2 * REDIS_TIMEOUT_MS).catch((err) => warn("redis not ready at start", err));
+    const handler = createRedisHandler({
+      client: ioredisAdapter(bound(client)),
+      keyPrefix: redisPrefix(serverDistDir),
+      timeoutMs: REDIS_TIMEOUT_MS,
+      keyExpirationStrategy: "EXAT",
+    });
+    // The cap's ledger and removals go through the same connection and handler.
+    shared.redisPages = { client, remove: (key) => handler.delete?.(key) ?? Promise.resolve() };
     return {
-      handlers: [
-        createRedisHandler({
-          client: ioredisAdapter(bound(client)),
-          keyPrefix: redisPrefix(serverDistDir),
-          timeoutMs: REDIS_TIMEOUT_MS,
-          keyExpirationStrategy: "EXAT",
-        }),
-      ],
+      handlers: [handler],
       ttl: { estimateExpireAge: (staleAge: number) => Math.max(staleAge * 2, KEEP_SECONDS) },
     };
   });
@@ -165,19 +172,56 @@ function isNotFound(data: unknown): boolean {
   return value?.kind === "APP_PAGE" && value.status === 404;
 }
 
+const capWarn = throttledLogger("page-store", logWarn);
+
+/**
+ * The file-system store's cap: the ledger in this process, seeded in the background with what earlier
+ * processes left in the folder (older than anything written since). An entry it names goes from the
+ * folder and from Next's in-process copy.
+ */
+function fileSystemCap(dir: string, cache: FileSystemCacheClass): PageStoreCap {
+  const ledger = new MemoryLedger(config().PAGE_STORE_MAX_MB * 1024 * 1024);
+  const remove = async (key: string) => {
+    cache.memoryCache?.remove(key);
+    await removePageFiles(dir, key);
+  };
+  const seeded = pagesOnDisk(dir)
+    .then(async (found) => void (await Promise.all(ledger.seeded(found).map(remove))))
+    .catch((err) => capWarn("reading the page store's folder failed", err));
+  return { ledger, remove, seeded };
+}
+
+/** The Redis store's cap: the ledger beside the pages, shared by every instance. */
+function redisCap(serverDistDir: string | undefined): PageStoreCap {
+  const ledger = new RedisLedger(() => shared.redisPages?.client, redisPrefix(serverDistDir), config().PAGE_STORE_MAX_MB * 1024 * 1024, KEEP_SECONDS);
+  return { ledger, remove: async (key) => shared.redisPages?.remove(key) };
+}
+
+/** Records a kept page's write and removes what the cap names. A failure keeps the page (the next write catches up). */
+async function keepWithinCap(cap: PageStoreCap, key: string, bytes: number): Promise<void> {
+  try {
+    await Promise.all((await cap.ledger.wrote(key, bytes)).map((old) => cap.remove(old)));
+  } catch (err) {
+    capWarn("keeping the page store within PAGE_STORE_MAX_MB failed", err);
+  }
+}
+
 export default class PageStore {
   private readonly inner: InnerHandler;
+  private readonly cap: PageStoreCap | undefined;
 
   constructor(ctx: HandlerContext) {
     const backend = backendOfProcess();
     if (backend === "redis") {
       configureForte();
       this.inner = new ForteCacheHandler(ctx as never) as unknown as InnerHandler;
+      this.cap = shared.cap ??= redisCap(ctx.serverDistDir);
     } else {
       // Next's own file-system cache (the build too: its prerendered pages stay where Next puts them).
-      const mod = require("next/dist/server/lib/incremental-cache/file-system-cache.js") as { default: new (c: HandlerContext) => InnerHandler };
+      const mod = require("next/dist/server/lib/incremental-cache/file-system-cache.js") as { default: FileSystemCacheClass };
       const dir = backend === "file-system" ? fileSystemDir(ctx.serverDistDir) : ctx.serverDistDir;
       this.inner = new mod.default({ ...ctx, serverDistDir: dir });
+      if (backend === "file-system" && dir) this.cap = shared.cap ??= fileSystemCap(dir, mod.default);
     }
     if (backend) shared.latest = this;
   }
@@ -196,6 +240,7 @@ export default class PageStore {
   async set(key: string, data: unknown, ctx?: unknown): Promise<void> {
     if (isNotFound(data)) return;
     await this.inner.set(key, data, ctx);
+    if (this.cap && isCountedEntry(key, data)) await keepWithinCap(this.cap, key, entryBytes(data));
   }
 
   /**
