@@ -207,10 +207,10 @@ describe("the size of a registration", () => {
 });
 
 describe("the openid scope", () => {
-  it("one consent, then the code (it looped back to the consent page), and an ID token naming the account", async () => {
+  it.each(["openid read", "openid offline_access profile read"])("%s: one consent, then the code (it looped back to the consent page), and an ID token naming the account", async (scope) => {
     const clientId = await client("OpenID agent");
     const jar = new Jar();
-    const { verifier, back } = await consent(jar, clientId, { scope: "openid read" });
+    const { verifier, back } = await consent(jar, clientId, { scope });
     expect(back.status).toBe(303);
     expect(back.location.startsWith(`${CALLBACK}?`), back.location).toBe(true);
     const code = new URL(back.location).searchParams.get("code")!;
@@ -220,7 +220,7 @@ describe("the openid scope", () => {
     const claims = JSON.parse(Buffer.from(String(tokens.body.id_token).split(".")[1], "base64url").toString());
     expect(claims).toMatchObject({ sub: person.id, aud: clientId, iss: ORIGIN });
     // The consent stands: the next authorization goes straight back with a code.
-    const again = await browse(app.base, jar, authorizePath(clientId, pkce().challenge, { scope: "openid read" }));
+    const again = await browse(app.base, jar, authorizePath(clientId, pkce().challenge, { scope }));
     expect(again.location.startsWith(`${CALLBACK}?code=`), again.location).toBe(true);
   });
 });
