@@ -10,6 +10,7 @@
 //      `readSql` (a tagged template, or an assembled query with { prepared } for hot look-ups by key) —
 //      never `db().$queryRaw`. Why: Prisma 6 compiles every query, raw ones included, in WebAssembly on the event loop (25–50 % of the CPU
 //      of the read endpoints, docs/benchmarks/2026-11-21-api.md); the driver sends the text as is.
+//      Reads whose cost grows with what the caller sends (the text searches) take its bounded form, `readSqlWithin`.
 //   2. Every write transaction that locks rows (`SELECT … FOR [NO KEY] UPDATE`) and applies a domain
 //      rule to what it read — claim votes and resolution, evidence votes and reputation, API-key
 //      creation — runs on the driver: `sqlTransaction`. Why: these are the contended writes; each
@@ -64,12 +65,25 @@ export interface SqlTx {
   execute(query: Prisma.Sql, opts?: QueryOptions): Promise<number>;
 }
 
+/** A read inside readSqlWithin's transaction. */
+export type SqlRead = <T>(query: Prisma.Sql) => Promise<T[]>;
+
+/**
+ * The set-up of a bounded read's transaction: read only, its own statement timeout, and no sequential
+ * scan while an index can answer — the planner prices pg_trgm's comparisons like an equality, and a
+ * scan computes one for every row (docs/features/arguments.md#what-a-search-reads).
+ */
+const boundedReadSetup = (timeoutMs: number | null) =>
+  `SET TRANSACTION READ ONLY;${timeoutMs === null ? "" : ` SET LOCAL statement_timeout = ${timeoutMs};`} SET LOCAL enable_seqscan = off`;
+
 interface DbState {
   prisma: PrismaClient;
   backend: "pglite" | "postgres";
   runner: SqlRunner;
   read(query: Prisma.Sql, opts?: QueryOptions): Promise<unknown[]>;
   transaction<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T>;
+  /** Reads in one read-only transaction under a statement timeout of `timeoutMs`, with no sequential scan (readSqlWithin). */
+  boundedReads<T>(timeoutMs: number, fn: (read: SqlRead) => Promise<T>): Promise<T>;
   /** Plain SQL text for libraries that bring their own (the job queue): several statements when no values. */
   raw(text: string, values?: unknown[]): Promise<{ rows: unknown[]; rowCount?: number }>;
   /** The PostgreSQL schema in use (DATABASE_URL's ?schema=), if any. */
@@ -257,6 +271,26 @@ function openPostgres(url: string, statementTimeoutMs: number, jobsPoolSize: num
         client.release(broken);
       }
     },
+    boundedReads: async (timeoutMs, fn) => {
+      // The connection a plain read would take (the jobs' pool, the replica or the primary).
+      const on = backgroundWork.getStore() ? jobsPool : replica && readFromReplica() ? replica : pool;
+      if (on !== jobsPool) reads.inc({ target: on === replica ? "replica" : "primary" });
+      const client = await on.connect();
+      // The API's own timeout stays the ceiling; the value is a whole number of milliseconds, written into the text.
+      const ms = Math.max(1, Math.floor(statementTimeoutMs > 0 ? Math.min(timeoutMs, statementTimeoutMs) : timeoutMs));
+      let broken: Error | undefined;
+      try {
+        await client.query(`BEGIN; ${boundedReadSetup(ms)}`);
+        const result = await fn(async (q) => (await client.query(pgQuery(q))).rows);
+        await client.query("COMMIT");
+        return result;
+      } catch (err) {
+        await client.query("ROLLBACK").catch((e: Error) => (broken = e));
+        throw err;
+      } finally {
+        client.release(broken);
+      }
+    },
     tryAdvisoryLock: async (key, fn) => {
       // A session lock on a connection of its own, held while fn runs: another instance's try fails.
       const client = await pool.connect();
@@ -322,6 +356,12 @@ function openPglite(dataDir: string): Omit<DbState, "ready"> {
     }),
     // PGlite runs one transaction at a time and queues every other query behind it.
     transaction: (fn) => pglite.transaction((t) => fn(pgliteSql(t))),
+    // No statement timeout in PGlite: what bounds these reads is what they are given to read.
+    boundedReads: (_timeoutMs, fn) =>
+      pglite.transaction(async (t) => {
+        await t.exec(boundedReadSetup(null));
+        return fn(pgliteSql(t).query);
+      }),
     // One process owns a PGlite database: an in-process flag is the lock.
     tryAdvisoryLock: async (key, fn) => {
       if (pgliteLocks.has(key)) return { locked: false };
@@ -393,6 +433,24 @@ export async function readSql<T>(first: TemplateStringsArray | Prisma.Sql, ...re
  */
 export function sqlTransaction<T>(fn: (tx: SqlTx) => Promise<T>): Promise<T> {
   return state().transaction(fn);
+}
+
+/**
+ * Reads whose cost grows with what the caller sends (the text searches: docs/features/arguments.md#what-a-search-reads),
+ * on the driver like readSql: `fn`'s reads run in one read-only transaction, under a statement timeout of
+ * their own (`timeoutMs`, never more than DATABASE_STATEMENT_TIMEOUT_MS), and the planner may not scan a
+ * table where an index can answer. When the timeout cuts a read, the answer is `null` — the caller answers
+ * with what it has instead of a 503 — and the connection is free again after `timeoutMs`. PGlite has no
+ * statement timeout: there the reads must be bounded by what they are given (a prefix of the text, a
+ * LIMIT on the candidates), and they hold the one connection while they run.
+ */
+export async function readSqlWithin<T>(timeoutMs: number, fn: (read: SqlRead) => Promise<T>): Promise<T | null> {
+  try {
+    return await state().boundedReads(timeoutMs, fn);
+  } catch (err) {
+    if (isStatementTimeout(err)) return null;
+    throw err;
+  }
 }
 
 /** Plain SQL for the job queue library (pg-boss's `db.executeSql`), on whichever database runs. */

@@ -1,5 +1,5 @@
 // Claims: creation, the searchable list, the detail view, and the caller's bookmark/follow lists.
-import { db, readSql } from "../db/client.ts";
+import { db, readSql, readSqlWithin, type SqlRead } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { badRequest, notFound } from "../errors.ts";
 import { isUuid } from "../contract/common.ts";
@@ -7,7 +7,8 @@ import { consensusFilter, type ClaimDetail, type ClaimList, type CreateClaimInpu
 import { parseTagQuery } from "../domain/tags.ts";
 import { claimAfterWrite, claimView, claimViews, type Claim } from "./claim-views.ts";
 import { mayReveal, visibleClaim, VISIBLE_CLAIM_WHERE } from "./visibility.ts";
-import { claimWithStatement, duplicateStatement, isDuplicateStatement, TRIGRAM_MATCH, TRIGRAM_RANK } from "./similar-claims.ts";
+import { claimWithStatement, duplicateStatement, isDuplicateStatement, TEXT_SEARCH_TIMEOUT_MS, TRIGRAM_MATCH, TRIGRAM_RANK } from "./similar-claims.ts";
+import { searchPrefix } from "../domain/near-words.ts";
 
 type Tx = Prisma.TransactionClient;
 
@@ -25,6 +26,11 @@ export { MAX_SEARCH_TERMS } from "../contract/claims.ts";
  * it are empty. Below the cap, total and ranking are exact.
  */
 export const SEARCH_MATCH_CAP = 1000;
+/**
+ * The typo fallback counts and ranks at most this many matches, the first the trigram index gives (not
+ * the newest): each costs a trigram comparison with its whole statement (docs/features/arguments.md#what-a-search-reads).
+ */
+export const TYPO_MATCH_CAP = 200;
 
 /** 404 unless the claim exists and is visible (a malformed id is an unknown one). */
 export async function assertClaimExists(claimId: string, tx: Tx = db()): Promise<void> {
@@ -163,11 +169,18 @@ export async function listClaims(input: ListClaimsInput, viewerId: string | null
   if (input.q) {
     const tsquery = Prisma.sql`WITH query AS (SELECT websearch_to_tsquery('english', ${input.q}) AS q)`;
     const fullText = { match: Prisma.sql`c.search_vector @@ query.q`, rank: Prisma.sql`ts_rank(c.search_vector, query.q)` };
-    let found = await searchMatches(tsquery, fullText, from, filters, column, direction, nulls, page);
-    // Nothing by full text: a typo ("coffe") still finds its claim by trigram word similarity.
+    let found = await searchMatches((q) => readSql(q), tsquery, fullText, from, filters, column, direction, nulls, page);
+    // Nothing by full text: a typo ("coffe") still finds its claim by trigram word similarity, on the
+    // text's first SEARCH_TEXT_PREFIX_CHARS characters, through the trigram index only and under the
+    // text searches' own timeout: cut off, nothing is found (docs/features/arguments.md#what-a-search-reads).
     if (found.total === 0) {
-      const trigram = { match: TRIGRAM_MATCH(input.q), rank: TRIGRAM_RANK(input.q) };
-      found = await searchMatches(Prisma.sql`WITH query AS (SELECT 1)`, trigram, from, filters, column, direction, nulls, page);
+      const typo = searchPrefix(input.q);
+      const trigram = { match: TRIGRAM_MATCH(typo), rank: TRIGRAM_RANK(typo) };
+      const prelude = Prisma.sql`WITH query AS (SELECT 1)`;
+      found =
+        (await readSqlWithin(TEXT_SEARCH_TIMEOUT_MS, (read) =>
+          searchMatches(read, prelude, trigram, from, filters, column, direction, nulls, page, TYPO_MATCH_CAP),
+        )) ?? { ids: [], total: 0 };
     }
     ids = found.ids;
     total = found.total;
@@ -199,9 +212,12 @@ export const SEARCH_READ_ALL_LIMIT = 5 * SEARCH_MATCH_CAP;
  * matches are read once through the index that serves `match` and the newest SEARCH_MATCH_CAP of them
  * kept; a broader search (more than that) takes its newest SEARCH_MATCH_CAP from the created_at index
  * instead. Which branch runs is decided inside the statement (a one-time filter), so the other costs
- * nothing. Then counted and sorted from that set.
+ * nothing. Then counted and sorted from that set. `read`: readSql, or a bounded read (the typo fallback).
+ * With `onlyFirst`, the first that many matches the index gives are the set, and no other road is taken
+ * (the typo fallback: each match costs a trigram comparison, twice).
  */
 async function searchMatches(
+  read: SqlRead,
   prelude: Prisma.Sql,
   search: { match: Prisma.Sql; rank: Prisma.Sql },
   from: Prisma.Sql,
@@ -210,13 +226,16 @@ async function searchMatches(
   direction: Prisma.Sql,
   nulls: Prisma.Sql,
   page: Prisma.Sql,
+  onlyFirst?: number,
 ): Promise<{ ids: string[]; total: number }> {
   const where = Prisma.join([search.match, visibleClaim("c"), ...filters], " AND ");
   const columns = Prisma.sql`c.id, c.created_at, c.gradient, c.vote_count,
     ${from === CLAIMS ? Prisma.sql`NULL::float8` : Prisma.sql`cb.score`} AS bridging_score, ${search.rank} AS rank`;
   const newest = Prisma.sql`ORDER BY created_at DESC, id DESC LIMIT ${SEARCH_MATCH_CAP}`;
-  const [row] = await readSql<{ total: number; ids: string[] }>`
-    ${prelude},
+  const matches =
+    onlyFirst !== undefined
+      ? Prisma.sql`matches AS MATERIALIZED (SELECT ${columns} FROM ${from}, query WHERE ${where} LIMIT ${onlyFirst})`
+      : Prisma.sql`
     found AS MATERIALIZED (SELECT ${columns} FROM ${from}, query WHERE ${where} LIMIT ${SEARCH_READ_ALL_LIMIT + 1}),
     broad AS MATERIALIZED (SELECT count(*) > ${SEARCH_READ_ALL_LIMIT} AS yes FROM found),
     matches AS MATERIALIZED (
@@ -224,9 +243,12 @@ async function searchMatches(
       UNION ALL
       (SELECT ${columns} FROM ${from}, query WHERE ${where} AND (SELECT yes FROM broad)
        ORDER BY c.created_at DESC, c.id DESC LIMIT ${SEARCH_MATCH_CAP})
-    )
+    )`;
+  const [row] = await read<{ total: number; ids: string[] }>(Prisma.sql`
+    ${prelude},
+    ${matches}
     SELECT (SELECT count(*)::int FROM matches) AS total,
-           ARRAY(SELECT m.id::text FROM matches m ORDER BY m.${column} ${direction}${nulls}, m.id ${direction} ${page}) AS ids`;
+           ARRAY(SELECT m.id::text FROM matches m ORDER BY m.${column} ${direction}${nulls}, m.id ${direction} ${page}) AS ids`);
   return { ids: row.ids, total: Number(row.total) };
 }
 

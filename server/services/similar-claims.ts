@@ -2,34 +2,40 @@
 // trigram similarity (pg_trgm, in the public schema on PostgreSQL and PGlite alike) and full-text rank
 // together; the claim a duplicate statement names; the trigram fallback of the search.
 import { Prisma } from "../db/generated/client.ts";
-import { readSql } from "../db/client.ts";
+import { readSql, readSqlWithin, type SqlRead } from "../db/client.ts";
 import { conflict } from "../errors.ts";
 import { DUPLICATE_STATEMENT, type SimilarClaims, type SimilarClaimsInput } from "../contract/claims.ts";
 import { claimViews } from "./claim-views.ts";
 import { visibleClaim } from "./visibility.ts";
-import { nearWordsQueries } from "../domain/near-words.ts";
+import { nearWordsQueries, searchPrefix } from "../domain/near-words.ts";
 
 /** Candidates ranked per request at most: a text made of very common words matches many statements. */
 const MAX_CANDIDATES = 1000;
+/**
+ * Candidates of the trigram tier at most: each is compared with the whole statement to be let through
+ * the index (the later score reads only its beginning).
+ */
+const MAX_TRIGRAM_CANDIDATES = 200;
 
 /**
- * GET /claims/similar. Candidates are the statements sharing all of the text's words; when there is
- * none, all but one (server/domain/near-words.ts, both through the full-text index); when there is still
- * none, the statements above pg_trgm's trigram similarity threshold (0.3, through the trigram index: a
- * typo in more than one word, a fragment). Ranked by similarity = trigram + (1 − trigram) ×
- * rank/(rank + 1): an identical statement scores 1, shared words raise a near one. Hidden claims are
- * left out.
+ * The statement timeout of the text searches' reads (similar claims, the search's typo fallback), far below
+ * DATABASE_STATEMENT_TIMEOUT_MS: past it the search answers what it found — nothing — instead of a 503,
+ * and the connection is free again (docs/features/arguments.md#what-a-search-reads).
+ */
+export const TEXT_SEARCH_TIMEOUT_MS = 300;
+
+/**
+ * GET /claims/similar, on the text's first SEARCH_TEXT_PREFIX_CHARS characters. Candidates are the
+ * statements sharing all of its words; when there is none, all but one (server/domain/near-words.ts,
+ * both through the full-text index); when there is still none, the statements above pg_trgm's trigram
+ * similarity threshold (0.3, through the trigram index: a typo in more than one word, a fragment). Ranked
+ * by similarity = trigram + (1 − trigram) × rank/(rank + 1), the trigram part over the statement's
+ * beginning of the same length: an identical statement scores 1, shared words raise a near one. Hidden
+ * claims are left out. One statement under TEXT_SEARCH_TIMEOUT_MS: cut off, the answer is empty.
  */
 export async function similarClaims(input: SimilarClaimsInput, viewerId: string | null): Promise<SimilarClaims> {
-  const [parsed] = await readSql<{ lexemes: string[] | null }>`
-    SELECT tsvector_to_array(to_tsvector('english', ${input.q}::text)) AS lexemes`;
-  const tiers = nearWordsQueries(parsed?.lexemes ?? []);
-  let rows: { id: string; similarity: number }[] = [];
-  for (const words of tiers) {
-    rows = await rankedCandidates(input, Prisma.sql`c.search_vector @@ ${words}::tsquery`, words);
-    if (rows.length > 0) break;
-  }
-  if (rows.length === 0) rows = await rankedCandidates(input, Prisma.sql`c.statement OPERATOR(public.%) ${input.q}::text`, tiers.at(-1) ?? null);
+  const text = searchPrefix(input.q);
+  const rows = (await readSqlWithin(TEXT_SEARCH_TIMEOUT_MS, (read) => rankedCandidates(read, text, input.limit))) ?? [];
   const claims = new Map((await claimViews(rows.map((r) => r.id), viewerId)).map((c) => [c.id, c]));
   return {
     claims: rows
@@ -38,16 +44,27 @@ export async function similarClaims(input: SimilarClaimsInput, viewerId: string 
   };
 }
 
-function rankedCandidates(input: SimilarClaimsInput, match: Prisma.Sql, words: string | null) {
-  const rank = words ? Prisma.sql`ts_rank(search_vector, ${words}::tsquery, 32)` : Prisma.sql`0`;
-  return readSql<{ id: string; similarity: number }>(Prisma.sql`
-    WITH candidates AS (
-      SELECT c.id, c.statement, c.search_vector FROM claims c
-      WHERE ${visibleClaim("c")} AND ${match} LIMIT ${MAX_CANDIDATES}
-    ),
-    scored AS (SELECT id, public.similarity(statement, ${input.q}::text) AS trigram, ${rank} AS rank FROM candidates)
+/**
+ * The tiers in one statement: each tier's scan runs only when the ones before it found nothing (a
+ * one-time filter on their materialised rows), so the statement timeout bounds the whole search.
+ */
+async function rankedCandidates(read: SqlRead, text: string, limit: number): Promise<{ id: string; similarity: number }[]> {
+  const [parsed] = await read<{ lexemes: string[] | null }>(Prisma.sql`
+    SELECT tsvector_to_array(to_tsvector('english', ${text}::text)) AS lexemes`);
+  const [all = null, near = all] = nearWordsQueries(parsed?.lexemes ?? []);
+  const none = (...tiers: string[]) => Prisma.raw(tiers.map((t) => `NOT EXISTS (SELECT 1 FROM ${t})`).join(" AND "));
+  const tier = (match: Prisma.Sql, words: string | null, unless: Prisma.Sql, most = MAX_CANDIDATES) => Prisma.sql`
+    SELECT c.id, c.statement, ${words === null ? Prisma.sql`0::float4` : Prisma.sql`ts_rank(c.search_vector, ${words}::tsquery, 32)`} AS rank
+    FROM claims c WHERE (SELECT ${unless}) AND ${visibleClaim("c")} AND ${match} LIMIT ${most}`;
+  const noWords = Prisma.sql`false`;
+  return read<{ id: string; similarity: number }>(Prisma.sql`
+    WITH every_word AS MATERIALIZED (${tier(all === null ? noWords : Prisma.sql`c.search_vector @@ ${all}::tsquery`, all, Prisma.sql`true`)}),
+    all_but_one AS MATERIALIZED (${tier(near === null || near === all ? noWords : Prisma.sql`c.search_vector @@ ${near}::tsquery`, near, none("every_word"))}),
+    trigrams AS MATERIALIZED (${tier(Prisma.sql`c.statement OPERATOR(public.%) ${text}::text`, near, none("every_word", "all_but_one"), MAX_TRIGRAM_CANDIDATES)}),
+    candidates AS (SELECT * FROM every_word UNION ALL SELECT * FROM all_but_one UNION ALL SELECT * FROM trigrams),
+    scored AS (SELECT id, public.similarity(left(statement, ${Array.from(text).length}), ${text}::text) AS trigram, rank FROM candidates)
     SELECT id::text AS id, LEAST(1, trigram + (1 - trigram) * rank)::float8 AS similarity
-    FROM scored ORDER BY similarity DESC, id LIMIT ${input.limit}`);
+    FROM scored ORDER BY similarity DESC, id LIMIT ${limit}`);
 }
 
 /**

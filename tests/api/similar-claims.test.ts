@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, type TestApi } from "../helpers/api.ts";
 import { db } from "../../server/db/client.ts";
 import { quickAgent, newClaim, writeCounts, type Voter } from "./claims-fixtures.ts";
+import { SEARCH_TEXT_PREFIX_CHARS } from "../../server/domain/near-words.ts";
 
 let api: TestApi;
 let author: Voter;
@@ -68,6 +69,16 @@ describe("GET /claims/similar", () => {
     const limit = await api.get(`/claims/similar?q=${"a".repeat(20)}&limit=21`);
     expect(limit.status).toBe(400);
     expect(limit.body.detail).toBe("limit: must be an integer between 1 and 20");
+  });
+
+  it(`reads the first ${SEARCH_TEXT_PREFIX_CHARS} characters of a longer text: a statement it begins with scores 1`, async () => {
+    const statement = `Cycling to work every day lowers the risk of heart disease in adults over forty ${tag}`;
+    const claim = await newClaim(api, author.token, { statement });
+    // The word after the statement crosses the limit, so what is read ends with the statement.
+    const q = `${statement} ${"y".repeat(SEARCH_TEXT_PREFIX_CHARS)} ${"and a great deal more that is not read. ".repeat(120)}`.slice(0, 5000);
+    const res = await api.get(`/claims/similar?q=${encodeURIComponent(q)}&limit=1`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.claims[0]).toMatchObject({ id: claim.id, similarity: 1 });
   });
 
   it("is not taken for a claim id", async () => {
