@@ -46,7 +46,18 @@ export type ProcedureMeta = {
    * by the builders below (moderatorProcedure, adminProcedure), checked in publicProcedure.
    */
   role?: Role;
+  /**
+   * Units of the caller's API budget one call takes (docs/security.md#what-a-call-costs), one unless
+   * declared: a number, or a function of the input as sent (not yet checked: the budget is charged first).
+   */
+  cost?: number | ((input: unknown) => number);
 };
+
+/** The units one call of a procedure with this meta takes, from its input as sent: a whole number, at least one. */
+export function callCost(meta: ProcedureMeta | undefined, input: unknown): number {
+  const cost = typeof meta?.cost === "function" ? meta.cost(input) : (meta?.cost ?? 1);
+  return Number.isFinite(cost) ? Math.max(1, Math.floor(cost)) : 1;
+}
 
 const t = initTRPC
   .context<Context>()

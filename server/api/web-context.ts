@@ -9,7 +9,7 @@ import { identityFromNextAuthRequest } from "../nextauth/session.ts";
 import { clientIpFromHeaders } from "../http/client-ip.ts";
 import { dbReady } from "../db/client.ts";
 import { limitAuthAttempt, limitCaller } from "../ratelimit/limiter.ts";
-import type { Context } from "./trpc.ts";
+import { callCost, type Context, type ProcedureMeta } from "./trpc.ts";
 
 export async function createWebContext(headers: Headers): Promise<Context> {
   const anonymous = await anonymousWebContext(headers);
@@ -58,6 +58,8 @@ const AUTH_ATTEMPT_PROCEDURES = new Set([
 export interface WebCall {
   path: string;
   getRawInput(): Promise<unknown>;
+  /** The procedure called, null when there is none by that path (tRPC answers 404 for it). */
+  procedure: { _def: { meta?: unknown } } | null;
 }
 
 /**
@@ -66,8 +68,15 @@ export interface WebCall {
  * is not a way around them.
  */
 export async function enforceWebRateLimits(ctx: Context, calls: WebCall[]): Promise<void> {
-  // One unit per procedure: a batch of 10 calls is 10 calls' work (docs/security.md#every-way-in).
-  if (!(await limitCaller(ctx.identity, ctx.ip, Math.max(1, calls.length))).success) throw tooManyRequests();
+  // One unit per procedure, or what it declares (docs/security.md#what-a-call-costs): a batch of 10
+  // plain calls is 10 calls' work.
+  let units = 0;
+  for (const call of calls) {
+    const meta = call.procedure?._def.meta as ProcedureMeta | undefined;
+    // The input is read only for a cost that depends on it (a malformed one is tRPC's 400 later).
+    units += callCost(meta, typeof meta?.cost === "function" ? await call.getRawInput().catch(() => undefined) : undefined);
+  }
+  if (!(await limitCaller(ctx.identity, ctx.ip, Math.max(1, units))).success) throw tooManyRequests();
   for (const call of calls) {
     if (!AUTH_ATTEMPT_PROCEDURES.has(call.path)) continue;
     if (!(await limitAuthAttempt(ctx.ip)).success) throw tooManyRequests();

@@ -5,7 +5,8 @@
 // foreign Origin → 403), a Bearer credential (access token, API key or MCP OAuth token; none or a bad
 // one → 401 pointing at the protected-resource metadata, charged to the client address's anonymous
 // budget), the one bounded body reader, the client IP the node-level guard decided, and the caller's
-// rate limit — one unit per tool call (what the REST call costs) and one per other JSON-RPC request.
+// rate limit — per tool call what the REST call costs (one unit, more for a text search) and one per
+// other JSON-RPC request.
 // Tool calls go through the tRPC procedures with the caller's identity, so the routers validate,
 // check scopes and answer errors.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -110,7 +111,7 @@ function refused(detail: string): CallToolResult {
 
 /** Calls the tool's procedure, as the caller, through the same routers as REST. */
 async function callTool(tool: ToolDefinition, args: Record<string, unknown>, ctx: Context, limits: { last?: RateLimitResult }): Promise<CallToolResult> {
-  const limit = await limitCaller(ctx.identity, ctx.ip, 1);
+  const limit = await limitCaller(ctx.identity, ctx.ip, tool.cost(args));
   limits.last = limit;
   if (!limit.success) return refused("Rate limit exceeded");
   const caller = createCaller(ctx) as unknown as Record<string, Record<string, (input: unknown) => Promise<unknown>>>;

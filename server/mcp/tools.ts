@@ -5,6 +5,7 @@
 // scope middleware applies) and whether it only reads (a query).
 import { z } from "zod";
 import { appRouter } from "../api/root.ts";
+import { callCost, type ProcedureMeta } from "../api/trpc.ts";
 import { requiredScope, scopeAllows, type ApiKeyScope, type RequiredScope } from "../domain/scopes.ts";
 
 /**
@@ -51,13 +52,15 @@ export interface ToolDefinition {
   inputSchema: JsonSchemaObject;
   /** Absent for an operation that answers nothing (REST 204). */
   outputSchema?: JsonSchemaObject;
+  /** Units of the caller's API budget a call with these arguments takes (the procedure's, docs/security.md#what-a-call-costs). */
+  cost(args: unknown): number;
 }
 
 interface ProcedureDef {
   type: "query" | "mutation" | "subscription";
   inputs: z.ZodType[];
   output?: z.ZodType;
-  meta?: { scope?: RequiredScope; openapi?: { method: string; path: string; summary?: string } };
+  meta?: Pick<ProcedureMeta, "scope" | "cost"> & { openapi?: { method: string; path: string; summary?: string } };
 }
 
 function procedureDefs(): Record<string, { _def: ProcedureDef }> {
@@ -96,6 +99,7 @@ function buildTools(): ToolDefinition[] {
       readOnly: def.type === "query",
       inputSchema: objectJsonSchema(input, "input"),
       outputSchema: returnsNothing ? undefined : objectJsonSchema(def.output!, "output"),
+      cost: (args) => callCost(def.meta, args),
     });
   }
   return tools;

@@ -6,7 +6,7 @@
 // body ({message, code, issues}) is replaced by {"detail": ...}; rate-limit, CORS and security
 // headers are attached here and nowhere else.
 import { appRouter } from "../api/root.ts";
-import { ignoresCredentials, refusal, type Context } from "../api/trpc.ts";
+import { callCost, ignoresCredentials, refusal, type Context } from "../api/trpc.ts";
 import { ANONYMOUS, identityFromAuthorization, type Identity } from "../auth/identity.ts";
 import { config } from "../config.ts";
 import { clientIpOf } from "../http/client-ip.ts";
@@ -296,7 +296,12 @@ async function handle(req: RestRequest, state: { limit?: RateLimitResult }): Pro
   const identity: Identity = ignoresCredentials(method, path)
     ? ANONYMOUS
     : await identityFromAuthorization(header(req, "authorization"));
-  let limit = await limitCaller(identity, ip);
+  // HEAD is answered as GET without a body.
+  const routeMethod = method === "HEAD" ? "GET" : method;
+  const matched = b.routes.match(routeMethod, path);
+  // One unit, or what the procedure declares from the query as sent (docs/security.md#what-a-call-costs).
+  const cost = "route" in matched ? callCost(matched.route.meta, Object.fromEntries(new URLSearchParams(search))) : 1;
+  let limit = await limitCaller(identity, ip, cost);
   state.limit = limit;
   const finish = (res: RestResponse): RestResponse => ({
     ...res,
@@ -304,9 +309,6 @@ async function handle(req: RestRequest, state: { limit?: RateLimitResult }): Pro
   });
   if (!limit.success) return finish(json(429, { detail: "Rate limit exceeded" }));
 
-  // HEAD is answered as GET without a body.
-  const routeMethod = method === "HEAD" ? "GET" : method;
-  const matched = b.routes.match(routeMethod, path);
   if ("status" in matched) {
     if (matched.status === 404) return finish(json(404, { detail: "Not found" }));
     return finish(json(405, { detail: "Method not allowed" }, { Allow: matched.allow.join(", ") }));

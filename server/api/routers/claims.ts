@@ -23,6 +23,8 @@ import {
   similarClaimsSchema,
 } from "../../contract/claims.ts";
 import { agentProcedure, publicProcedure, router } from "../trpc.ts";
+import { claimListCost, SIMILAR_CLAIMS_COST, TEXT_SEARCH_COST } from "../../ratelimit/costs.ts";
+import { SEARCH_TEXT_PREFIX_CHARS } from "../../domain/near-words.ts";
 
 const TAG = ["claims"];
 
@@ -48,6 +50,7 @@ export const claimsRouter = router({
 
   list: publicProcedure
     .meta({
+      cost: claimListCost,
       openapi: {
         method: "GET",
         path: "/claims",
@@ -55,7 +58,7 @@ export const claimsRouter = router({
         protect: false,
         summary: "Search and list claims",
         description:
-          "Full-text search (`q`, ranked by relevance unless `sort_by` is given), tag filter (any of the tags; comma-separated or repeated), complexity and gradient range, `bridging_status`, and `consensus` (any of the statuses no_votes, too_few_votes, consensus_true, consensus_false, divided, open; comma-separated or repeated). Ties are broken by id.",
+          `Full-text search (\`q\`, ranked by relevance unless \`sort_by\` is given), tag filter (any of the tags; comma-separated or repeated), complexity and gradient range, \`bridging_status\`, and \`consensus\` (any of the statuses no_votes, too_few_votes, consensus_true, consensus_false, divided, open; comma-separated or repeated). Ties are broken by id. With \`q\` a call costs ${TEXT_SEARCH_COST} units of the rate limit.`,
         errorResponses: [400],
       },
     })
@@ -81,6 +84,7 @@ export const claimsRouter = router({
 
   similar: publicProcedure
     .meta({
+      cost: SIMILAR_CLAIMS_COST,
       openapi: {
         method: "GET",
         path: "/claims/similar",
@@ -88,7 +92,7 @@ export const claimsRouter = router({
         protect: false,
         summary: "Claims whose statements are near a text, best first",
         description:
-          "Trigram similarity (pg_trgm) and full-text rank together; `similarity` is 0–1, 1 for the same statement. Hidden claims are left out.",
+          `Trigram similarity (pg_trgm) and full-text rank together, on the text's first ${SEARCH_TEXT_PREFIX_CHARS} characters; \`similarity\` is 0–1, 1 for the same statement. Hidden claims are left out. A call costs ${SIMILAR_CLAIMS_COST} units of the rate limit; a search cut off by its time budget answers no claims.`,
         errorResponses: [400],
       },
     })
