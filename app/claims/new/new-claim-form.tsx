@@ -3,12 +3,13 @@
 // The server validates everything; its messages appear next to the fields they name.
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useDeferredValue, useId, useState } from "react";
+import { useId, useState } from "react";
 import { cleanTagInput } from "~/server/domain/tags.ts";
 import { changedField, FieldError, FormError, invalidProps } from "../../_components/form-bits.tsx";
 import { toApiError, withoutField, type ApiError } from "../../_lib/api-error.ts";
 import { useTRPC } from "../../_lib/trpc.tsx";
 import { useSimilarClaims } from "../../_lib/use-similar-claims.ts";
+import { useDebounced } from "../../_lib/use-debounced.ts";
 import Link from "next/link";
 import ui from "../../_components/ui.module.css";
 import { ClientForm } from "../../_components/client-form.tsx";
@@ -163,7 +164,8 @@ function ParentPicker({
   const trpc = useTRPC();
   const id = useId();
   const [query, setQuery] = useState("");
-  const deferred = useDeferredValue(query.trim());
+  // One search per pause in typing: a search with text is charged more than a plain read (docs/security.md).
+  const deferred = useDebounced(query.trim());
   const search = useQuery({
     ...trpc.claims.list.queryOptions({ q: deferred, limit: 5 }),
     enabled: deferred.length >= 2,
