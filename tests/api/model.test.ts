@@ -5,8 +5,9 @@
 // account — among which staff suspend, unsuspend, hide and restore. A model beside the real service
 // knows which credentials each person holds and which of them must still work (docs/security.md,
 // "Which action ends which credential"). After every step: no answer is a 5xx, checkInvariants()
-// (what `npm run check:invariants` runs) finds nothing, and after every step that should end
-// credentials, each credential the person ever held answers as the model says.
+// (what `npm run check:invariants` runs) finds nothing, after every step that should end credentials
+// each credential the person ever held answers as the model says, and after every other step a few
+// ended credentials, in turn, are tried again.
 //
 // Real parts: the REST adapter over HTTP, the web UI's tRPC endpoint with a session cookie, the OAuth
 // server for MCP clients over HTTP (tests/helpers/mcp-client.ts) and /mcp, mail through a real SMTP
@@ -95,6 +96,8 @@ interface Person {
   password: string;
   verified: boolean;
   suspended: boolean;
+  /** When the last suspension began (ms). */
+  suspendedAt?: number;
   /** Every credential the slot's accounts were ever given (a deleted account's stay here, dead). */
   creds: Credential[];
   links: ResetLink[];
@@ -284,6 +287,18 @@ async function probeAll(p: Person): Promise<void> {
   for (const c of p.creds) await probe(p, c);
 }
 
+/** Ended credentials checked after each step, in turn: what an action ended stays ended whatever follows. */
+const ENDED_PER_STEP = 2;
+let sweepAt = 0;
+
+async function sweepEnded(m: Model): Promise<void> {
+  const ended = m.people.flatMap((p) => p.creds.filter((c) => !c.live).map((c) => ({ p, c })));
+  for (let i = 0; i < Math.min(ENDED_PER_STEP, ended.length); i++) {
+    const { p, c } = ended[(sweepAt += 1) % ended.length];
+    await probe(p, c);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Commands
 
@@ -353,13 +368,22 @@ class WebSignIn extends PersonCommand {
     return active(p) && !p.suspended && live(p).length < MAX_LIVE;
   }
   async run(m: Model) {
-    const p = person(m, this.slot);
-    const cookie = await sessionCookie(p.id);
-    run.trace.push(`p${p.slot}    signs in on the web`);
-    const c: WebSession = { kind: "web", account: p.accounts, cookie, live: true };
-    p.creds.push(c);
-    await probe(p, c);
+    await webSignIn(person(m, this.slot));
   }
+}
+
+async function webSignIn(p: Person): Promise<WebSession> {
+  // The cookie holds its sign-in time in whole seconds (server/nextauth/options.ts), and a suspension
+  // refuses sessions signed in before its exact moment: a sign-in in the very second of a suspension
+  // (lifted at once) would be refused. People do not sign in that fast; the model waits that second out.
+  const second = (ms: number) => Math.floor(ms / 1000);
+  if (p.suspendedAt !== undefined && second(Date.now()) === second(p.suspendedAt)) await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000)));
+  const cookie = await sessionCookie(p.id);
+  run.trace.push(`p${p.slot}    signs in on the web`);
+  const c: WebSession = { kind: "web", account: p.accounts, cookie, live: true };
+  p.creds.push(c);
+  await probe(p, c);
+  return c;
 }
 
 class Logout extends PersonCommand {
@@ -551,16 +575,16 @@ class RevokeApiKey extends PersonCommand {
   }
 }
 
-/** An MCP client asks for access; the person, signed in on the web, consents. */
+/** An MCP client asks for access; the person, signed in on the web (signing in first when not), consents. */
 class AuthoriseMcp extends PersonCommand {
   name = "AuthoriseMcp";
   check(m: Model) {
     const p = person(m, this.slot);
-    return ofKind(p, "web").length > 0 && live(p).length < MAX_LIVE;
+    return (ofKind(p, "web").length > 0 || (active(p) && !p.suspended)) && live(p).length < MAX_LIVE - 1;
   }
   async run(m: Model) {
     const p = person(m, this.slot);
-    const session = pickOf(ofKind(p, "web"), this.pick)!;
+    const session = pickOf(ofKind(p, "web"), this.pick) ?? (await webSignIn(p));
     // The consent page answers only the signed-in person (app/consent/[uid]/decision/route.ts).
     expectStatus(await web(`p${p.slot}`, "auth.me", session.cookie, {}, "GET"), 200, "the web session that consents");
     const granted = await mcp.authorise(mcpClientId, p.id);
@@ -828,6 +852,7 @@ class Suspend extends PersonCommand {
     const res = await rest("admin", "POST", `/moderation/agents/${p.id}/suspend`, { token: admin.token, body: { reason: "model test" } });
     expectStatus(res, 204, "suspend");
     p.suspended = true;
+    p.suspendedAt = Date.now();
     endAll(p);
     await probeAll(p);
     await login(m, p, 403);
@@ -1031,6 +1056,7 @@ class AfterEveryStep implements Cmd {
     run.trace.push(`— ${this.inner.toString()}`);
     const started = Date.now();
     await this.inner.run(m, r);
+    await sweepEnded(m);
     const broken = await checkInvariants();
     if (broken.length > 0) fail(`invariants after ${this.inner.toString()}:\n${broken.join("\n")}`);
     const name = this.inner.toString().replace(/\(.*$/, "");
