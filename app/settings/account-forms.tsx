@@ -9,6 +9,7 @@ import { ClientForm } from "../_components/client-form.tsx";
 import { NewPasswordField, useFormSubmit } from "../_components/form-submit.tsx";
 import { toApiError, type ApiError } from "../_lib/api-error.ts";
 import { useTRPC } from "../_lib/trpc.tsx";
+import type { AccountExport } from "~/server/contract/accounts.ts";
 import ui from "../_components/ui.module.css";
 
 function Success({ children }: { children: React.ReactNode }) {
@@ -178,6 +179,15 @@ export function SignOutEverywhereButton() {
   );
 }
 
+/** Appends every section of a later page of the export to the first page's. */
+function joinExportPages(first: AccountExport, next: AccountExport) {
+  for (const key of Object.keys(next) as (keyof AccountExport)[]) {
+    const into = first[key];
+    const rows = next[key];
+    if (Array.isArray(into) && Array.isArray(rows)) into.push(...rows);
+  }
+}
+
 export function ExportButton({ username }: { username: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -194,8 +204,16 @@ export function ExportButton({ username }: { username: string }) {
             setPending(true);
             setError(null);
             try {
-              const data = await queryClient.fetchQuery({ ...trpc.account.export.queryOptions({}), staleTime: 0 });
-              const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: "application/json" }));
+              // The export comes in pages (docs/features/accounts.md#export): the file joins them.
+              let data: AccountExport | null = null;
+              let cursor: string | undefined;
+              do {
+                const page: AccountExport = await queryClient.fetchQuery({ ...trpc.account.export.queryOptions({ cursor }), staleTime: 0 });
+                if (data) joinExportPages(data, page);
+                else data = page;
+                cursor = page.next_cursor ?? undefined;
+              } while (cursor);
+              const url = URL.createObjectURL(new Blob([JSON.stringify({ ...data, next_cursor: null }, null, 2)], { type: "application/json" }));
               const link = document.createElement("a");
               link.href = url;
               link.download = `claims-export-${username}.json`;
