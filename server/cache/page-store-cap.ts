@@ -49,7 +49,13 @@ export class MemoryLedger implements PageLedger {
   private readonly sizes = new Map<string, number>();
   private total = 0;
 
-  constructor(private readonly maxBytes: number) {}
+  // A plain field, not a parameter property: Next's cache handler loads this file with Node's type
+  // stripping, which refuses parameter properties.
+  private readonly maxBytes: number;
+
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes;
+  }
 
   async wrote(key: string, bytes: number): Promise<string[]> {
     this.forget(key);
@@ -164,12 +170,17 @@ return removed`;
 
 /** The ledger of a Redis store whose page keys start with `prefix`. */
 export class RedisLedger implements PageLedger {
-  constructor(
-    private readonly client: () => IORedis | undefined,
-    private readonly prefix: string,
-    private readonly maxBytes: number,
-    private readonly keepSeconds: number,
-  ) {}
+  private readonly client: () => IORedis | undefined;
+  private readonly prefix: string;
+  private readonly maxBytes: number;
+  private readonly keepSeconds: number;
+
+  constructor(client: () => IORedis | undefined, prefix: string, maxBytes: number, keepSeconds: number) {
+    this.client = client;
+    this.prefix = prefix;
+    this.maxBytes = maxBytes;
+    this.keepSeconds = keepSeconds;
+  }
 
   async wrote(key: string, bytes: number): Promise<string[]> {
     const client = this.client();
