@@ -26,7 +26,8 @@ async function walk(token: string): Promise<{ pages: Page[]; sizes: number[] }> 
   const sizes: number[] = [];
   let cursor: string | null = null;
   do {
-    const res = await api.get(`/auth/me/export${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`, { token });
+    const query: string = cursor ? `?cursor=${encodeURIComponent(cursor)}` : "";
+    const res: { status: number; text: string; body: Page } = await api.get<Page>(`/auth/me/export${query}`, { token });
     expect(res.status, res.text).toBe(200);
     pages.push(res.body);
     sizes.push(Buffer.byteLength(res.text));
