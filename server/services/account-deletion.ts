@@ -26,8 +26,9 @@ function isDeadlock(err: unknown): boolean {
 
 /**
  * POST /auth/me/delete, after the password (or, for accounts without one, the username typed as
- * confirmation) matched. Logins end first, so no new request of the account starts; then one
- * transaction removes the person and corrects everything they moved (deleteAccountIn).
+ * confirmation) matched. Every credential ends first (logins, API keys, MCP clients' grants and the
+ * OAuth server's sessions), so no new request of the account starts; then one transaction removes
+ * the person and corrects everything they moved (deleteAccountIn).
  */
 export async function deleteAccount(agentId: string, input: { password?: string; confirm?: string }): Promise<void> {
   const agent = await db().agent.findUnique({ where: { id: agentId }, select: { username: true, passwordHash: true } });
@@ -36,10 +37,7 @@ export async function deleteAccount(agentId: string, input: { password?: string;
     ? await verifyPassword(input.password ?? "", agent.passwordHash)
     : input.confirm !== undefined && input.confirm.trim().toLowerCase() === agent.username.toLowerCase();
   if (!confirmed) throw forbidden();
-  await db().$transaction(async (tx) => {
-    await endCredentials(tx, agentId, {}, true);
-    await tx.apiKey.updateMany({ where: { agentId, revokedAt: null }, data: { revokedAt: new Date() } });
-  });
+  await db().$transaction((tx) => endCredentials(tx, agentId, {}, true, { apiKeys: true, mcpGrants: true, oauthSessions: true }));
   for (let attempt = 1; ; attempt++) {
     try {
       await sqlTransaction((tx) => deleteAccountIn(tx, agentId));
