@@ -75,9 +75,11 @@ interface McpClient {
   jar: CookieJar;
   access: string;
   refresh: string;
-  /** The grant with its access and refresh tokens. */
+  /** Its access and refresh tokens. */
   live: boolean;
-  /** The OAuth server's browser session of the consent (a code for the client without consent). */
+  /** The grant, the person's consent: the client's own revocation of an access token ends the tokens only (RFC 7009). */
+  consent: boolean;
+  /** The OAuth server's browser session of the consent: with the consent, a code again without asking. */
   sessionLive: boolean;
 }
 type Credential = TokenPair | WebSession | ApiKey | McpClient;
@@ -150,7 +152,7 @@ function endAll(p: Person, keep?: Credential) {
   for (const c of p.creds) {
     if (c === keep) continue;
     c.live = false;
-    if (c.kind === "mcp") c.sessionLive = false;
+    if (c.kind === "mcp") Object.assign(c, { consent: false, sessionLive: false });
   }
 }
 
@@ -274,9 +276,9 @@ async function probe(p: Person, c: Credential): Promise<void> {
       }
       const again = await mcp.codeWithoutConsent(mcpClientId, c.jar);
       run.trace.push(`${who.padEnd(5)} the consenting browser asks again: ${again.code ? "a code, without consent" : "no code"}`);
-      const expected = c.live && c.sessionLive;
+      const expected = c.consent && c.sessionLive;
       if (Boolean(again.code) !== expected) {
-        fail(`${label}: the consenting browser ${again.code ? "got" : "did not get"} a code without consent (session ${c.sessionLive ? "live" : "ended"}, grant ${c.live ? "live" : "ended"})`);
+        fail(`${label}: the consenting browser ${again.code ? "got" : "did not get"} a code without consent (session ${c.sessionLive ? "live" : "ended"}, grant ${c.consent ? "live" : "ended"})`);
       }
       return;
     }
@@ -531,7 +533,7 @@ class SignOutEverywhere extends PersonCommand {
     for (const other of p.creds) {
       if (other.kind === "apiKey" && !this.revokeKeys) continue;
       other.live = false;
-      if (other.kind === "mcp") other.sessionLive = false;
+      if (other.kind === "mcp") Object.assign(other, { consent: false, sessionLive: false });
     }
     await probeAll(p);
   }
@@ -589,14 +591,24 @@ class AuthoriseMcp extends PersonCommand {
     expectStatus(await web(`p${p.slot}`, "auth.me", session.cookie, {}, "GET"), 200, "the web session that consents");
     const granted = await mcp.authorise(mcpClientId, p.id);
     run.trace.push(`p${p.slot}    authorises an MCP client (consent, code, token)`);
-    const c: McpClient = { kind: "mcp", account: p.accounts, jar: granted.jar, access: granted.access, refresh: granted.refresh, live: true, sessionLive: true };
+    const c: McpClient = { kind: "mcp", account: p.accounts, jar: granted.jar, access: granted.access, refresh: granted.refresh, live: true, consent: true, sessionLive: true };
     p.creds.push(c);
     await probe(p, c);
   }
 }
 
-/** The MCP client gives its access back (RFC 7009 revocation): the grant ends, with its refresh token. */
+/**
+ * The MCP client gives its access back (RFC 7009): revoking the refresh token ends the grant, revoking
+ * an access token ends the grant's tokens and leaves the consent (the OAuth server's default).
+ */
 class RevokeMcp extends PersonCommand {
+  constructor(
+    slot: number,
+    pick: number,
+    readonly refreshToken: boolean,
+  ) {
+    super(slot, pick);
+  }
   name = "RevokeMcp";
   check(m: Model) {
     return ofKind(person(m, this.slot), "mcp").length > 0;
@@ -604,15 +616,20 @@ class RevokeMcp extends PersonCommand {
   async run(m: Model) {
     const p = person(m, this.slot);
     const c = pickOf(ofKind(p, "mcp"), this.pick)!;
+    const hint = this.refreshToken ? "refresh_token" : "access_token";
     const res = await mcp.fetchOAuth("/oauth/revoke", {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ token: c.access, token_type_hint: "access_token", client_id: mcpClientId }),
+      body: new URLSearchParams({ token: this.refreshToken ? c.refresh : c.access, token_type_hint: hint, client_id: mcpClientId }),
     });
     await res.arrayBuffer();
-    expectStatus(res, 200, "the MCP client revokes its access token");
+    expectStatus(res, 200, `the MCP client revokes its ${hint.replace("_", " ")}`);
     c.live = false;
+    if (this.refreshToken) c.consent = false;
     await probeAll(p);
+  }
+  toString() {
+    return `RevokeMcp(p${this.slot}, ${this.pick}, ${this.refreshToken ? "refresh" : "access"} token)`;
   }
 }
 
@@ -953,7 +970,7 @@ const weighted: [number, fc.Arbitrary<Cmd>][] = [
   [4, fc.tuple(slot, pick).map(([s, k]) => new CreateApiKey(s, k))],
   [1, fc.tuple(slot, pick).map(([s, k]) => new RevokeApiKey(s, k))],
   [5, fc.tuple(slot, pick).map(([s, k]) => new AuthoriseMcp(s, k))],
-  [1, fc.tuple(slot, pick).map(([s, k]) => new RevokeMcp(s, k))],
+  [1, fc.tuple(slot, pick, fc.boolean()).map(([s, k, refresh]) => new RevokeMcp(s, k, refresh))],
   [2, fc.tuple(slot, pick).map(([s, k]) => new Probe(s, k))],
   [5, fc.tuple(slot, pick, target).map(([s, k, t]) => new CreateClaim(s, k, t))],
   [4, fc.tuple(slot, pick, target, small).map(([s, k, t, v]) => new Vote(s, k, t, v))],
