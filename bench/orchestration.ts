@@ -88,7 +88,8 @@ export async function startServer(name: string, cwd: string, entry: string, env:
   const port = await freePort();
   const child = spawn(process.execPath, [...START_NODE_FLAGS, "--import", "tsx", "--import", PROBE, entry], {
     cwd,
-    env: { ...env, PORT: String(port) },
+    // Production requires the public address (docs/operating.md): here, the server's own.
+    env: { NEXTAUTH_URL: `http://127.0.0.1:${port}`, ...env, PORT: String(port) },
     detached: true, // its own process group: stopping it stops everything it started
     stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
