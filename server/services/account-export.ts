@@ -338,11 +338,18 @@ function encodeCursor(section: ExportSection, key: Key | null): string {
   return Buffer.from(JSON.stringify([section, ...(key ?? [])])).toString("base64url");
 }
 
+/**
+ * A time as encodeCursor writes it (toISOString, four-digit years): JavaScript takes years of six digits
+ * and a sign, which Prisma cannot send (a 500).
+ */
+const CURSOR_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const INT8_MAX = 2n ** 63n - 1n;
+
 function keyFits(shape: KeyShape, key: Key): boolean {
   if (key.length === 0) return true; // the section's start
-  if (shape === "time+id") return key.length === 2 && !Number.isNaN(Date.parse(key[0])) && isUuid(key[1]);
+  if (shape === "time+id") return key.length === 2 && CURSOR_TIME.test(key[0]) && !Number.isNaN(Date.parse(key[0])) && isUuid(key[1]);
   if (shape === "id") return key.length === 1 && isUuid(key[0]);
-  return key.length === 1 && /^\d{1,19}$/.test(key[0]);
+  return key.length === 1 && /^\d{1,19}$/.test(key[0]) && BigInt(key[0]) <= INT8_MAX;
 }
 
 function decodeCursor(cursor: string): { section: number; key: Key | null } {
