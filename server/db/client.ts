@@ -180,6 +180,27 @@ export function onRequestPool<T>(fn: () => T): T {
   return backgroundWork.exit(fn);
 }
 
+/**
+ * `fn` on one connection of `pool`, in a transaction that `begin` opens (with its SET LOCALs, which end
+ * with it): committed when `fn` resolves, rolled back when it throws.
+ */
+async function inTransaction<T>(pool: pg.Pool, begin: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query(begin);
+    const result = await fn(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (err) {
+    // A connection that cannot even roll back is discarded, not returned to the pool.
+    await client.query("ROLLBACK").catch((e: Error) => (broken = e));
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}
+
 function openPostgres(url: string, statementTimeoutMs: number, jobsPoolSize: number, replicaUrl?: string): Omit<DbState, "ready"> {
   const { pool: requestPool, schema } = openPool(url, statementTimeoutMs);
   // Opens no connection until background work asks for one.
@@ -255,41 +276,14 @@ function openPostgres(url: string, statementTimeoutMs: number, jobsPoolSize: num
       return { rows: last?.rows ?? [], rowCount: last?.rowCount ?? 0 };
     },
     schema,
-    transaction: async (fn) => {
-      const client = await poolNow().connect();
-      let broken: Error | undefined;
-      try {
-        await client.query("BEGIN");
-        const result = await fn(pgSql(client));
-        await client.query("COMMIT");
-        return result;
-      } catch (err) {
-        // A connection that cannot even roll back is discarded, not returned to the pool.
-        await client.query("ROLLBACK").catch((e: Error) => (broken = e));
-        throw err;
-      } finally {
-        client.release(broken);
-      }
-    },
-    boundedReads: async (timeoutMs, fn) => {
+    transaction: (fn) => inTransaction(poolNow(), "BEGIN", (client) => fn(pgSql(client))),
+    boundedReads: (timeoutMs, fn) => {
       // The connection a plain read would take (the jobs' pool, the replica or the primary).
       const on = backgroundWork.getStore() ? jobsPool : replica && readFromReplica() ? replica : pool;
       if (on !== jobsPool) reads.inc({ target: on === replica ? "replica" : "primary" });
-      const client = await on.connect();
       // The API's own timeout stays the ceiling; the value is a whole number of milliseconds, written into the text.
       const ms = Math.max(1, Math.floor(statementTimeoutMs > 0 ? Math.min(timeoutMs, statementTimeoutMs) : timeoutMs));
-      let broken: Error | undefined;
-      try {
-        await client.query(`BEGIN; ${boundedReadSetup(ms)}`);
-        const result = await fn(async (q) => (await client.query(pgQuery(q))).rows);
-        await client.query("COMMIT");
-        return result;
-      } catch (err) {
-        await client.query("ROLLBACK").catch((e: Error) => (broken = e));
-        throw err;
-      } finally {
-        client.release(broken);
-      }
+      return inTransaction(on, `BEGIN; ${boundedReadSetup(ms)}`, (client) => fn(pgSql(client).query));
     },
     tryAdvisoryLock: async (key, fn) => {
       // A session lock on a connection of its own, held while fn runs: another instance's try fails.

@@ -9,7 +9,6 @@
 // as it was.
 process.env.WEBHOOK_ALLOW_PRIVATE = "1";
 
-import { createHash, randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -27,6 +26,7 @@ import { finishConsent, handleOAuthRequest, verifyMcpAccessToken } from "../../s
 import { TOMBSTONE_AGENT_ID } from "../../server/domain/accounts.ts";
 import { createAgent, startApi, type TestAgent, type TestApi } from "../helpers/api.ts";
 import { startSmtpSink, tokenIn, type SmtpSink } from "../helpers/smtp-sink.ts";
+import { CALLBACK, Jar, pkce } from "../helpers/mcp-oauth.ts";
 import { quickAgents, type Voter } from "./claims-fixtures.ts";
 
 /** References a test cannot make name one account on purpose, with the reason. */
@@ -38,7 +38,6 @@ let api: TestApi;
 let smtp: SmtpSink;
 let oauth: Server;
 let origin: string;
-const CALLBACK = "http://127.0.0.1:51234/cb";
 
 beforeAll(async () => {
   smtp = await startSmtpSink();
@@ -59,21 +58,6 @@ async function ok<T = any>(res: Promise<{ status: number; text: string; body: T 
   const r = await res;
   expect(r.status, r.text).toBe(status);
   return r.body;
-}
-
-/** Cookies as a browser keeps them. */
-class Jar {
-  private cookies = new Map<string, string>();
-  take(headers: Headers) {
-    for (const c of headers.getSetCookie()) {
-      const [pair] = c.split(";");
-      const eq = pair.indexOf("=");
-      this.cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
-    }
-  }
-  header() {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-  }
 }
 
 async function oauthFetch(jar: Jar, path: string, init: RequestInit = {}) {
@@ -204,8 +188,7 @@ describe("deleting an account after every kind of contribution", () => {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ client_name: "Leaving's agent", redirect_uris: [CALLBACK], token_endpoint_auth_method: "none" }),
     })).json() as { client_id: string };
-    const verifier = randomBytes(32).toString("base64url");
-    const challenge = createHash("sha256").update(verifier).digest("base64url");
+    const { verifier, challenge } = pkce();
     const jar = new Jar();
     const back = await oauthFetch(jar, await consentGiven(jar, client.client_id, leaving.id, challenge));
     const code = new URL(back.headers.get("location") ?? "", origin).searchParams.get("code");
