@@ -339,10 +339,10 @@ function encodeCursor(section: ExportSection, key: Key | null): string {
 }
 
 /**
- * A time as encodeCursor writes it (toISOString, four-digit years): JavaScript takes years of six digits
- * and a sign, which Prisma cannot send (a 500).
+ * A time as encodeCursor writes it (toISOString, years 1000–9999): JavaScript also takes year 0 and years
+ * of six digits with a sign, which PostgreSQL or Prisma refuse (a 500).
  */
-const CURSOR_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const CURSOR_TIME = /^[1-9]\d{3}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const INT8_MAX = 2n ** 63n - 1n;
 
 function keyFits(shape: KeyShape, key: Key): boolean {

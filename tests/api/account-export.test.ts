@@ -92,7 +92,7 @@ describe("GET /auth/me/export, page by page", () => {
     const forged = (parts: unknown) => Buffer.from(JSON.stringify(parts)).toString("base64url");
     const someId = "00000000-0000-4000-8000-000000000000";
     // Keys of the right shape that the database cannot take (a date past its range, a serial past int8) were a 500.
-    const outOfRange = [forged(["claims", "-271821-04-20T00:00:00.000Z", someId]), forged(["claims", "+275760-09-13T00:00:00.000Z", someId]), forged(["reputation_history", "9999999999999999999"])];
+    const outOfRange = [forged(["claims", "0000-01-01T00:00:00.000Z", someId]), forged(["claims", "-271821-04-20T00:00:00.000Z", someId]), forged(["claims", "+275760-09-13T00:00:00.000Z", someId]), forged(["reputation_history", "9999999999999999999"])];
     for (const cursor of ["not-a-cursor", forged(["passwords"]), forged(["claims", "yesterday", "x"]), forged(["reputation_history", "1e9"]), forged({}), "x".repeat(400), ...outOfRange]) {
       const res = await api.get(`/auth/me/export?cursor=${encodeURIComponent(cursor)}`, { token: writer.token });
       expect(res.status, cursor).toBe(400);
