@@ -27,8 +27,12 @@ export interface ArgdownCut {
   depth: number;
 }
 
-/** A claim's Argdown title: its id's first 8 characters (titles cannot hold every statement's characters). */
-const title = (id: string) => `c${id.slice(0, 8)}`;
+/**
+ * A claim's Argdown title: its id's first 16 hex digits (titles cannot hold every statement's
+ * characters). A repeated claim is written as its title alone, so two claims of one answer must never
+ * share a title: 64 bits make that vanishingly unlikely among the 1,000 claims of a tree.
+ */
+const title = (id: string) => `c${id.replaceAll("-", "").slice(0, 16)}`;
 /** One line of Argdown: no line breaks inside a statement. */
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
 

@@ -132,9 +132,9 @@ describe("a layered DAG (every claim of a level under every claim of the level a
     expect(text.status).toBe(200);
     const lines = text.text.trimEnd().split("\n");
     expect(lines).toHaveLength(dag.links + 1);
-    const title = (id: string) => `[c${id.slice(0, 8)}]`;
+    const title = (id: string) => `[c${id.replaceAll("-", "").slice(0, 16)}]`;
     for (const id of shown) expect(lines.filter((l) => l.includes(`${title(id)}: `)), id).toHaveLength(1);
-    expect(lines.filter((l) => /^\s+[+-] \[c[0-9a-f]{8}\]$/.test(l))).toHaveLength(310 - 40);
+    expect(lines.filter((l) => /^\s+[+-] \[c[0-9a-f]{16}\]$/.test(l))).toHaveLength(310 - 40);
     expect(Buffer.byteLength(text.text)).toBeLessThan(30_000);
   });
 

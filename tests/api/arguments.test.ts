@@ -285,10 +285,10 @@ describe("GET /claims/{claim_id}/tree", () => {
     expect(text.status).toBe(200);
     expect(text.headers.get("content-type")).toMatch(/^text\/plain/);
     const lines = text.text.trimEnd().split("\n");
-    expect(lines[0]).toBe(`[c${root.id.slice(0, 8)}]: ${root.statement}`);
-    expect(lines).toContain(`  + [c${pro.body.claim.id.slice(0, 8)}]: ${pro.body.claim.statement}`);
-    expect(lines).toContain(`  - [c${con.body.claim.id.slice(0, 8)}]: ${con.body.claim.statement}`);
-    expect(lines).toContain(`    - [c${deep.body.claim.id.slice(0, 8)}]: ${deep.body.claim.statement}`);
+    expect(lines[0]).toBe(`[c${root.id.replaceAll("-", "").slice(0, 16)}]: ${root.statement}`);
+    expect(lines).toContain(`  + [c${pro.body.claim.id.replaceAll("-", "").slice(0, 16)}]: ${pro.body.claim.statement}`);
+    expect(lines).toContain(`  - [c${con.body.claim.id.replaceAll("-", "").slice(0, 16)}]: ${con.body.claim.statement}`);
+    expect(lines).toContain(`    - [c${deep.body.claim.id.replaceAll("-", "").slice(0, 16)}]: ${deep.body.claim.statement}`);
     expect(lines.filter((l) => l.startsWith("      + "))).toHaveLength(1);
 
     for (const q of ["depth=0", "depth=5", "format=xml"]) expect((await api.get(`/claims/${root.id}/tree?${q}`)).status, q).toBe(400);
@@ -318,7 +318,7 @@ describe("GET /claims/{claim_id}/tree", () => {
 
     const text = await api.get(`/claims/${root.id}/tree?depth=3&format=argdown`);
     const lines = text.text.trimEnd().split("\n");
-    const title = `[c${shared.id.slice(0, 8)}]`;
+    const title = `[c${shared.id.replaceAll("-", "").slice(0, 16)}]`;
     expect(lines.filter((l) => l.includes(`${title}: `))).toEqual([`    - ${title}: ${shared.statement}`]);
     expect(lines).toContain(`    + ${title}`);
   });

@@ -19,11 +19,11 @@ describe("argdown", () => {
   it("defines each statement once and names a repeated claim by its title alone", () => {
     expect(argdown(tree)).toBe(
       [
-        "[c11111111]: Root claim",
-        "  + [c22222222]: First reason",
-        "    + [c33333333]: Shared reason",
-        "      - [c44444444]: Its objection",
-        "  - [c33333333]",
+        "[c1111111100004000]: Root claim",
+        "  + [c2222222200004000]: First reason",
+        "    + [c3333333300004000]: Shared reason",
+        "      - [c4444444400004000]: Its objection",
+        "  - [c3333333300004000]",
         "",
       ].join("\n"),
     );
@@ -34,6 +34,6 @@ describe("argdown", () => {
     const lines = text.trimEnd().split("\n");
     expect(lines.slice(0, 5)).toEqual(argdown(tree).trimEnd().split("\n"));
     expect(lines.slice(5).every((l) => l === "" || l.startsWith("//"))).toBe(true);
-    expect(lines.at(-1)).toBe(`// [c44444444] ${id(4)} depth=2`);
+    expect(lines.at(-1)).toBe(`// [c4444444400004000] ${id(4)} depth=2`);
   });
 });
