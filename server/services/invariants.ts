@@ -90,15 +90,16 @@ const CHECKS: Check[] = [
     describe: (r) => `vote of agent ${r.agent_id} on claim ${r.claim_id}: automated=${r.automated} but the account says ${r.agent_automated}`,
   },
   {
-    // The histogram against the claim's vote rows: the current votes per value bin.
+    // The histogram against the claim's vote rows: the current votes per value bin, counted in one
+    // pass over the votes (a look-up per claim and bin took 24 s on 20k claims once the planner knew
+    // that few of them have votes).
     sql: `
       WITH v AS (
-        SELECT claim_id, ${histogramBinSql("value")} AS bin, count(*) AS n FROM claim_votes GROUP BY claim_id, bin
+        SELECT claim_id, ARRAY[${Array.from({ length: HISTOGRAM_BINS }, (_, b) => `count(*) FILTER (WHERE bin = ${b})`).join(", ")}]::int[] AS expected
+        FROM (SELECT claim_id, ${histogramBinSql("value")} AS bin FROM claim_votes) x GROUP BY claim_id
       ), h AS (
-        SELECT c.id, c.vote_histogram,
-               ARRAY(SELECT coalesce((SELECT v.n FROM v WHERE v.claim_id = c.id AND v.bin = b), 0)::int
-                     FROM generate_series(0, ${HISTOGRAM_BINS - 1}) AS b ORDER BY b) AS expected
-        FROM claims c
+        SELECT c.id, c.vote_histogram, coalesce(v.expected, ARRAY[${new Array(HISTOGRAM_BINS).fill(0).join(", ")}]::int[]) AS expected
+        FROM claims c LEFT JOIN v ON v.claim_id = c.id
       )
       SELECT id::text AS id, array_to_string(vote_histogram, ',') AS stored, array_to_string(expected, ',') AS expected
       FROM h WHERE vote_histogram IS DISTINCT FROM expected`,
@@ -129,11 +130,13 @@ const CHECKS: Check[] = [
         : `claim ${r.id}: consensus_status=${r.status} with consensus_since=${r.consensus_since === null ? "null" : String(r.consensus_since)}`,
   },
   {
-    // The newest gradient-history point is the claim's current state (every change appends one).
+    // The newest gradient-history point is the claim's current state (every change appends one). One
+    // pass in (claim_id, id) order: a look-up per claim could walk the whole table backwards for each
+    // claim without points when few claims have any (9 s on 20k claims).
     sql: `
       SELECT c.id::text AS id, c.gradient, c.vote_count, h.gradient AS h_gradient, h.vote_count AS h_vote_count
-      FROM claims c
-      JOIN LATERAL (SELECT gradient, vote_count FROM gradient_history WHERE claim_id = c.id ORDER BY id DESC LIMIT 1) h ON true
+      FROM (SELECT DISTINCT ON (claim_id) claim_id, gradient, vote_count FROM gradient_history ORDER BY claim_id, id DESC) h
+      JOIN claims c ON c.id = h.claim_id
       WHERE h.vote_count <> c.vote_count OR ${differs("h.gradient", "c.gradient")}`,
     describe: (r) =>
       `claim ${r.id}: gradient=${r.gradient} vote_count=${r.vote_count} but its last history point says ${r.h_gradient}, ${r.h_vote_count}`,

@@ -149,6 +149,20 @@ describe("checkInvariants reports a corrupted counter", () => {
     );
   });
 
+  it("a claim's newest gradient-history point against its state, among claims without points", async () => {
+    await newClaim(api, author.token);
+    const claim = await newClaim(api, author.token);
+    await vote(claim.id, 0.3, await quickAgent());
+    await vote(claim.id, 0.9, await quickAgent());
+    // An older point that disagrees is history; the newest one must be the claim's state.
+    await expectReported(
+      `INSERT INTO gradient_history (claim_id, gradient, vote_count) VALUES ($1::uuid, 0.99, 7)`,
+      `DELETE FROM gradient_history WHERE claim_id = $1::uuid AND vote_count = 7`,
+      new RegExp(`claim ${claim.id}: gradient=[0-9.]+ vote_count=2 but its last history point says 0.99, 7`),
+      [claim.id],
+    );
+  });
+
   it("a claim's consensus status against the rule, and its start", async () => {
     const claim = await newClaim(api, author.token);
     for (const v of await quickAgents(5)) await vote(claim.id, 0.9, v);
