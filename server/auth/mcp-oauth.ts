@@ -82,6 +82,47 @@ function found(row: Row | undefined): AdapterPayload | undefined {
   return row.consumed_at ? { ...row.payload, consumed: Math.floor(new Date(row.consumed_at).getTime() / 1000) } : row.payload;
 }
 
+/**
+ * Whether an artifact (`artifact`, an alias of mcp_oauth_artifacts) was made before its account's
+ * cut-off, agents.sessions_valid_after (a completed password reset, "sign out everywhere", a
+ * suspension), by its own time (`madeAt`, Unix seconds in its payload). Those actions delete the
+ * account's rows, but the provider saves by upsert: a request that had loaded a row before writes it
+ * back when it ends (the browser's session on every request; a grant and an answered consent from a
+ * consent page being answered). What was made before the cut-off stays ended all the same. Whole
+ * seconds, as web sessions are judged (docs/security.md#which-action-ends-which-credential).
+ */
+const madeBeforeCutOff = (artifact: string, madeAt: string) =>
+  Prisma.raw(`EXISTS (
+    SELECT 1 FROM agents cut WHERE cut.id = ${artifact}.agent_id
+      AND cut.sessions_valid_after > to_timestamp((${artifact}.${madeAt})::double precision))`);
+
+/** When each kind was made: a session's sign-in, an answered consent's sign-in (finishConsent), a grant's first save. */
+const MADE_AT: Record<string, string> = {
+  Session: "payload->>'loginTs'",
+  Interaction: "payload->'result'->'login'->>'ts'",
+  Grant: "payload->>'iat'",
+};
+
+/** What is issued under a grant (grant_id): it stands only while its grant does. */
+const ISSUED_UNDER_A_GRANT = new Set(["AccessToken", "RefreshToken", "AuthorizationCode"]);
+
+/**
+ * What a stored artifact of `kind` needs besides a live row to count, checked in its own look-up (one
+ * statement): a session, an answered consent and a grant, not to predate the account's cut-off; a
+ * token or code, a grant that counts — a token minted by a request in flight as its grant was deleted
+ * (a refresh) is written after the deletion and would otherwise outlive it.
+ */
+function stillStanding(kind: string): Prisma.Sql {
+  if (MADE_AT[kind]) return Prisma.sql`NOT ${madeBeforeCutOff("m", MADE_AT[kind])}`;
+  if (ISSUED_UNDER_A_GRANT.has(kind)) {
+    return Prisma.sql`EXISTS (
+      SELECT 1 FROM mcp_oauth_artifacts g
+      WHERE g.kind = 'Grant' AND g.id = m.grant_id AND (g.expires_at IS NULL OR g.expires_at > now())
+        AND NOT ${madeBeforeCutOff("g", MADE_AT.Grant)})`;
+  }
+  return Prisma.sql`TRUE`;
+}
+
 class DbAdapter implements Adapter {
   constructor(private readonly kind: string) {}
 
@@ -94,7 +135,9 @@ class DbAdapter implements Adapter {
     // The provider gives a client no lifetime; ours starts at its registration.
     const lifetime = this.kind === "Client" ? CLIENT_UNUSED_TTL : expiresIn;
     const expiresAt = lifetime ? new Date(now + lifetime * 1000) : null;
-    const accountId = typeof payload.accountId === "string" && UUID.test(payload.accountId) ? payload.accountId : null;
+    // The person it speaks for: an answered consent names them in its result only.
+    const person = this.kind === "Interaction" ? (payload.result as { login?: { accountId?: unknown } } | undefined)?.login?.accountId : payload.accountId;
+    const accountId = typeof person === "string" && UUID.test(person) ? person : null;
     const json = JSON.stringify(payload);
     await db().$executeRaw`
       INSERT INTO mcp_oauth_artifacts (kind, id, payload, grant_id, uid, user_code, agent_id, expires_at)
@@ -114,22 +157,22 @@ class DbAdapter implements Adapter {
 
   private async findWhere(where: Prisma.Sql): Promise<AdapterPayload | undefined> {
     const [row] = await readSql<Row>`
-      SELECT payload, consumed_at FROM mcp_oauth_artifacts
-      WHERE kind = ${this.kind} AND ${where} AND (expires_at IS NULL OR expires_at > now())`;
+      SELECT m.payload, m.consumed_at FROM mcp_oauth_artifacts m
+      WHERE m.kind = ${this.kind} AND ${where} AND (m.expires_at IS NULL OR m.expires_at > now()) AND ${stillStanding(this.kind)}`;
     return found(row);
   }
 
   // An id the database cannot hold (a NUL, from a cookie or a header) names nothing stored.
   async find(id: string) {
-    return isStorableText(id) ? this.findWhere(Prisma.sql`id = ${id}`) : undefined;
+    return isStorableText(id) ? this.findWhere(Prisma.sql`m.id = ${id}`) : undefined;
   }
 
   async findByUid(uid: string) {
-    return isStorableText(uid) ? this.findWhere(Prisma.sql`uid = ${uid}`) : undefined;
+    return isStorableText(uid) ? this.findWhere(Prisma.sql`m.uid = ${uid}`) : undefined;
   }
 
   async findByUserCode(userCode: string) {
-    return isStorableText(userCode) ? this.findWhere(Prisma.sql`user_code = ${userCode}`) : undefined;
+    return isStorableText(userCode) ? this.findWhere(Prisma.sql`m.user_code = ${userCode}`) : undefined;
   }
 
   async consume(id: string): Promise<void> {
@@ -510,7 +553,9 @@ export interface McpTokenGrant {
 
 /**
  * An access token the provider issued for this origin's MCP endpoint, or null: unknown, expired,
- * revoked (its grant deleted), or issued for another resource.
+ * revoked, issued for another resource, or its grant gone (deleted, expired, or from before the
+ * account's cut-off). The grant is checked in the token's own look-up (the adapter's stillStanding):
+ * one statement per /mcp call, as before.
  */
 export async function verifyMcpAccessToken(origin: string, token: string): Promise<McpTokenGrant | null> {
   if (!/^[A-Za-z0-9_-]{20,128}$/.test(token)) return null;
@@ -569,6 +614,10 @@ export async function consentRequest(origin: string, uid: string): Promise<Conse
 
 /** Records the answer; returns where the browser goes next (back into the provider), or null. */
 export async function finishConsent(origin: string, uid: string, agentId: string, approve: boolean): Promise<string | null> {
+  // The sign-in the answer carries into the OAuth server's session: now, when the person answers, not
+  // when the browser comes back. An answer given before the account's cut-off and written back after
+  // it (the cut-off deletes answered consents) is then found no more (stillStanding).
+  const answeredAt = Math.floor(Date.now() / 1000);
   const provider = oauthProvider(origin);
   const interaction = await provider.Interaction.find(uid);
   if (!interaction) return null;
@@ -585,7 +634,7 @@ export async function finishConsent(origin: string, uid: string, agentId: string
     // Without it the provider finds openid still missing and asks for consent again, forever.
     if (request.openIdScopes.length > 0) grant.addOIDCScope(request.openIdScopes.join(" "));
     const grantId = await grant.save();
-    interaction.result = { login: { accountId: agentId }, consent: { grantId } };
+    interaction.result = { login: { accountId: agentId, ts: answeredAt }, consent: { grantId } };
   }
   await interaction.save(Math.max(1, (interaction.exp ?? 0) - Math.floor(Date.now() / 1000)));
   return interaction.returnTo;
@@ -606,7 +655,7 @@ export async function listMcpGrants(agentId: string): Promise<McpGrantSummary[]>
   const rows = await readSql<{ id: string; payload: AdapterPayload; created_at: Date; client: AdapterPayload | null }>(Prisma.sql`
     SELECT g.id, g.payload, g.created_at, c.payload AS client
     FROM mcp_oauth_artifacts g LEFT JOIN mcp_oauth_artifacts c ON c.kind = 'Client' AND c.id = g.payload->>'clientId'
-    WHERE g.agent_id = ${agentId}::uuid AND g.kind = 'Grant' AND (g.expires_at IS NULL OR g.expires_at > now())
+    WHERE g.agent_id = ${agentId}::uuid AND g.kind = 'Grant' AND (g.expires_at IS NULL OR g.expires_at > now()) AND NOT ${madeBeforeCutOff("g", MADE_AT.Grant)}
     ORDER BY g.created_at DESC`, { prepared: true });
   return rows.map((row) => {
     const resources = (row.payload.resources ?? {}) as Record<string, string>;
