@@ -115,6 +115,8 @@ const ownAccountAgents = new Map<string, TestAgent>();
 // The deleted one's password is none the fuzzer sends: deletion is refused (403) and its token lives on.
 for (const name of OWN_ACCOUNT_OPERATIONS) {
   ownAccountAgents.set(name, await createAgent(api, name.endsWith("/delete") ? { password: "Not-fuzzed-9" } : {}));
+  // The invalid requests have an agent of their own: a valid sign-out everywhere has ended the first one's logins.
+  ownAccountAgents.set(`${name} invalid`, await createAgent(api, name.endsWith("/delete") ? { password: "Not-fuzzed-9" } : {}));
 }
 // Webhooks of the fixture agents, with a delivery each (a ping: queued, never sent from here). The URL
 // is a public address literal: it passes the URL rules without DNS.
@@ -246,8 +248,8 @@ const CREDENTIAL_OPERATIONS = new Set([
 const agentTokenArb = fc.constantFrom(...agents.map((a) => bearer(a.token)));
 const moderatorTokenArb = fc.constant(bearer(moderator.token));
 /** The token a valid request of `op` is sent with. */
-function tokenArbOf(op: { name: string; path: string }): fc.Arbitrary<string> {
-  const own = ownAccountAgents.get(op.name);
+function tokenArbOf(op: { name: string; path: string }, phase: "valid" | "invalid"): fc.Arbitrary<string> {
+  const own = ownAccountAgents.get(phase === "valid" ? op.name : `${op.name} invalid`);
   if (own) return fc.constant(bearer(own.token));
   return isModeration(op) ? moderatorTokenArb : agentTokenArb;
 }
@@ -354,7 +356,7 @@ function validQueryArb(op: Operation): fc.Arbitrary<[string, string][]> {
 }
 
 function validRequestArb(op: Operation): fc.Arbitrary<FuzzRequest> {
-  const tokenArb = tokenArbOf(op);
+  const tokenArb = tokenArbOf(op, "valid");
   const auth = op.secured ? tokenArb : fc.option(tokenArb, { nil: undefined });
   const body = op.body
     ? fc.tuple(objectArb(op.body, overridesOf(op)), fc.option(massAssignmentArb, { freq: 3 })).map(([b, extra]) => (extra ? { ...extra, ...b } : b))
@@ -364,7 +366,7 @@ function validRequestArb(op: Operation): fc.Arbitrary<FuzzRequest> {
 
 /** Invalid requests, each with the answer the contract gives it. Everything else about them is valid. */
 function invalidRequestArb(op: Operation): fc.Arbitrary<FuzzRequest> {
-  const tokenArb = tokenArbOf(op);
+  const tokenArb = tokenArbOf(op, "invalid");
   const takesBody = op.method === "POST" || op.method === "PATCH" || op.method === "PUT";
   const base = {
     path: validPathArb(op),
