@@ -309,6 +309,8 @@ describe(`every read answers within its budget (${onPostgres ? "PostgreSQL" : "P
 
   it("live streams: at most LIVE_STREAMS_PER_IP open per client", async () => {
     const controllers: AbortController[] = [];
+    // Held until the end: a response nobody references may be collected and its stream closed.
+    const open: ReadableStreamDefaultReader<Uint8Array>[] = [];
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 21; i++) {
@@ -316,7 +318,14 @@ describe(`every read answers within its budget (${onPostgres ? "PostgreSQL" : "P
         controllers.push(c);
         const res = await fetch(`${server.base}/api/live/claims/${seed.hotClaimId}`, { signal: c.signal });
         statuses.push(res.status);
-        if (res.status !== 200) await res.arrayBuffer();
+        if (res.status !== 200) {
+          await res.arrayBuffer();
+          continue;
+        }
+        const reader = res.body!.getReader();
+        open.push(reader);
+        // The stream is open once its first frame has come.
+        expect(new TextDecoder().decode((await reader.read()).value)).toContain(": connected");
       }
       expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
       expect(statuses[20]).toBe(429);
