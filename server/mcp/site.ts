@@ -6,6 +6,7 @@ import { appRouter } from "../api/root.ts";
 import { createCallerFactory } from "../api/trpc.ts";
 import { anonymousWebContext } from "../api/web-context.ts";
 import { publicOrigin } from "../http/public-origin.ts";
+import { DATABASE_BUSY } from "../errors.ts";
 import { logError } from "../log/logger.ts";
 import { claimMarkdown, llmsTxt } from "./claim-markdown.ts";
 
@@ -29,6 +30,12 @@ export async function claimMarkdownResponse(request: Request, claimId: string): 
   } catch (err) {
     if (err instanceof TRPCError && err.code === "NOT_FOUND") return plain(404, "Claim not found\n");
     if (err instanceof TRPCError && err.code === "TOO_MANY_REQUESTS") return plain(429, "Rate limit exceeded\n");
+    // A statement cut off by the statement timeout is the API's 503, not a failure (docs/security.md).
+    if (err instanceof TRPCError && err.code === "SERVICE_UNAVAILABLE") {
+      const busy = plain(503, `${DATABASE_BUSY}\n`);
+      busy.headers.set("Retry-After", "1");
+      return busy;
+    }
     logError("[site] claim markdown failed", err);
     return plain(500, "Internal server error\n");
   }

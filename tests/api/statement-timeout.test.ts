@@ -6,6 +6,7 @@ import pg from "pg";
 import { createAgent, startApi, type TestApi } from "../helpers/api.ts";
 import { parseConfig } from "../../server/config.ts";
 import { DATABASE_BUSY } from "../../server/errors.ts";
+import { claimMarkdownResponse } from "../../server/mcp/site.ts";
 
 // Read when the database opens (in startApi), after this line.
 process.env.DATABASE_STATEMENT_TIMEOUT_MS = "300";
@@ -57,6 +58,11 @@ describe.skipIf(!process.env.DATABASE_URL)("on PostgreSQL, a statement past the 
         expect(res.headers.get("retry-after"), path).toBe("1");
         expect(res.headers.get("x-ratelimit-limit"), path).not.toBeNull();
       }
+      // The claim as Markdown for agents (server/mcp/site.ts) answers the same 503, not a 500.
+      const markdown = await claimMarkdownResponse(new Request(`http://localhost:3000/claims/${claimId}.md`), claimId);
+      expect(markdown.status).toBe(503);
+      expect(await markdown.text()).toBe(`${DATABASE_BUSY}\n`);
+      expect(markdown.headers.get("retry-after")).toBe("1");
     } finally {
       await locker.query("ROLLBACK");
     }
