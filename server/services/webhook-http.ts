@@ -5,7 +5,7 @@
 import http from "node:http";
 import https from "node:https";
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-filtering-agent";
-import { DENIED_RANGES } from "../domain/webhook-url.ts";
+import { DENIED_RANGES, NOT_PUBLIC } from "../domain/webhook-url.ts";
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** What is kept of a failure's response body or error in the delivery log. */
@@ -15,6 +15,22 @@ export interface AttemptResult {
   status: number | null;
   durationMs: number;
   error?: string;
+}
+
+/** getaddrinfo's failures: the name does not resolve (now). */
+const DNS_FAILURES = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_FAIL", "ENODATA"]);
+/** What the delivery log says of a refused or unresolvable host; "not allowed" as the agent's own refusal says. */
+export const HOST_REFUSED = `connection not allowed: the host ${NOT_PUBLIC}`;
+
+/**
+ * An attempt's error as the delivery log keeps it. A host that does not resolve and one refused for
+ * its address read alike, and the address is never named (docs/security.md#webhook-addresses): a
+ * public name turned into an alias of an internal one after registration would otherwise learn from
+ * the log which internal names exist and what they resolve to.
+ */
+function attemptError(err: NodeJS.ErrnoException, allowPrivate: boolean): string {
+  if (!allowPrivate && (DNS_FAILURES.has(err.code ?? "") || /^DNS lookup .* is not allowed/.test(err.message))) return HOST_REFUSED;
+  return err.message.slice(0, ERROR_MAX);
 }
 
 const agents = new Map<string, http.Agent>();
@@ -89,7 +105,7 @@ export function postWebhook(
         // A kept-alive connection the receiver closed while idle fails before it carries anything: sent
         // again at once on a fresh one (Node's documented pattern), not counted as the endpoint's failure.
         if (!fresh && req.reusedSocket && err.code === "ECONNRESET") post(true);
-        else resolve({ status: null, durationMs: elapsed(), error: err.message.slice(0, ERROR_MAX) });
+        else resolve({ status: null, durationMs: elapsed(), error: attemptError(err, allowPrivate) });
       });
       req.on("close", () => clearTimeout(deadline));
       req.end(body);
