@@ -4,7 +4,6 @@
 // EXPORT_PAGE_BYTES of JSON. Rows are read in small batches, so a page never holds more than one
 // batch beyond its budget in memory.
 import { db } from "../db/client.ts";
-import type { Prisma } from "../db/generated/client.ts";
 import { badRequest } from "../errors.ts";
 import { isUuid } from "../contract/common.ts";
 import {
@@ -35,299 +34,202 @@ interface Section {
   read(agentId: string, after: Key | null, take: number): Promise<{ key: Key; row: Row }[]>;
 }
 
-/** The rows after `at` in (time, id) order. */
-function afterTimeAndId<W>(at: Key | null, time: string, id: string): W {
-  if (!at) return {} as W;
-  const t = new Date(at[0]);
-  return { OR: [{ [time]: { gt: t } }, { [time]: t, [id]: { gt: at[1] } }] } as W;
-}
-const timeAndId = (time: Date, id: string): Key => [time.toISOString(), id];
+/** What a section asks of its table: Prisma's findMany with the filter and order the walk builds. */
+type FindPage = { where: object; orderBy: object[]; take: number };
 
-const SECTIONS: Record<ExportSection, Section> = {
-  claims: {
-    keyShape: "time+id",
-    batch: 200,
-    async read(authorId, after, take) {
-      const rows = await db().claim.findMany({
-        where: { authorId, ...afterTimeAndId<Prisma.ClaimWhereInput>(after, "createdAt", "id") },
-        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-        take,
-      });
-      return rows.map((c) => ({
-        key: timeAndId(c.createdAt, c.id),
-        row: {
-          id: c.id,
-          statement: c.statement,
-          complexity_tier: c.complexityTier,
-          tags: c.tags,
-          gradient: c.gradient,
-          vote_count: c.voteCount,
-          evidence_count: c.evidenceCount,
-          hidden: c.hiddenAt !== null,
-          created_at: iso(c.createdAt),
-          updated_at: iso(c.updatedAt),
-        },
-      }));
-    },
-  },
-  evidence: {
-    keyShape: "time+id",
-    batch: 20,
-    async read(authorId, after, take) {
-      const rows = await db().evidence.findMany({
-        where: { authorId, ...afterTimeAndId<Prisma.EvidenceWhereInput>(after, "createdAt", "id") },
-        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-        take,
-      });
-      return rows.map((e) => ({
-        key: timeAndId(e.createdAt, e.id),
-        row: {
-          id: e.id,
-          claim_id: e.claimId,
-          position: e.position,
-          content_type: e.contentType,
-          content: e.content,
-          title: e.title,
-          excerpt: e.excerpt,
-          upvotes: e.upvotes,
-          downvotes: e.downvotes,
-          hidden: e.hiddenAt !== null,
-          created_at: iso(e.createdAt),
-        },
-      }));
-    },
-  },
-  comments: {
-    keyShape: "time+id",
-    batch: 100,
-    async read(authorId, after, take) {
-      const rows = await db().comment.findMany({
-        where: { authorId, ...afterTimeAndId<Prisma.CommentWhereInput>(after, "createdAt", "id") },
-        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-        take,
-      });
-      return rows.map((c) => ({
-        key: timeAndId(c.createdAt, c.id),
-        row: {
-          id: c.id,
-          claim_id: c.claimId,
-          parent_id: c.parentId,
-          content: c.content,
-          is_deleted: c.isDeleted,
-          is_edited: c.isEdited,
-          hidden: c.hiddenAt !== null,
-          created_at: iso(c.createdAt),
-        },
-      }));
-    },
-  },
-  arguments: {
-    keyShape: "time+id",
-    batch: 200,
-    async read(authorId, after, take) {
-      const rows = await db().argument.findMany({
-        where: { authorId, ...afterTimeAndId<Prisma.ArgumentWhereInput>(after, "createdAt", "id") },
-        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-        take,
-      });
-      return rows.map((g) => ({
-        key: timeAndId(g.createdAt, g.id),
-        row: { id: g.id, parent_claim_id: g.parentClaimId, child_claim_id: g.childClaimId, stance: g.stance, created_at: iso(g.createdAt) },
-      }));
-    },
-  },
-  votes: {
-    keyShape: "time+id",
-    batch: 200,
-    async read(agentId, after, take) {
-      const rows = await db().claimVote.findMany({
-        where: { agentId, ...afterTimeAndId<Prisma.ClaimVoteWhereInput>(after, "createdAt", "id") },
-        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-        take,
-      });
-      return rows.map((v) => ({
-        key: timeAndId(v.createdAt, v.id),
-        row: { claim_id: v.claimId, value: v.value, created_at: iso(v.createdAt), updated_at: iso(v.updatedAt) },
-      }));
-    },
-  },
-  evidence_votes: {
-    keyShape: "time+id",
-    batch: 200,
-    async read(agentId, after, take) {
-      const rows = await db().evidenceVote.findMany({
-        where: { agentId, ...afterTimeAndId<Prisma.EvidenceVoteWhereInput>(after, "createdAt", "id") },
-        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-        take,
-      });
-      return rows.map((v) => ({
-        key: timeAndId(v.createdAt, v.id),
-        row: { evidence_id: v.evidenceId, direction: v.direction, created_at: iso(v.createdAt) },
-      }));
-    },
-  },
-  relevance_votes: {
-    keyShape: "time+id",
-    batch: 200,
-    async read(agentId, after, take) {
-      const rows = await db().relevanceVote.findMany({
-        where: { agentId, ...afterTimeAndId<Prisma.RelevanceVoteWhereInput>(after, "createdAt", "argumentId") },
-        orderBy: [{ createdAt: "asc" }, { argumentId: "asc" }],
-        take,
-      });
-      return rows.map((v) => ({
-        key: timeAndId(v.createdAt, v.argumentId),
-        row: { argument_id: v.argumentId, value: v.value, created_at: iso(v.createdAt), updated_at: iso(v.updatedAt) },
-      }));
-    },
-  },
-  resolved_votes: {
-    keyShape: "time+id",
-    batch: 200,
-    async read(agentId, after, take) {
-      // Outcome records have a serial id; the key's second part is the claim (one record per claim and voter).
-      const rows = await db().voteOutcomeRecord.findMany({
-        where: { agentId, ...afterTimeAndId<Prisma.VoteOutcomeRecordWhereInput>(after, "resolvedAt", "claimId") },
-        orderBy: [{ resolvedAt: "asc" }, { claimId: "asc" }],
-        take,
-      });
-      return rows.map((o) => ({
-        key: timeAndId(o.resolvedAt, o.claimId),
-        row: { claim_id: o.claimId, value: o.value, outcome: o.outcome, consensus_true: o.consensusTrue, resolved_at: iso(o.resolvedAt) },
-      }));
-    },
-  },
-  bookmarks: {
-    keyShape: "time+id",
-    batch: 200,
-    async read(agentId, after, take) {
-      const rows = await db().bookmark.findMany({
-        where: { agentId, ...afterTimeAndId<Prisma.BookmarkWhereInput>(after, "createdAt", "claimId") },
-        orderBy: [{ createdAt: "asc" }, { claimId: "asc" }],
-        take,
-      });
-      return rows.map((b) => ({ key: timeAndId(b.createdAt, b.claimId), row: { claim_id: b.claimId, created_at: iso(b.createdAt) } }));
-    },
-  },
-  follows: {
-    keyShape: "time+id",
-    batch: 200,
-    async read(agentId, after, take) {
-      const rows = await db().follow.findMany({
-        where: { agentId, ...afterTimeAndId<Prisma.FollowWhereInput>(after, "createdAt", "claimId") },
-        orderBy: [{ createdAt: "asc" }, { claimId: "asc" }],
-        take,
-      });
-      return rows.map((f) => ({
-        key: timeAndId(f.createdAt, f.claimId),
-        row: {
-          claim_id: f.claimId,
-          notify_on_vote: f.notifyOnVote,
-          notify_on_evidence: f.notifyOnEvidence,
-          notify_on_comment: f.notifyOnComment,
-          created_at: iso(f.createdAt),
-        },
-      }));
-    },
-  },
-  notifications: {
-    // By claim (unique per account): updated_at changes while the export is walked.
-    keyShape: "id",
-    batch: 200,
-    async read(agentId, after, take) {
-      const rows = await db().notification.findMany({
-        where: { agentId, ...(after ? { claimId: { gt: after[0] } } : {}) },
-        orderBy: { claimId: "asc" },
-        take,
-      });
-      return rows.map((n) => ({
-        key: [n.claimId],
-        row: {
-          claim_id: n.claimId,
-          reasons: { votes: n.votes, evidence: n.evidence, comments: n.comments, resolved: n.resolved, arguments: n.arguments },
-          unread: n.unread,
-          updated_at: iso(n.updatedAt),
-          last_read_at: iso(n.lastReadAt),
-        },
-      }));
-    },
-  },
-  reports: {
-    keyShape: "time+id",
-    batch: 200,
-    async read(reporterId, after, take) {
-      const rows = await db().report.findMany({
-        where: { reporterId, ...afterTimeAndId<Prisma.ReportWhereInput>(after, "createdAt", "id") },
-        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+/** A key's parts as the database takes them, by the key's shape. */
+const KEY_PARTS: Record<KeyShape, ((part: string) => unknown)[]> = {
+  "time+id": [(t) => new Date(t), (id) => id],
+  id: [(id) => id],
+  serial: [(n) => BigInt(n)],
+};
+
+/**
+ * A section read in keyset pages: the rows whose `owner` column is the account, in the order of the
+ * `key` columns, after the key given; a row's key is its key columns as strings.
+ */
+function keyset<R extends Row>(spec: {
+  keyShape?: KeyShape;
+  batch?: number;
+  owner?: "agentId" | "authorId" | "reporterId";
+  key: (keyof R & string)[];
+  findMany(args: FindPage): Promise<R[]>;
+  row(r: R): Row;
+}): Section {
+  const { keyShape = "time+id", batch = 200, owner = "agentId", key: columns } = spec;
+  /** The rows after `at` in key order: greater in the first column, or equal there and greater in the next. */
+  const after = (at: Key) => {
+    const values = at.map((part, i) => KEY_PARTS[keyShape][i](part));
+    const ways = columns.map((column, i) => ({
+      ...Object.fromEntries(columns.slice(0, i).map((c, j) => [c, values[j]])),
+      [column]: { gt: values[i] },
+    }));
+    return ways.length === 1 ? ways[0] : { OR: ways };
+  };
+  return {
+    keyShape,
+    batch,
+    async read(agentId, at, take) {
+      const rows = await spec.findMany({
+        where: { [owner]: agentId, ...(at ? after(at) : {}) },
+        orderBy: columns.map((c) => ({ [c]: "asc" })),
         take,
       });
       return rows.map((r) => ({
-        key: timeAndId(r.createdAt, r.id),
-        row: { id: r.id, target_type: r.targetType, target_id: r.targetId, reason: r.reason, note: r.note, status: r.status, created_at: iso(r.createdAt) },
+        key: columns.map((c) => (r[c] instanceof Date ? r[c].toISOString() : String(r[c]))),
+        row: spec.row(r),
       }));
     },
-  },
-  api_keys: {
-    keyShape: "time+id",
-    batch: 200,
-    async read(agentId, after, take) {
-      const rows = await db().apiKey.findMany({
-        where: { agentId, ...afterTimeAndId<Prisma.ApiKeyWhereInput>(after, "createdAt", "id") },
-        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-        take,
-      });
-      return rows.map((k) => ({
-        key: timeAndId(k.createdAt, k.id),
-        row: {
-          id: k.id,
-          name: k.name,
-          prefix: k.prefix,
-          scopes: k.scopes,
-          created_at: iso(k.createdAt),
-          expires_at: iso(k.expiresAt),
-          last_used_at: iso(k.lastUsedAt),
-          revoked_at: iso(k.revokedAt),
-        },
-      }));
-    },
-  },
-  webhooks: {
-    keyShape: "time+id",
-    batch: 200,
-    async read(agentId, after, take) {
-      const rows = await db().webhook.findMany({
-        where: { agentId, ...afterTimeAndId<Prisma.WebhookWhereInput>(after, "createdAt", "id") },
-        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-        take,
-      });
-      return rows.map((w) => ({
-        key: timeAndId(w.createdAt, w.id),
-        row: { id: w.id, url: w.url, events: w.events, description: w.description, status: w.status, created_at: iso(w.createdAt) },
-      }));
-    },
-  },
-  reputation_history: {
+  };
+}
+
+const SECTIONS: Record<ExportSection, Section> = {
+  claims: keyset({
+    owner: "authorId",
+    key: ["createdAt", "id"],
+    findMany: (page) => db().claim.findMany(page),
+    row: (c) => ({
+      id: c.id,
+      statement: c.statement,
+      complexity_tier: c.complexityTier,
+      tags: c.tags,
+      gradient: c.gradient,
+      vote_count: c.voteCount,
+      evidence_count: c.evidenceCount,
+      hidden: c.hiddenAt !== null,
+      created_at: iso(c.createdAt),
+      updated_at: iso(c.updatedAt),
+    }),
+  }),
+  evidence: keyset({
+    batch: 20,
+    owner: "authorId",
+    key: ["createdAt", "id"],
+    findMany: (page) => db().evidence.findMany(page),
+    row: (e) => ({
+      id: e.id,
+      claim_id: e.claimId,
+      position: e.position,
+      content_type: e.contentType,
+      content: e.content,
+      title: e.title,
+      excerpt: e.excerpt,
+      upvotes: e.upvotes,
+      downvotes: e.downvotes,
+      hidden: e.hiddenAt !== null,
+      created_at: iso(e.createdAt),
+    }),
+  }),
+  comments: keyset({
+    batch: 100,
+    owner: "authorId",
+    key: ["createdAt", "id"],
+    findMany: (page) => db().comment.findMany(page),
+    row: (c) => ({
+      id: c.id,
+      claim_id: c.claimId,
+      parent_id: c.parentId,
+      content: c.content,
+      is_deleted: c.isDeleted,
+      is_edited: c.isEdited,
+      hidden: c.hiddenAt !== null,
+      created_at: iso(c.createdAt),
+    }),
+  }),
+  arguments: keyset({
+    owner: "authorId",
+    key: ["createdAt", "id"],
+    findMany: (page) => db().argument.findMany(page),
+    row: (g) => ({ id: g.id, parent_claim_id: g.parentClaimId, child_claim_id: g.childClaimId, stance: g.stance, created_at: iso(g.createdAt) }),
+  }),
+  votes: keyset({
+    key: ["createdAt", "id"],
+    findMany: (page) => db().claimVote.findMany(page),
+    row: (v) => ({ claim_id: v.claimId, value: v.value, created_at: iso(v.createdAt), updated_at: iso(v.updatedAt) }),
+  }),
+  evidence_votes: keyset({
+    key: ["createdAt", "id"],
+    findMany: (page) => db().evidenceVote.findMany(page),
+    row: (v) => ({ evidence_id: v.evidenceId, direction: v.direction, created_at: iso(v.createdAt) }),
+  }),
+  relevance_votes: keyset({
+    key: ["createdAt", "argumentId"],
+    findMany: (page) => db().relevanceVote.findMany(page),
+    row: (v) => ({ argument_id: v.argumentId, value: v.value, created_at: iso(v.createdAt), updated_at: iso(v.updatedAt) }),
+  }),
+  // Outcome records have a serial id; the key's second part is the claim (one record per claim and voter).
+  resolved_votes: keyset({
+    key: ["resolvedAt", "claimId"],
+    findMany: (page) => db().voteOutcomeRecord.findMany(page),
+    row: (o) => ({ claim_id: o.claimId, value: o.value, outcome: o.outcome, consensus_true: o.consensusTrue, resolved_at: iso(o.resolvedAt) }),
+  }),
+  bookmarks: keyset({
+    key: ["createdAt", "claimId"],
+    findMany: (page) => db().bookmark.findMany(page),
+    row: (b) => ({ claim_id: b.claimId, created_at: iso(b.createdAt) }),
+  }),
+  follows: keyset({
+    key: ["createdAt", "claimId"],
+    findMany: (page) => db().follow.findMany(page),
+    row: (f) => ({
+      claim_id: f.claimId,
+      notify_on_vote: f.notifyOnVote,
+      notify_on_evidence: f.notifyOnEvidence,
+      notify_on_comment: f.notifyOnComment,
+      created_at: iso(f.createdAt),
+    }),
+  }),
+  // By claim (unique per account): updated_at changes while the export is walked.
+  notifications: keyset({
+    keyShape: "id",
+    key: ["claimId"],
+    findMany: (page) => db().notification.findMany(page),
+    row: (n) => ({
+      claim_id: n.claimId,
+      reasons: { votes: n.votes, evidence: n.evidence, comments: n.comments, resolved: n.resolved, arguments: n.arguments },
+      unread: n.unread,
+      updated_at: iso(n.updatedAt),
+      last_read_at: iso(n.lastReadAt),
+    }),
+  }),
+  reports: keyset({
+    owner: "reporterId",
+    key: ["createdAt", "id"],
+    findMany: (page) => db().report.findMany(page),
+    row: (r) => ({ id: r.id, target_type: r.targetType, target_id: r.targetId, reason: r.reason, note: r.note, status: r.status, created_at: iso(r.createdAt) }),
+  }),
+  api_keys: keyset({
+    key: ["createdAt", "id"],
+    findMany: (page) => db().apiKey.findMany(page),
+    row: (k) => ({
+      id: k.id,
+      name: k.name,
+      prefix: k.prefix,
+      scopes: k.scopes,
+      created_at: iso(k.createdAt),
+      expires_at: iso(k.expiresAt),
+      last_used_at: iso(k.lastUsedAt),
+      revoked_at: iso(k.revokedAt),
+    }),
+  }),
+  webhooks: keyset({
+    key: ["createdAt", "id"],
+    findMany: (page) => db().webhook.findMany(page),
+    row: (w) => ({ id: w.id, url: w.url, events: w.events, description: w.description, status: w.status, created_at: iso(w.createdAt) }),
+  }),
+  reputation_history: keyset({
     keyShape: "serial",
-    batch: 200,
-    async read(agentId, after, take) {
-      const rows = await db().reputationEvent.findMany({
-        where: { agentId, ...(after ? { id: { gt: BigInt(after[0]) } } : {}) },
-        orderBy: { id: "asc" },
-        take,
-      });
-      return rows.map((h) => ({
-        key: [h.id.toString()],
-        row: {
-          date: iso(h.createdAt),
-          reputation_score: h.reputationScore,
-          delta: h.delta,
-          reason: h.reason,
-          claim_id: h.claimId,
-          evidence_id: h.evidenceId,
-        },
-      }));
-    },
-  },
+    key: ["id"],
+    findMany: (page) => db().reputationEvent.findMany(page),
+    row: (h) => ({
+      date: iso(h.createdAt),
+      reputation_score: h.reputationScore,
+      delta: h.delta,
+      reason: h.reason,
+      claim_id: h.claimId,
+      evidence_id: h.evidenceId,
+    }),
+  }),
 };
 
 // ---- the cursor: the section and the key of the last row given, base64url JSON ----
