@@ -98,6 +98,9 @@ export async function endCredentials(tx: Tx, agentId: string, keep: OwnCredentia
   if (everything) {
     await tx.agent.update({ where: { id: agentId }, data: { sessionsValidAfter: new Date(Math.floor(now.getTime() / 1000) * 1000) } });
   }
+  // A sign-in's one-time code not yet exchanged is a login on its way: a password change sets no
+  // cut-off, and a code made in the cut-off's own second is not before it.
+  await tx.oAuthExchangeCode.deleteMany({ where: { agentId, usedAt: null } });
   if (also.apiKeys) await tx.apiKey.updateMany({ where: { agentId, revokedAt: null }, data: { revokedAt: now } });
   // Deleted, as a revocation at the OAuth server deletes them: the provider finds no such token, code or grant.
   if (also.mcpGrants) await tx.mcpOAuthArtifact.deleteMany({ where: { agentId, kind: { notIn: NOT_A_GRANT } } });
