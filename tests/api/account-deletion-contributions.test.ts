@@ -9,8 +9,6 @@
 // as it was.
 process.env.WEBHOOK_ALLOW_PRIVATE = "1";
 
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, readSql } from "../../server/db/client.ts";
 import { Prisma } from "../../server/db/generated/client.ts";
@@ -22,11 +20,11 @@ import { createExchangeCode } from "../../server/services/oauth.ts";
 import { signInWithProvider } from "../../server/services/oauth-accounts.ts";
 import { fanOutEvents } from "../../server/services/notifications.ts";
 import { runBridgingFit } from "../../server/services/bridging.ts";
-import { finishConsent, handleOAuthRequest, verifyMcpAccessToken } from "../../server/auth/mcp-oauth.ts";
+import { verifyMcpAccessToken } from "../../server/auth/mcp-oauth.ts";
 import { TOMBSTONE_AGENT_ID } from "../../server/domain/accounts.ts";
 import { createAgent, startApi, type TestAgent, type TestApi } from "../helpers/api.ts";
 import { startSmtpSink, tokenIn, type SmtpSink } from "../helpers/smtp-sink.ts";
-import { CALLBACK, Jar, pkce } from "../helpers/mcp-oauth.ts";
+import { OAuthProviderServer, type AnsweredConsent } from "../helpers/mcp-code-flow.ts";
 import { quickAgents, type Voter } from "./claims-fixtures.ts";
 
 /** References a test cannot make name one account on purpose, with the reason. */
@@ -36,58 +34,25 @@ const NOT_MADE: Record<string, string> = {
 
 let api: TestApi;
 let smtp: SmtpSink;
-let oauth: Server;
-let origin: string;
+let oauth: OAuthProviderServer;
 
 beforeAll(async () => {
   smtp = await startSmtpSink();
   process.env.SMTP_URL = smtp.url;
   api = await startApi();
   // The authorization server for MCP clients, as the node-level guard hands requests to it.
-  oauth = createServer((req, res) => void handleOAuthRequest(origin, req, res));
-  await new Promise<void>((resolve) => oauth.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(oauth.address() as AddressInfo).port}`;
+  oauth = await OAuthProviderServer.start();
 });
 afterAll(async () => {
   await api.close();
   await smtp.close();
-  await new Promise((resolve) => oauth.close(resolve));
+  await oauth.close();
 });
 
 async function ok<T = any>(res: Promise<{ status: number; text: string; body: T }>, status = 200): Promise<T> {
   const r = await res;
   expect(r.status, r.text).toBe(status);
   return r.body;
-}
-
-async function oauthFetch(jar: Jar, path: string, init: RequestInit = {}) {
-  const res = await fetch(path.startsWith("http") ? path : `${origin}${path}`, {
-    redirect: "manual",
-    ...init,
-    headers: { ...(init.headers as Record<string, string>), cookie: jar.header() },
-  });
-  jar.take(res.headers);
-  return res;
-}
-
-/** An MCP client's authorization up to the person's consent: the interaction's uid and where the browser goes next. */
-async function consentGiven(jar: Jar, clientId: string, agentId: string, challenge: string) {
-  const params = new URLSearchParams({
-    response_type: "code",
-    client_id: clientId,
-    redirect_uri: CALLBACK,
-    scope: "read vote",
-    state: "st",
-    code_challenge: challenge,
-    code_challenge_method: "S256",
-  });
-  const start = await oauthFetch(jar, `/oauth/authorize?${params}`);
-  const consentPage = start.headers.get("location") ?? "";
-  expect(consentPage, `authorize answered ${start.status}`).toMatch(/\/consent\//);
-  const uid = consentPage.split("/consent/")[1];
-  const next = await finishConsent(origin, uid, agentId, true);
-  expect(next).toBeTruthy();
-  return new URL(next!, origin).toString();
 }
 
 /** Rows of each reference that name `agentId` (for `kept` ones too). */
@@ -124,7 +89,7 @@ describe("deleting an account after every kind of contribution", () => {
   let ownComment: string;
   let reply: string;
   let mcpAccessToken: string;
-  let pendingConsent: { jar: Jar; next: string };
+  let pendingConsent: AnsweredConsent;
 
   beforeAll(async () => {
     leaving = await createAgent(api);
@@ -183,25 +148,10 @@ describe("deleting an account after every kind of contribution", () => {
 
     // An MCP client authorised all the way (grant, code, tokens, the OAuth server's session), and a
     // second consent given but not yet taken back to the client.
-    const client = await (await fetch(`${origin}/oauth/register`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ client_name: "Leaving's agent", redirect_uris: [CALLBACK], token_endpoint_auth_method: "none" }),
-    })).json() as { client_id: string };
-    const { verifier, challenge } = pkce();
-    const jar = new Jar();
-    const back = await oauthFetch(jar, await consentGiven(jar, client.client_id, leaving.id, challenge));
-    const code = new URL(back.headers.get("location") ?? "", origin).searchParams.get("code");
-    expect(code, `resume answered ${back.status}`).toBeTruthy();
-    const tokens = await (await fetch(`${origin}/oauth/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "authorization_code", code: code!, redirect_uri: CALLBACK, client_id: client.client_id, code_verifier: verifier }),
-    })).json() as { access_token: string; refresh_token: string };
-    mcpAccessToken = tokens.access_token;
-    expect(await verifyMcpAccessToken(origin, mcpAccessToken)).toMatchObject({ agentId: leaving.id });
-    const pendingJar = new Jar();
-    pendingConsent = { jar: pendingJar, next: await consentGiven(pendingJar, client.client_id, leaving.id, challenge) };
+    const mcp = await oauth.connectMcpClient(leaving.id, "read vote");
+    mcpAccessToken = mcp.access;
+    expect(await verifyMcpAccessToken(oauth.issuer, mcpAccessToken)).toMatchObject({ agentId: leaving.id });
+    pendingConsent = await oauth.answerConsent(leaving.id, "read vote");
 
     // Reports both ways; moderation by the account (admin:grant audits itself as actor and target).
     await ok(api.post("/reports", { target_type: "claim", target_id: claims[10], reason: "spam" }, { token: leaving.token }), 201);
@@ -253,8 +203,8 @@ describe("deleting an account after every kind of contribution", () => {
     // No credential of the account works any more, the MCP client's included, and the consent in
     // flight ends in a refusal, not an error.
     expect((await api.get("/auth/me", { token: leaving.token })).status).toBe(401);
-    expect(await verifyMcpAccessToken(origin, mcpAccessToken)).toBeNull();
-    const resumed = await oauthFetch(pendingConsent.jar, pendingConsent.next);
+    expect(await verifyMcpAccessToken(oauth.issuer, mcpAccessToken)).toBeNull();
+    const resumed = await fetch(oauth.at(pendingConsent.returnTo), { redirect: "manual", headers: { cookie: pendingConsent.jar.header() } });
     expect(resumed.status).toBeLessThan(500);
     expect(resumed.headers.get("location") ?? "").not.toMatch(/[?&]code=/);
     expect(await checkInvariants()).toEqual([]);

@@ -5,14 +5,13 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, readSql } from "../../server/db/client.ts";
-import { CLIENT_UNUSED_TTL, finishConsent, oauthPruneClock, pruneOAuthArtifacts } from "../../server/auth/mcp-oauth.ts";
+import { CLIENT_UNUSED_TTL, oauthPruneClock, pruneOAuthArtifacts } from "../../server/auth/mcp-oauth.ts";
 import { createAgent, startApi, type TestAgent, type TestApi } from "../helpers/api.ts";
-import { authorizePath, browse, CALLBACK, form, Jar, pkce, registerClient, startOAuthApp, type OAuthApp } from "../helpers/mcp-oauth.ts";
+import { authorizePath, browse, CALLBACK, consentThrough, form, Jar, pkce, registeredClient, startOAuthApp, type OAuthApp } from "../helpers/mcp-oauth.ts";
 
 let app: OAuthApp;
 let api: TestApi;
 let person: TestAgent;
-const ORIGIN = new URL(process.env.NEXTAUTH_URL!).origin;
 const DAY_MS = 24 * 3600_000;
 
 beforeAll(async () => {
@@ -25,11 +24,7 @@ afterAll(async () => {
   await api?.close();
 });
 
-async function register(name = "Expiring agent") {
-  const res = await registerClient(app.base, { client_name: name });
-  expect(res.status, res.text).toBe(201);
-  return res.body.client_id as string;
-}
+const register = (name = "Expiring agent") => registeredClient(app.base, { client_name: name });
 
 async function expiresAt(kind: string, id: string): Promise<Date | null | undefined> {
   const [row] = await readSql<{ expires_at: Date | null }>`SELECT expires_at FROM mcp_oauth_artifacts WHERE kind = ${kind} AND id = ${id}`;
@@ -49,11 +44,7 @@ const exists = async (kind: string, id: string) => (await expiresAt(kind, id)) !
 
 /** Registration → consent → tokens: the client is used. */
 async function use(clientId: string) {
-  const jar = new Jar();
-  const { verifier, challenge } = pkce();
-  const start = await browse(app.base, jar, authorizePath(clientId, challenge));
-  const next = await finishConsent(ORIGIN, start.location.split("/")[2], person.id, true);
-  const back = await browse(app.base, jar, new URL(next!).pathname);
+  const { verifier, back } = await consentThrough(app.base, new Jar(), clientId, person.id);
   const code = new URL(back.location).searchParams.get("code")!;
   const tokens = await form(app.base, "/oauth/token", { grant_type: "authorization_code", code, redirect_uri: CALLBACK, client_id: clientId, code_verifier: verifier });
   expect(tokens.status, tokens.text).toBe(200);

@@ -11,13 +11,25 @@ import {
   CLIENT_METADATA_MAX_BYTES,
   CLIENT_NAME_MAX_CHARS,
   consentRequest,
-  finishConsent,
   listMcpGrants,
   OAUTH_MAX_BODY_BYTES,
   REDIRECT_URIS_MAX,
 } from "../../server/auth/mcp-oauth.ts";
 import { createAgent, startApi, type TestAgent, type TestApi } from "../helpers/api.ts";
-import { answer, authorizePath, browse, CALLBACK, form, Jar, pkce, registerClient, startOAuthApp, type OAuthApp } from "../helpers/mcp-oauth.ts";
+import {
+  answer,
+  authorizePath,
+  browse,
+  CALLBACK,
+  consentThrough,
+  form,
+  Jar,
+  pkce,
+  registerClient,
+  registeredClient,
+  startOAuthApp,
+  type OAuthApp,
+} from "../helpers/mcp-oauth.ts";
 
 let app: OAuthApp;
 let api: TestApi;
@@ -37,23 +49,10 @@ afterAll(async () => {
 
 const artifactCount = async () => Number((await readSql<{ n: bigint }>`SELECT count(*) AS n FROM mcp_oauth_artifacts`)[0].n);
 
-async function client(name = "Hardening agent", redirectUris = [CALLBACK]) {
-  const res = await registerClient(app.base, { client_name: name, redirect_uris: redirectUris });
-  expect(res.status, res.text).toBe(201);
-  return res.body.client_id as string;
-}
+const client = (name = "Hardening agent", redirectUris = [CALLBACK]) => registeredClient(app.base, { client_name: name, redirect_uris: redirectUris });
 
 /** Through consent (the person allows) back into the provider; returns the provider's next redirect. */
-async function consent(jar: Jar, clientId: string, extra: Record<string, string> = {}) {
-  const { verifier, challenge } = pkce();
-  const start = await browse(app.base, jar, authorizePath(clientId, challenge, extra));
-  expect(start.status).toBe(303);
-  expect(start.location).toMatch(/^\/consent\//);
-  const uid = start.location.split("/")[2];
-  const next = await finishConsent(ORIGIN, uid, person.id, true);
-  expect(next).toBeTruthy();
-  return { verifier, back: await browse(app.base, jar, new URL(next!).pathname) };
-}
+const consent = (jar: Jar, clientId: string, extra: Record<string, string> = {}) => consentThrough(app.base, jar, clientId, person.id, extra);
 
 describe("control characters in OAuth parameters (a NUL was a 500)", () => {
   it.each([

@@ -3,12 +3,14 @@
 // as `npm start` does) and /api/v1 with the REST adapter; and what an MCP client and a browser do
 // with it (registration, PKCE, cookies). The consent page is the web UI's: a test records the
 // person's answer with finishConsent, as its form's handler does.
-import { createHash, randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { expect } from "vitest";
+import { finishConsent } from "../../server/auth/mcp-oauth.ts";
 import { dbReady } from "../../server/db/client.ts";
 import { guarded } from "../../server/http/guard.ts";
 import { handleNodeRest } from "../../server/rest/node.ts";
+import { CALLBACK, Jar, pkce } from "./oauth-browser.ts";
 
 export interface OAuthApp {
   base: string;
@@ -29,27 +31,7 @@ export async function startOAuthApp(): Promise<OAuthApp> {
   };
 }
 
-/** Cookies as a browser keeps them (name → value; paths ignored: every request here may carry them). */
-export class Jar {
-  private cookies = new Map<string, string>();
-  take(headers: Headers) {
-    for (const c of headers.getSetCookie()) {
-      const [pair] = c.split(";");
-      const eq = pair.indexOf("=");
-      this.cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
-    }
-  }
-  header() {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-  }
-}
-
-export function pkce() {
-  const verifier = randomBytes(32).toString("base64url");
-  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
-}
-
-export const CALLBACK = "http://127.0.0.1:51234/cb";
+export { CALLBACK, Jar, pkce };
 
 export async function answer(res: Response) {
   const text = await res.text();
@@ -65,6 +47,13 @@ export async function answer(res: Response) {
 export function registerClient(base: string, metadata: Record<string, unknown> | string) {
   const body = typeof metadata === "string" ? metadata : JSON.stringify({ redirect_uris: [CALLBACK], token_endpoint_auth_method: "none", ...metadata });
   return fetch(`${base}/oauth/register`, { method: "POST", headers: { "content-type": "application/json" }, body }).then(answer);
+}
+
+/** A client registered with `metadata` (as registerClient takes it), which must be taken: its client_id. */
+export async function registeredClient(base: string, metadata: Record<string, unknown>): Promise<string> {
+  const res = await registerClient(base, metadata);
+  expect(res.status, res.text).toBe(201);
+  return res.body.client_id as string;
 }
 
 export function authorizePath(clientId: string, challenge: string, extra: Record<string, string> = {}) {
@@ -90,3 +79,18 @@ export async function browse(base: string, jar: Jar, path: string, headers: Reco
 
 export const form = (base: string, path: string, fields: Record<string, string>) =>
   fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields) }).then(answer);
+
+/** The issuer: NEXTAUTH_URL's origin (tests/setup.ts), whatever address the test server listens on. */
+const ISSUER = () => new URL(process.env.NEXTAUTH_URL!).origin;
+
+/** Through consent (the person `agentId` allows) back into the provider; returns the PKCE verifier and the provider's next redirect. */
+export async function consentThrough(base: string, jar: Jar, clientId: string, agentId: string, extra: Record<string, string> = {}) {
+  const { verifier, challenge } = pkce();
+  const start = await browse(base, jar, authorizePath(clientId, challenge, extra));
+  expect(start.status).toBe(303);
+  expect(start.location).toMatch(/^\/consent\//);
+  const uid = start.location.split("/")[2];
+  const next = await finishConsent(ISSUER(), uid, agentId, true);
+  expect(next).toBeTruthy();
+  return { verifier, back: await browse(base, jar, new URL(next!).pathname) };
+}

@@ -2,40 +2,19 @@
 // (docs/security.md#which-action-ends-which-credential): after it, the OAuth server's 14-day session
 // cookie no longer gets a code for a client the person approved, the browser is sent to the consent
 // page and from there to sign in, and the client's tokens are refused.
-import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBuiltServer, type BuiltServer } from "../helpers/built-server.ts";
+import { CALLBACK, Jar, pkce, webSignIn } from "../helpers/oauth-browser.ts";
 
 let server: BuiltServer;
-const CALLBACK = "http://127.0.0.1:51234/cb";
 
 beforeAll(async () => {
   server = await startBuiltServer((base) => ({ LOG_LEVEL: "error", NEXTAUTH_URL: base }));
 }, 240_000);
 afterAll(() => server?.stop());
 
-/** Cookies as a browser keeps them (name → value; paths ignored: every request here may carry them). */
-class Jar {
-  private cookies = new Map<string, string>();
-  take(headers: Headers) {
-    for (const c of headers.getSetCookie()) {
-      const [pair] = c.split(";");
-      const eq = pair.indexOf("=");
-      this.cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
-    }
-  }
-  header() {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-  }
-}
-
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   fetch(`${server.base}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
-
-function pkce() {
-  const verifier = randomBytes(32).toString("base64url");
-  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
-}
 
 const authorizePath = (clientId: string, challenge: string) =>
   `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: CALLBACK, scope: "read", state: "st", code_challenge: challenge, code_challenge_method: "S256" })}`;
@@ -56,20 +35,6 @@ async function browse(jar: Jar, path: string, init: RequestInit = {}): Promise<s
   throw new Error("too many redirects");
 }
 
-async function signIn(jar: Jar, email: string) {
-  const csrf = await fetch(`${server.base}/api/auth/csrf`);
-  jar.take(csrf.headers);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const res = await fetch(`${server.base}/api/auth/callback/credentials`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar.header() },
-    body: new URLSearchParams({ csrfToken, email, password: "Password123", json: "true" }),
-  });
-  jar.take(res.headers);
-  expect(jar.header()).toContain("session-token");
-}
-
 const mcpStatus = async (token: string) =>
   (
     await post("/mcp", { jsonrpc: "2.0", id: 1, method: "tools/list" }, { authorization: `Bearer ${token}`, accept: "application/json, text/event-stream" })
@@ -88,7 +53,8 @@ describe("sign out everywhere and the OAuth server's session", () => {
     const { verifier, challenge } = pkce();
     const consentPath = new URL(await browse(jar, authorizePath(clientId, challenge))).pathname;
     expect(consentPath).toMatch(/^\/consent\//);
-    await signIn(jar, email);
+    await webSignIn(server.base, jar, email);
+    expect(jar.header()).toContain("session-token");
     const allowed = new URL(
       await browse(jar, `${consentPath}/decision`, {
         method: "POST",

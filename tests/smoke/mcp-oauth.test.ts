@@ -5,11 +5,11 @@
 // at /mcp, the token refused at /api/v1, refresh, revocation, and a suspension ending the client's
 // access; and no `npm start` without NEXTAUTH_URL, the address all of it is named by.
 import { spawnSync } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rmSync } from "node:fs";
 import { root, startBuiltServer, type BuiltServer } from "../helpers/built-server.ts";
 import { dataDirWithAdmin } from "../helpers/seeded-admin.ts";
+import { CALLBACK, Jar, pkce, webSignIn } from "../helpers/oauth-browser.ts";
 
 // A verified admin, made before the server starts: ADMIN_EMAILS does not make a password registration one.
 const ADMIN_EMAIL = `oauth-admin-${process.pid % 10000}@example.org`;
@@ -17,7 +17,6 @@ const ADMIN_PASSWORD = "Oauth-admin-passw0rd";
 let adminDataDir: string | undefined;
 
 let server: BuiltServer;
-const CALLBACK = "http://127.0.0.1:51234/cb";
 
 async function json(path: string, init: RequestInit = {}) {
   const res = await fetch(`${server.base}${path}`, { redirect: "manual", ...init });
@@ -40,30 +39,10 @@ async function registerClient(name: string, redirectUris = [CALLBACK]) {
   return post("/oauth/register", { client_name: name, redirect_uris: redirectUris, token_endpoint_auth_method: "none" });
 }
 
-function pkce() {
-  const verifier = randomBytes(32).toString("base64url");
-  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
-}
-
 function authorizePath(clientId: string, challenge: string | null, extra: Record<string, string> = {}) {
   const pkceParams: Record<string, string> = challenge ? { code_challenge: challenge, code_challenge_method: "S256" } : {};
   const params = new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: CALLBACK, scope: "read vote", state: "st", ...pkceParams, ...extra });
   return `/oauth/authorize?${params}`;
-}
-
-/** Cookies as a browser keeps them (name → value; paths ignored: every request here may carry them). */
-class Jar {
-  private cookies = new Map<string, string>();
-  take(headers: Headers) {
-    for (const c of headers.getSetCookie()) {
-      const [pair] = c.split(";");
-      const eq = pair.indexOf("=");
-      this.cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
-    }
-  }
-  header() {
-    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-  }
 }
 
 async function account(name: string) {
@@ -73,20 +52,6 @@ async function account(name: string) {
   expect(reg.status).toBe(201);
   const login = await post("/api/v1/auth/login", { email, password: "Password123" });
   return { id: reg.body.id as string, email, token: login.body.access_token as string };
-}
-
-async function signIn(jar: Jar, email: string) {
-  const csrf = await fetch(`${server.base}/api/auth/csrf`);
-  jar.take(csrf.headers);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const res = await fetch(`${server.base}/api/auth/callback/credentials`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar.header() },
-    body: new URLSearchParams({ csrfToken, email, password: "Password123", json: "true" }),
-  });
-  jar.take(res.headers);
-  expect(jar.header()).toContain("next-auth.session-token");
 }
 
 /** Follows redirects as a browser would, with the jar, until the client's callback. */
@@ -206,7 +171,8 @@ describe("the code flow with a web session", () => {
     const signInTarget = `/signin?redirect_to=${encodeURIComponent(consentPath)}`;
     expect(signInFirst.headers.get("location") ?? (await signInFirst.text())).toContain(signInTarget.replace(/&/g, "&amp;").split("&amp;")[0]);
 
-    await signIn(jar, person.email);
+    await webSignIn(server.base, jar, person.email);
+    expect(jar.header()).toContain("next-auth.session-token");
     const page = await fetch(`${server.base}${consentPath}`, { headers: { cookie: jar.header() } });
     const html = await page.text();
     expect(html).toContain("Flow agent");
