@@ -22,9 +22,9 @@ import { fanOutEvents } from "../../server/services/notifications.ts";
 import { runBridgingFit } from "../../server/services/bridging.ts";
 import { verifyMcpAccessToken } from "../../server/auth/mcp-oauth.ts";
 import { TOMBSTONE_AGENT_ID } from "../../server/domain/accounts.ts";
-import { createAgent, startApi, type TestAgent, type TestApi } from "../helpers/api.ts";
-import { startSmtpSink, tokenIn, type SmtpSink } from "../helpers/smtp-sink.ts";
-import { OAuthProviderServer, type AnsweredConsent } from "../helpers/mcp-code-flow.ts";
+import { createAgent, type TestAgent, type TestApi } from "../helpers/api.ts";
+import { tokenIn, type SmtpSink } from "../helpers/smtp-sink.ts";
+import { OAuthProviderServer, startCredentialServers, type AnsweredConsent } from "../helpers/mcp-code-flow.ts";
 import { quickAgents, type Voter } from "./claims-fixtures.ts";
 
 /** References a test cannot make name one account on purpose, with the reason. */
@@ -34,20 +34,11 @@ const NOT_MADE: Record<string, string> = {
 
 let api: TestApi;
 let smtp: SmtpSink;
+// The authorization server for MCP clients, as the node-level guard hands requests to it (its own address the issuer).
 let oauth: OAuthProviderServer;
-
-beforeAll(async () => {
-  smtp = await startSmtpSink();
-  process.env.SMTP_URL = smtp.url;
-  api = await startApi();
-  // The authorization server for MCP clients, as the node-level guard hands requests to it.
-  oauth = await OAuthProviderServer.start();
-});
-afterAll(async () => {
-  await api.close();
-  await smtp.close();
-  await oauth.close();
-});
+let servers: Awaited<ReturnType<typeof startCredentialServers>>;
+beforeAll(async () => void ({ api, smtp, oauth } = servers = await startCredentialServers()));
+afterAll(() => servers.close());
 
 async function ok<T = any>(res: Promise<{ status: number; text: string; body: T }>, status = 200): Promise<T> {
   const r = await res;

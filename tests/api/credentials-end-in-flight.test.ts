@@ -10,9 +10,9 @@ import type { AdapterPayload } from "oidc-provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listMcpGrants, oauthProvider } from "../../server/auth/mcp-oauth.ts";
 import { readSql } from "../../server/db/client.ts";
-import { createAgent, startApi, type TestAgent, type TestApi } from "../helpers/api.ts";
-import { OAuthProviderServer } from "../helpers/mcp-code-flow.ts";
-import { startSmtpSink, tokenIn, type SmtpSink } from "../helpers/smtp-sink.ts";
+import { createAgent, type TestAgent, type TestApi } from "../helpers/api.ts";
+import { OAuthProviderServer, startCredentialServers } from "../helpers/mcp-code-flow.ts";
+import { tokenIn, type SmtpSink } from "../helpers/smtp-sink.ts";
 
 /** The public origin (NEXTAUTH_URL in tests): the issuer, and the resource `${ORIGIN}/mcp`. */
 const ORIGIN = "http://localhost:3000";
@@ -20,17 +20,9 @@ const ORIGIN = "http://localhost:3000";
 let api: TestApi;
 let smtp: SmtpSink;
 let oauth: OAuthProviderServer;
-beforeAll(async () => {
-  smtp = await startSmtpSink();
-  process.env.SMTP_URL = smtp.url;
-  api = await startApi();
-  oauth = await OAuthProviderServer.start(ORIGIN);
-});
-afterAll(async () => {
-  await oauth.close();
-  await api.close();
-  await smtp.close();
-});
+let servers: Awaited<ReturnType<typeof startCredentialServers>>;
+beforeAll(async () => void ({ api, smtp, oauth } = servers = await startCredentialServers(ORIGIN)));
+afterAll(() => servers.close());
 
 // ---- the rows, and writing them back as a request in flight would ----
 

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as trpcGet, POST as trpcPost } from "../../app/api/trpc/[trpc]/route.ts";
 import { listMcpGrants } from "../../server/auth/mcp-oauth.ts";
 import { startWebSession } from "../../server/services/web-sessions.ts";
-import { createAgent, startApi, type TestAgent, type TestApi } from "../helpers/api.ts";
-import { OAuthProviderServer } from "../helpers/mcp-code-flow.ts";
-import { startSmtpSink, tokenIn, type SmtpSink } from "../helpers/smtp-sink.ts";
+import { createAgent, type TestAgent, type TestApi } from "../helpers/api.ts";
+import { OAuthProviderServer, startCredentialServers } from "../helpers/mcp-code-flow.ts";
+import { tokenIn, type SmtpSink } from "../helpers/smtp-sink.ts";
 
 /** The public origin (NEXTAUTH_URL in tests): the issuer, and the resource `${ORIGIN}/mcp`. */
 const ORIGIN = "http://localhost:3000";
@@ -18,17 +18,9 @@ const ORIGIN = "http://localhost:3000";
 let api: TestApi;
 let smtp: SmtpSink;
 let oauth: OAuthProviderServer;
-beforeAll(async () => {
-  smtp = await startSmtpSink();
-  process.env.SMTP_URL = smtp.url;
-  api = await startApi();
-  oauth = await OAuthProviderServer.start(ORIGIN);
-});
-afterAll(async () => {
-  await oauth.close();
-  await api.close();
-  await smtp.close();
-});
+let servers: Awaited<ReturnType<typeof startCredentialServers>>;
+beforeAll(async () => void ({ api, smtp, oauth } = servers = await startCredentialServers(ORIGIN)));
+afterAll(() => servers.close());
 
 // ---- what a person or program would notice ----
 

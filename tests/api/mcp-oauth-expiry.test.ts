@@ -6,23 +6,15 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, readSql } from "../../server/db/client.ts";
 import { CLIENT_UNUSED_TTL, oauthPruneClock, pruneOAuthArtifacts } from "../../server/auth/mcp-oauth.ts";
-import { createAgent, startApi, type TestAgent, type TestApi } from "../helpers/api.ts";
-import { authorizePath, browse, CALLBACK, consentThrough, form, Jar, pkce, registeredClient, startOAuthApp, type OAuthApp } from "../helpers/mcp-oauth.ts";
+import type { TestAgent } from "../helpers/api.ts";
+import { authorizePath, browse, CALLBACK, consentThrough, form, Jar, pkce, registeredClient, startOAuthAppWithPerson, type OAuthApp } from "../helpers/mcp-oauth.ts";
 
 let app: OAuthApp;
-let api: TestApi;
 let person: TestAgent;
 const DAY_MS = 24 * 3600_000;
-
-beforeAll(async () => {
-  app = await startOAuthApp();
-  api = await startApi();
-  person = await createAgent(api);
-});
-afterAll(async () => {
-  await app?.close();
-  await api?.close();
-});
+let servers: Awaited<ReturnType<typeof startOAuthAppWithPerson>> | undefined;
+beforeAll(async () => void ({ app, person } = servers = await startOAuthAppWithPerson()));
+afterAll(() => servers?.close());
 
 const register = (name = "Expiring agent") => registeredClient(app.base, { client_name: name });
 

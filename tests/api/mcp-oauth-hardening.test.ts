@@ -15,7 +15,7 @@ import {
   OAUTH_MAX_BODY_BYTES,
   REDIRECT_URIS_MAX,
 } from "../../server/auth/mcp-oauth.ts";
-import { createAgent, startApi, type TestAgent, type TestApi } from "../helpers/api.ts";
+import type { TestAgent } from "../helpers/api.ts";
 import {
   answer,
   authorizePath,
@@ -27,25 +27,17 @@ import {
   pkce,
   registerClient,
   registeredClient,
-  startOAuthApp,
+  startOAuthAppWithPerson,
   type OAuthApp,
 } from "../helpers/mcp-oauth.ts";
 
 let app: OAuthApp;
-let api: TestApi;
 let person: TestAgent;
 // The issuer: NEXTAUTH_URL's origin (tests/setup.ts), whatever address the test server listens on.
 const ORIGIN = new URL(process.env.NEXTAUTH_URL!).origin;
-
-beforeAll(async () => {
-  app = await startOAuthApp();
-  api = await startApi();
-  person = await createAgent(api);
-});
-afterAll(async () => {
-  await app?.close();
-  await api?.close();
-});
+let servers: Awaited<ReturnType<typeof startOAuthAppWithPerson>> | undefined;
+beforeAll(async () => void ({ app, person } = servers = await startOAuthAppWithPerson()));
+afterAll(() => servers?.close());
 
 const artifactCount = async () => Number((await readSql<{ n: bigint }>`SELECT count(*) AS n FROM mcp_oauth_artifacts`)[0].n);
 

@@ -7,9 +7,10 @@ import type { AddressInfo } from "node:net";
 import { expect } from "vitest";
 import { POST as mcpPost } from "../../app/mcp/route.ts";
 import { finishConsent, handleOAuthRequest } from "../../server/auth/mcp-oauth.ts";
-import { uniqueName } from "./api.ts";
+import { startApi, uniqueName, type TestApi } from "./api.ts";
 import { authorizePath } from "./mcp-oauth.ts";
 import { CALLBACK, Jar, pkce } from "./oauth-browser.ts";
+import { startSmtpSink, type SmtpSink } from "./smtp-sink.ts";
 
 /** A browser in which the person has answered the consent page; it has not come back into the provider yet. */
 export interface AnsweredConsent {
@@ -145,4 +146,18 @@ export class OAuthProviderServer {
     );
     return res.status;
   }
+}
+
+/** What the tests of ending credentials talk to: the REST adapter, an SMTP sink (set as SMTP_URL) and the provider for `issuer`. */
+export async function startCredentialServers(issuer?: string) {
+  const smtp: SmtpSink = await startSmtpSink();
+  process.env.SMTP_URL = smtp.url;
+  const api: TestApi = await startApi();
+  const oauth = await OAuthProviderServer.start(issuer);
+  const close = async () => {
+    await oauth.close();
+    await api.close();
+    await smtp.close();
+  };
+  return { smtp, api, oauth, close };
 }

@@ -10,6 +10,7 @@ import { finishConsent } from "../../server/auth/mcp-oauth.ts";
 import { dbReady } from "../../server/db/client.ts";
 import { guarded } from "../../server/http/guard.ts";
 import { handleNodeRest } from "../../server/rest/node.ts";
+import { createAgent, startApi } from "./api.ts";
 import { CALLBACK, Jar, pkce } from "./oauth-browser.ts";
 
 export interface OAuthApp {
@@ -29,6 +30,18 @@ export async function startOAuthApp(): Promise<OAuthApp> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** The OAuth app, the REST adapter beside it, and a person with an account. */
+export async function startOAuthAppWithPerson() {
+  const app = await startOAuthApp();
+  const api = await startApi();
+  const person = await createAgent(api);
+  const close = async () => {
+    await app.close();
+    await api.close();
+  };
+  return { app, api, person, close };
 }
 
 export { CALLBACK, Jar, pkce };
