@@ -53,10 +53,12 @@ const HEAVY_MS = 15_000;
  * lanes of costly requests must leave it fast; PGlite runs each statement inside the server's one
  * thread, so there a cheap read waits for the statement ahead of it (≈300 ms for the longest, a
  * similar-claims search, on a busy machine) and one lane is asked for with a wider bound. Unbounded,
- * the old tree killed the process and the old search held it for 55 s.
+ * the old tree killed the process and the old search held it for 55 s (PostgreSQL: reads took 5 s).
+ * The bounds leave room for CI, where other test files load the same two cores: a cheap read there
+ * was seen at p50 333 ms, p95 1.26 s on PGlite.
  */
 const COSTLY_LANES = onPostgres ? 2 : 1;
-const CHEAP_P95_MS = onPostgres ? 500 : 1_000;
+const CHEAP_P95_MS = onPostgres ? 1_000 : 2_500;
 
 let server: BuiltServer;
 let seed: AdversarialSeed;
