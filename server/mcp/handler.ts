@@ -32,7 +32,7 @@ import { publicOrigin } from "../http/public-origin.ts";
 import { crossSiteRefusal } from "../http/same-origin.ts";
 import { logError } from "../log/logger.ts";
 import type { RateLimitResult } from "../ratelimit/index.ts";
-import { limitCaller, peekCaller } from "../ratelimit/limiter.ts";
+import { limitCaller } from "../ratelimit/limiter.ts";
 import { summarize } from "./summary.ts";
 import { findTool, toolsFor, type ToolDefinition } from "./tools.ts";
 
@@ -199,12 +199,15 @@ async function handle(request: Request): Promise<Response> {
 
   await dbReady();
   const ip = clientIpFromHeaders(request.headers);
-  // A request without a working credential is charged to its address's anonymous budget, and once
-  // that is spent no credential is looked up at all: guessing keys or tokens costs a database read
-  // each. (A good credential from that address waits for the window too: the look-up is the cost.)
-  const standing = await peekCaller(ANONYMOUS, ip);
-  if (!standing.success) return tooManyRequests(standing);
+  // A request without a working credential is charged to its address's anonymous budget (429 once it
+  // is spent), as on /api/v1: no credential needs no look-up, and guessing keys or tokens is throttled.
+  // A working credential is looked up first and never held up by anonymous traffic from its address
+  // (hosted clients share addresses, and every connect starts with an unauthenticated request).
   const authorization = request.headers.get("authorization");
+  if (!authorization) {
+    const charged = await limitCaller(ANONYMOUS, ip, 1);
+    return charged.success ? unauthorized(request, false, charged) : tooManyRequests(charged);
+  }
   const identity = await identityForMcp(authorization, publicOrigin(request));
   if (identity.kind !== "agent") {
     const charged = await limitCaller(identity, ip, 1);
