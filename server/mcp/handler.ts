@@ -97,11 +97,11 @@ function otherRequests(body: unknown): number {
 function toolListing(tool: ToolDefinition) {
   return {
     name: tool.name,
-    title: tool.name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase()),
+    title: tool.title,
     description: `${tool.description} (REST: ${tool.rest})`,
     inputSchema: tool.inputSchema,
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
-    annotations: { readOnlyHint: tool.readOnly, destructiveHint: false, openWorldHint: false, ...(tool.readOnly ? {} : { idempotentHint: false }) },
+    annotations: tool.annotations,
   };
 }
 

@@ -9,34 +9,45 @@ import { callCost, type ProcedureMeta } from "../api/trpc.ts";
 import { requiredScope, scopeAllows, type ApiKeyScope, type RequiredScope } from "../domain/scopes.ts";
 
 /**
- * The tool names agents and prompts rely on, each bound to the procedure it calls. A name whose
- * procedure does not exist (yet) is left out of the list rather than failing the server.
+ * The tools agents and prompts rely on (docs/features/mcp.md#tools): each name bound to the procedure it
+ * calls, with what a person sees in a client (title) and what a client may assume of a call
+ * (annotations). `destructive`: the call removes or undoes something; `idempotent`: calling it again
+ * with the same arguments changes nothing more. Read tools are neither (they change nothing). A name
+ * whose procedure does not exist (yet) is left out of the list rather than failing the server.
  */
-export const TOOL_PROCEDURES = {
-  search_claims: "claims.list",
-  get_claim: "claims.get",
-  list_evidence: "evidence.list",
-  create_claim: "claims.create",
-  cast_vote: "claims.vote",
-  remove_vote: "claims.unvote",
-  add_evidence: "evidence.create",
-  vote_evidence: "evidence.vote",
-  add_comment: "comments.create",
-  follow_claim: "claims.follow",
-  unfollow_claim: "claims.unfollow",
-  list_notifications: "notifications.list",
-  mark_notifications_read: "notifications.readAll",
-  get_profile: "profiles.get",
-  get_track_record: "profiles.trackRecord",
-  trending_claims: "discover.trending",
-  related_claims: "discover.related",
-  similar_claims: "claims.similar",
-  add_argument: "arguments.create",
-  list_arguments: "arguments.list",
-  vote_relevance: "arguments.voteRelevance",
-} as const;
+export const TOOLS = {
+  search_claims: { procedure: "claims.list", title: "Search claims" },
+  get_claim: { procedure: "claims.get", title: "Read a claim" },
+  list_evidence: { procedure: "evidence.list", title: "List a claim's evidence" },
+  create_claim: { procedure: "claims.create", title: "Submit a claim", destructive: false, idempotent: false },
+  cast_vote: { procedure: "claims.vote", title: "Vote on a claim", destructive: false, idempotent: true },
+  remove_vote: { procedure: "claims.unvote", title: "Remove your vote", destructive: true, idempotent: true },
+  add_evidence: { procedure: "evidence.create", title: "Add evidence", destructive: false, idempotent: false },
+  vote_evidence: { procedure: "evidence.vote", title: "Rate a piece of evidence", destructive: false, idempotent: true },
+  add_comment: { procedure: "comments.create", title: "Comment on a claim", destructive: false, idempotent: false },
+  follow_claim: { procedure: "claims.follow", title: "Follow a claim", destructive: false, idempotent: true },
+  unfollow_claim: { procedure: "claims.unfollow", title: "Stop following a claim", destructive: true, idempotent: true },
+  list_notifications: { procedure: "notifications.list", title: "List your notifications" },
+  mark_notifications_read: { procedure: "notifications.readAll", title: "Mark notifications read", destructive: false, idempotent: true },
+  get_profile: { procedure: "profiles.get", title: "Read a profile" },
+  get_track_record: { procedure: "profiles.trackRecord", title: "Read a track record" },
+  trending_claims: { procedure: "discover.trending", title: "Trending claims" },
+  related_claims: { procedure: "discover.related", title: "Related claims" },
+  similar_claims: { procedure: "claims.similar", title: "Find similar claims" },
+  add_argument: { procedure: "arguments.create", title: "Add an argument", destructive: false, idempotent: false },
+  list_arguments: { procedure: "arguments.list", title: "List a claim's arguments" },
+  vote_relevance: { procedure: "arguments.voteRelevance", title: "Rate an argument's relevance", destructive: false, idempotent: true },
+} as const satisfies Record<string, ToolEntry>;
 
-export type ToolName = keyof typeof TOOL_PROCEDURES;
+/** A row of the tool table: writes must decide both hints (a test reads the table). */
+type ToolEntry = { procedure: string; title: string; destructive?: boolean; idempotent?: boolean };
+
+/** The tool names → procedure paths (the table's first column). */
+export const TOOL_PROCEDURES = Object.fromEntries(Object.entries(TOOLS).map(([name, t]) => [name, t.procedure])) as {
+  [K in keyof typeof TOOLS]: (typeof TOOLS)[K]["procedure"];
+};
+
+export type ToolName = keyof typeof TOOLS;
 
 type JsonSchemaObject = { type: "object"; [key: string]: unknown };
 
@@ -44,7 +55,11 @@ export interface ToolDefinition {
   name: ToolName;
   /** The tRPC procedure path, e.g. "claims.vote". */
   procedure: string;
+  /** What a person sees in a client's tool list. */
+  title: string;
   description: string;
+  /** The MCP tool annotations: what a client may assume of a call (the table's hints). */
+  annotations: ToolAnnotations;
   /** The REST operation it mirrors, e.g. "POST /claims/{claim_id}/vote". */
   rest: string;
   scope: RequiredScope;
@@ -54,6 +69,19 @@ export interface ToolDefinition {
   outputSchema?: JsonSchemaObject;
   /** Units of the caller's API budget a call with these arguments takes (the procedure's, docs/security.md#what-a-call-costs). */
   cost(args: unknown): number;
+}
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint: false;
+}
+
+/** A read changes nothing (no further hints); a write carries the table's two decisions. */
+function annotationsOf(entry: ToolEntry, readOnly: boolean): ToolAnnotations {
+  if (readOnly) return { readOnlyHint: true, openWorldHint: false };
+  return { readOnlyHint: false, destructiveHint: entry.destructive, idempotentHint: entry.idempotent, openWorldHint: false };
 }
 
 interface ProcedureDef {
@@ -84,7 +112,8 @@ export function objectJsonSchema(schema: z.ZodType, io: "input" | "output"): Jso
 function buildTools(): ToolDefinition[] {
   const defs = procedureDefs();
   const tools: ToolDefinition[] = [];
-  for (const [name, procedure] of Object.entries(TOOL_PROCEDURES) as [ToolName, string][]) {
+  for (const [name, entry] of Object.entries(TOOLS) as [ToolName, ToolEntry][]) {
+    const procedure = entry.procedure;
     const def = defs[procedure]?._def;
     if (!def) continue;
     const openapi = def.meta?.openapi;
@@ -93,7 +122,9 @@ function buildTools(): ToolDefinition[] {
     tools.push({
       name,
       procedure,
+      title: entry.title,
       description: openapi?.summary ?? name,
+      annotations: annotationsOf(entry, def.type === "query"),
       rest: openapi ? `${openapi.method} ${openapi.path}` : procedure,
       scope: requiredScope(def.meta?.scope, def.type),
       readOnly: def.type === "query",
