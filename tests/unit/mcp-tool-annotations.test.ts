@@ -13,7 +13,7 @@ describe("the MCP tool table", () => {
 
   it("decides both hints on every write tool, and none on a read", () => {
     for (const tool of tools) {
-      const entry: { destructive?: boolean; idempotent?: boolean } = TOOLS[tool.name];
+      const entry = TOOLS[tool.name] as { destructive?: boolean; idempotent?: boolean };
       if (tool.readOnly) {
         expect(entry.destructive, `${tool.name} reads: no destructive hint`).toBeUndefined();
         expect(tool.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
