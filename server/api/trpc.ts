@@ -20,6 +20,8 @@ export interface Context {
    * profile): its reads go to the primary, never to a lagging replica (docs/features/page-cache.md).
    */
   keptRender?: boolean;
+  /** The origin the caller reached the service at, for absolute URLs in answers (server/http/public-origin.ts). */
+  origin?: string;
   /**
    * Conditional GETs on the REST surface: the request's If-Modified-Since, and what a procedure
    * answers — the Last-Modified to send, and whether the adapter should answer 304 instead.

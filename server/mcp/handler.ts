@@ -228,7 +228,7 @@ async function handle(request: Request): Promise<Response> {
     if (!limits.last.success) return tooManyRequests(limits.last);
   }
 
-  const ctx: Context = { identity, ip };
+  const ctx: Context = { identity, ip, origin: publicOrigin(request) };
   const server = mcpServer(ctx, grantedScopes(identity), limits);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
