@@ -17,7 +17,7 @@ const secret = (name: string) =>
     message: `${name} must be at least 32 bytes`,
   });
 
-/** A provider endpoint: overridable so tests can point sign-in at a local OAuth server. */
+/** A provider endpoint (a test knob): tests point sign-in at a local OAuth server. */
 const endpoint = (name: string, fallback: string) =>
   optionalString
     .transform((v) => v ?? fallback)
@@ -44,50 +44,15 @@ function numberVar(
 /** A whole-number variable (see numberVar). */
 const intVar = (name: string, what: string, opts: Omit<Parameters<typeof numberVar>[2] & {}, "whole"> = {}) => numberVar(name, what, opts);
 
-const envSchema = z.object({
+/**
+ * What an operator sets: docs/operating.md#configuration documents each, in this order (by topic).
+ * tests/unit/config-docs.test.ts keeps that table and this schema in step.
+ */
+const operatorSettings = z.object({
+  // The server
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  DATABASE_URL: optionalString.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
-    message: "DATABASE_URL must be a postgres:// or postgresql:// connection string",
-  }),
-  DATA_DIR: z.string().default(".data"),
-  /** The embedded database's directory (default DATA_DIR); tests use `memory://`. */
-  PGLITE_DATA_DIR: optionalString,
-  /** PostgreSQL connections per process for requests (the background work has JOBS_POOL_SIZE). */
-  DATABASE_POOL_SIZE: intVar("DATABASE_POOL_SIZE", "a whole number between 1 and 1000", { min: 1, max: 1000 }).default(10),
-  /** Where the migrations are read from (default prisma/migrations under the working directory). */
-  MIGRATIONS_DIR: optionalString,
-  JWT_SECRET: secret("JWT_SECRET"),
-  NEXTAUTH_SECRET: secret("NEXTAUTH_SECRET"),
-  /** Encrypts webhook signing secrets at rest (server/auth/secret-box.ts). Required in production. */
-  WEBHOOK_SECRET_KEY: secret("WEBHOOK_SECRET_KEY"),
   NEXTAUTH_URL: optionalString.pipe(z.url({ message: "NEXTAUTH_URL must be an absolute URL" }).optional()),
-  GOOGLE_CLIENT_ID: optionalString,
-  GOOGLE_CLIENT_SECRET: optionalString,
-  GITHUB_CLIENT_ID: optionalString,
-  GITHUB_CLIENT_SECRET: optionalString,
-  TWITTER_CLIENT_ID: optionalString,
-  TWITTER_CLIENT_SECRET: optionalString,
-  // Provider endpoints (defaults: the real providers). Tests point them at a local OAuth server.
-  GITHUB_AUTHORIZATION_URL: endpoint("GITHUB_AUTHORIZATION_URL", "https://github.com/login/oauth/authorize"),
-  GITHUB_TOKEN_URL: endpoint("GITHUB_TOKEN_URL", "https://github.com/login/oauth/access_token"),
-  GITHUB_USERINFO_URL: endpoint("GITHUB_USERINFO_URL", "https://api.github.com/user"),
-  GITHUB_EMAILS_URL: endpoint("GITHUB_EMAILS_URL", "https://api.github.com/user/emails"),
-  /** OpenID Connect issuer; its /.well-known/openid-configuration names the other endpoints. */
-  GOOGLE_ISSUER: endpoint("GOOGLE_ISSUER", "https://accounts.google.com"),
-  TWITTER_AUTHORIZATION_URL: endpoint("TWITTER_AUTHORIZATION_URL", "https://twitter.com/i/oauth2/authorize"),
-  TWITTER_TOKEN_URL: endpoint("TWITTER_TOKEN_URL", "https://api.twitter.com/2/oauth2/token"),
-  TWITTER_USERINFO_URL: endpoint("TWITTER_USERINFO_URL", "https://api.twitter.com/2/users/me"),
-  REDIS_URL: optionalString.refine((v) => v === undefined || /^rediss?:\/\//.test(v), {
-    message: "REDIS_URL must be a redis:// or rediss:// URL",
-  }),
-  UPSTASH_REDIS_REST_URL: optionalString.pipe(z.url({ message: "UPSTASH_REDIS_REST_URL must be a URL" }).optional()),
-  UPSTASH_REDIS_REST_TOKEN: optionalString,
-  /** Key prefixes in the shared store: instances of one deployment share them (tests keep theirs apart). */
-  RATE_LIMIT_PREFIX: optionalString,
-  CACHE_PREFIX: optionalString,
-  RATE_LIMIT_SCALE: numberVar("RATE_LIMIT_SCALE", "a positive number", { whole: false, above: 0 })
-    .default(1),
   // The number of proxy hops in front of the server that append to X-Forwarded-For (0: none, the
   // socket's peer is the client). `true`/`false` are kept from when it was a switch (true = 1 hop).
   TRUST_PROXY: z
@@ -100,15 +65,90 @@ const envSchema = z.object({
         .regex(/^(|\d{1,2}|true|false)$/, { message: "TRUST_PROXY must be a number of trusted proxy hops (0-99; true = 1, false = 0)" })
         .transform((v) => (v === "true" ? 1 : v === "" || v === "false" ? 0 : Number(v))),
     ),
-  PAGE_RATE_LIMIT: intVar("PAGE_RATE_LIMIT", "a positive whole number (page renders per minute per IP)", { min: 1 })
-    .default(600),
-  /** An IPv6 client is limited by this prefix of its address: one subscriber holds a whole /64 (or more). */
-  RATE_LIMIT_IPV6_PREFIX: intVar("RATE_LIMIT_IPV6_PREFIX", "a whole number from 32 to 128", { min: 32, max: 128 })
-    .default(64),
+  SHUTDOWN_GRACE_SECONDS: numberVar("SHUTDOWN_GRACE_SECONDS", "a number of seconds between 0 and 600", { whole: false, min: 0, max: 600 })
+    .default(10),
+  DATA_DIR: z.string().default(".data"),
+  /** `npm run dev` loads the demo data into an empty database (auto) or never (off). */
+  DEMO_SEED: z.enum(["auto", "off"], { message: "DEMO_SEED must be auto or off" }).default("auto"),
+  // Secrets
+  JWT_SECRET: secret("JWT_SECRET"),
+  NEXTAUTH_SECRET: secret("NEXTAUTH_SECRET"),
+  /** Encrypts webhook signing secrets at rest (server/auth/secret-box.ts). Required in production. */
+  WEBHOOK_SECRET_KEY: secret("WEBHOOK_SECRET_KEY"),
+  // The database
+  DATABASE_URL: optionalString.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
+    message: "DATABASE_URL must be a postgres:// or postgresql:// connection string",
+  }),
+  /** PostgreSQL connections per process for requests (the background work has JOBS_POOL_SIZE). */
+  DATABASE_POOL_SIZE: intVar("DATABASE_POOL_SIZE", "a whole number between 1 and 1000", { min: 1, max: 1000 }).default(10),
+  /** PostgreSQL cancels any statement of the API that runs longer (0 = never); the caller gets a 503. */
+  DATABASE_STATEMENT_TIMEOUT_MS: intVar("DATABASE_STATEMENT_TIMEOUT_MS", "a whole number of milliseconds (0 = no timeout)", { min: 0, max: 600_000, tooLarge: "at most 600000 (10 minutes)" })
+    .default(5000),
+  /**
+   * Named prepared statements for the hottest look-ups (on by default). Off (0/false) behind a pooler that
+   * cannot keep them across transactions: PgBouncer before 1.21, or 1.21+ without max_prepared_statements.
+   */
+  DATABASE_PREPARED_STATEMENTS: z
+    .enum(["", "0", "1", "true", "false"], { message: "DATABASE_PREPARED_STATEMENTS must be 1/true or 0/false" })
+    .default("")
+    .transform((v) => v !== "0" && v !== "false"),
+  /** A streaming replica of DATABASE_URL: reads outside transactions go there (read-your-writes kept per agent). */
+  DATABASE_REPLICA_URL: optionalString.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
+    message: "DATABASE_REPLICA_URL must be a postgres:// or postgresql:// connection string",
+  }),
+  /** After an agent writes, its reads go to the primary for this long (read-your-writes). */
+  REPLICA_STICKY_SECONDS: intVar("REPLICA_STICKY_SECONDS", "a whole number of seconds between 1 and 600", { min: 1, max: 600 })
+    .default(5),
   SKIP_MIGRATIONS: z
     .enum(["", "0", "1", "true", "false"], { message: "SKIP_MIGRATIONS must be 1/true or 0/false" })
     .default("")
     .transform((v) => v === "1" || v === "true"),
+  // The shared store (Redis or Upstash) for rate limits and caches
+  REDIS_URL: optionalString.refine((v) => v === undefined || /^rediss?:\/\//.test(v), {
+    message: "REDIS_URL must be a redis:// or rediss:// URL",
+  }),
+  UPSTASH_REDIS_REST_URL: optionalString.pipe(z.url({ message: "UPSTASH_REDIS_REST_URL must be a URL" }).optional()),
+  UPSTASH_REDIS_REST_TOKEN: optionalString,
+  /** Key prefixes in the shared store: instances of one deployment share them (tests keep theirs apart). */
+  RATE_LIMIT_PREFIX: optionalString,
+  CACHE_PREFIX: optionalString,
+  // Rate limits
+  RATE_LIMIT_SCALE: numberVar("RATE_LIMIT_SCALE", "a positive number", { whole: false, above: 0 })
+    .default(1),
+  /** An IPv6 client is limited by this prefix of its address: one subscriber holds a whole /64 (or more). */
+  RATE_LIMIT_IPV6_PREFIX: intVar("RATE_LIMIT_IPV6_PREFIX", "a whole number from 32 to 128", { min: 32, max: 128 })
+    .default(64),
+  PAGE_RATE_LIMIT: intVar("PAGE_RATE_LIMIT", "a positive whole number (page renders per minute per IP)", { min: 1 })
+    .default(600),
+  /** Open live streams (claim pages) one client IP may hold in one instance. */
+  LIVE_STREAMS_PER_IP: intVar("LIVE_STREAMS_PER_IP", "a whole number between 1 and 10000", { min: 1, max: 10_000 })
+    .default(20),
+  // Caches
+  /**
+   * Anonymous page views share one render for this long (server/http/page-cache.ts); 0 turns it off.
+   * Unset: 5 in production, 0 under `next dev` (a developer wants every edit on the next load).
+   */
+  PAGE_CACHE_SECONDS: numberVar("PAGE_CACHE_SECONDS", "a number of seconds between 0 and 60", { whole: false, min: 0, max: 60 })
+    .optional(),
+  PAGE_CACHE_MAX_MB: intVar("PAGE_CACHE_MAX_MB", "a whole number of megabytes between 1 and 1024", { min: 1, max: 1024 })
+    .default(64),
+  /** The kept pages' store (server/cache/page-store.ts) holds at most this many megabytes of renders; the oldest go first. */
+  PAGE_STORE_MAX_MB: intVar("PAGE_STORE_MAX_MB", "a whole number of megabytes between 1 and 1048576", { min: 1, max: 1_048_576 })
+    .default(512),
+  TRENDING_CACHE_SECONDS: intVar("TRENDING_CACHE_SECONDS", "a whole number of seconds (0 = no cache)", { min: 0, max: 3600, tooLarge: "at most 3600" })
+    .default(30),
+  RECOMMENDED_CACHE_SECONDS: intVar("RECOMMENDED_CACHE_SECONDS", "a whole number of seconds (0 = no cache)", { min: 0, max: 3600, tooLarge: "at most 3600" })
+    .default(30),
+  /** A related-claims set older than this is refreshed in the background on its next read (10–86400). */
+  RELATED_REFRESH_SECONDS: intVar("RELATED_REFRESH_SECONDS", "a whole number of seconds between 10 and 86400", { min: 10, max: 86_400 })
+    .default(300),
+  // Sign-in, mail and admins
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_CLIENT_SECRET: optionalString,
+  GITHUB_CLIENT_ID: optionalString,
+  GITHUB_CLIENT_SECRET: optionalString,
+  TWITTER_CLIENT_ID: optionalString,
+  TWITTER_CLIENT_SECRET: optionalString,
   /**
    * Mail (password reset, email verification) goes out through this SMTP server, e.g.
    * smtp://user:pass@host:587 or smtps://…:465. Unset: `npm run dev` writes mails to DATA_DIR/mail,
@@ -129,6 +169,41 @@ const envSchema = z.object({
     }
     return emails;
   }),
+  // Background work
+  /** Whether this process runs the background worker (outbox relay, fan-out, webhook delivery). */
+  JOBS_ENABLED: z
+    .enum(["", "0", "1", "true", "false"], { message: "JOBS_ENABLED must be 1/true or 0/false" })
+    .default("1")
+    .transform((v) => v !== "0" && v !== "false"),
+
+  /**
+   * PostgreSQL connections of the background work (outbox relay, fan-out, webhook delivery, job queue),
+   * a pool of its own beside DATABASE_POOL_SIZE: requests queued for a connection under load do not
+   * hold the followers' updates up, nor these the requests.
+   */
+  JOBS_POOL_SIZE: intVar("JOBS_POOL_SIZE", "a whole number between 1 and 100", { min: 1, max: 100 })
+    .default(6),
+  // The bridging model's background refit (docs/features/bridging.md): at most this often, one instance at a time.
+  BRIDGING_INTERVAL_SECONDS: intVar("BRIDGING_INTERVAL_SECONDS", "a whole number of seconds, 0 (off) or 10-86400", { allowed: (v) => v === 0 || (v >= 10 && v <= 86_400) })
+    .default(300),
+  // The fit's worker thread runs at this nice value (Linux: a thread's own), so the API's threads come
+  // first on a busy host; 0 = the same priority as the API.
+  BRIDGING_WORKER_NICE: intVar("BRIDGING_WORKER_NICE", "a whole number from 0 to 19", { min: 0, max: 19 })
+    .default(19),
+  // A claim resolves once it has held consensus_true/consensus_false this long (docs/features/consensus.md);
+  // 0 resolves it in the transaction of the vote that brings it there.
+  RESOLUTION_STABLE_SECONDS: intVar("RESOLUTION_STABLE_SECONDS", "a whole number of seconds, 0 or more", { min: 0 })
+    .default(1800),
+  // Standing (docs/features/consensus.md#standing): only votes of accounts with it decide a claim's status.
+  STANDING_MIN_AGE_SECONDS: intVar("STANDING_MIN_AGE_SECONDS", "a whole number of seconds, 0 or more", { min: 0 })
+    .default(86_400),
+  STANDING_MIN_VOTES: intVar("STANDING_MIN_VOTES", "a whole number from 0 to 1000", { min: 0, max: 1000 })
+    .default(5),
+  STANDING_REQUIRE_VERIFIED: z
+    .enum(["", "0", "1", "true", "false"], { message: "STANDING_REQUIRE_VERIFIED must be 1/true or 0/false" })
+    .default("1")
+    .transform((v) => v !== "0" && v !== "false"),
+  // Logs and metrics
   LOG_LEVEL: z
     .enum(["silent", "fatal", "error", "warn", "info", "debug", "trace"], {
       message: "LOG_LEVEL must be one of silent, fatal, error, warn, info, debug, trace",
@@ -145,58 +220,22 @@ const envSchema = z.object({
   METRICS_TOKEN: optionalString.refine((v) => v === undefined || v.length >= 16, {
     message: "METRICS_TOKEN must be at least 16 characters",
   }),
-  /** A streaming replica of DATABASE_URL: reads outside transactions go there (read-your-writes kept per agent). */
-  DATABASE_REPLICA_URL: optionalString.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
-    message: "DATABASE_REPLICA_URL must be a postgres:// or postgresql:// connection string",
-  }),
-  /** After an agent writes, its reads go to the primary for this long (read-your-writes). */
-  REPLICA_STICKY_SECONDS: intVar("REPLICA_STICKY_SECONDS", "a whole number of seconds between 1 and 600", { min: 1, max: 600 })
-    .default(5),
-  /**
-   * Named prepared statements for the hottest look-ups (on by default). Off (0/false) behind a pooler that
-   * cannot keep them across transactions: PgBouncer before 1.21, or 1.21+ without max_prepared_statements.
-   */
-  DATABASE_PREPARED_STATEMENTS: z
-    .enum(["", "0", "1", "true", "false"], { message: "DATABASE_PREPARED_STATEMENTS must be 1/true or 0/false" })
-    .default("")
-    .transform((v) => v !== "0" && v !== "false"),
-  /** `npm run dev` loads the demo data into an empty database (auto) or never (off). */
-  DEMO_SEED: z.enum(["auto", "off"], { message: "DEMO_SEED must be auto or off" }).default("auto"),
-  TRENDING_CACHE_SECONDS: intVar("TRENDING_CACHE_SECONDS", "a whole number of seconds (0 = no cache)", { min: 0, max: 3600, tooLarge: "at most 3600" })
-    .default(30),
-  RECOMMENDED_CACHE_SECONDS: intVar("RECOMMENDED_CACHE_SECONDS", "a whole number of seconds (0 = no cache)", { min: 0, max: 3600, tooLarge: "at most 3600" })
-    .default(30),
-  /**
-   * Anonymous page views share one render for this long (server/http/page-cache.ts); 0 turns it off.
-   * Unset: 5 in production, 0 under `next dev` (a developer wants every edit on the next load).
-   */
-  PAGE_CACHE_SECONDS: numberVar("PAGE_CACHE_SECONDS", "a number of seconds between 0 and 60", { whole: false, min: 0, max: 60 })
-    .optional(),
-  PAGE_CACHE_MAX_MB: intVar("PAGE_CACHE_MAX_MB", "a whole number of megabytes between 1 and 1024", { min: 1, max: 1024 })
-    .default(64),
-  /** The kept pages' store (server/cache/page-store.ts) holds at most this many megabytes of renders; the oldest go first. */
-  PAGE_STORE_MAX_MB: intVar("PAGE_STORE_MAX_MB", "a whole number of megabytes between 1 and 1048576", { min: 1, max: 1_048_576 })
-    .default(512),
-  /** A related-claims set older than this is refreshed in the background on its next read (10–86400). */
-  RELATED_REFRESH_SECONDS: intVar("RELATED_REFRESH_SECONDS", "a whole number of seconds between 10 and 86400", { min: 10, max: 86_400 })
-    .default(300),
-  SHUTDOWN_GRACE_SECONDS: numberVar("SHUTDOWN_GRACE_SECONDS", "a number of seconds between 0 and 600", { whole: false, min: 0, max: 600 })
-    .default(10),
-  // The bridging model's background refit (docs/features/bridging.md): at most this often, one instance at a time.
-  BRIDGING_INTERVAL_SECONDS: intVar("BRIDGING_INTERVAL_SECONDS", "a whole number of seconds, 0 (off) or 10-86400", { allowed: (v) => v === 0 || (v >= 10 && v <= 86_400) })
-    .default(300),
-  // A claim resolves once it has held consensus_true/consensus_false this long (docs/features/consensus.md);
-  // 0 resolves it in the transaction of the vote that brings it there.
-  RESOLUTION_STABLE_SECONDS: intVar("RESOLUTION_STABLE_SECONDS", "a whole number of seconds, 0 or more", { min: 0 })
-    .default(1800),
-  // The fit's worker thread runs at this nice value (Linux: a thread's own), so the API's threads come
-  // first on a busy host; 0 = the same priority as the API.
-  BRIDGING_WORKER_NICE: intVar("BRIDGING_WORKER_NICE", "a whole number from 0 to 19", { min: 0, max: 19 })
-    .default(19),
-  /** PostgreSQL cancels any statement of the API that runs longer (0 = never); the caller gets a 503. */
-  DATABASE_STATEMENT_TIMEOUT_MS: intVar("DATABASE_STATEMENT_TIMEOUT_MS", "a whole number of milliseconds (0 = no timeout)", { min: 0, max: 600_000, tooLarge: "at most 600000 (10 minutes)" })
-    .default(5000),
-  /** Lifts the webhook URL rules (https only, public addresses only): development and tests. */
+});
+
+/**
+ * Test knobs (docs/testing.md#test-knobs): what the suites set to run the real server against a fake
+ * sign-in provider, an in-memory database, a webhook receiver on 127.0.0.1 and a shorter clock. Nothing
+ * an operator needs; they are not in the operator's table. They are read in every environment, production
+ * included: the smoke, ops and browser tests run the production build with them.
+ */
+const testKnobs = z.object({
+  // The embedded database and its migrations
+  /** The embedded database's own directory (default DATA_DIR); `memory://` keeps it in memory. */
+  PGLITE_DATA_DIR: optionalString,
+  /** Where the migrations are read from (default prisma/migrations under the working directory). */
+  MIGRATIONS_DIR: optionalString,
+  // Webhooks and live streams on a test's clock and addresses
+  /** Lifts the webhook URL rules (https only, public addresses only): the receivers of tests run on 127.0.0.1. */
   WEBHOOK_ALLOW_PRIVATE: z
     .enum(["", "0", "1", "true", "false"], { message: "WEBHOOK_ALLOW_PRIVATE must be 1/true or 0/false" })
     .default("")
@@ -207,22 +246,23 @@ const envSchema = z.object({
   /** The comment line an open live stream (SSE) sends when idle, so proxies and browsers keep it open. */
   LIVE_HEARTBEAT_MS: intVar("LIVE_HEARTBEAT_MS", "a whole number of milliseconds between 100 and 60000", { min: 100, max: 60_000 })
     .default(15_000),
-  /** Open live streams (claim pages) one client IP may hold in one instance. */
-  LIVE_STREAMS_PER_IP: intVar("LIVE_STREAMS_PER_IP", "a whole number between 1 and 10000", { min: 1, max: 10_000 })
-    .default(20),
-  /**
-   * PostgreSQL connections of the background work (outbox relay, fan-out, webhook delivery, job queue),
-   * a pool of its own beside DATABASE_POOL_SIZE: requests queued for a connection under load do not
-   * hold the followers' updates up, nor these the requests.
-   */
-  JOBS_POOL_SIZE: intVar("JOBS_POOL_SIZE", "a whole number between 1 and 100", { min: 1, max: 100 })
-    .default(6),
-  /** Whether this process runs the background worker (outbox relay, fan-out, webhook delivery). */
-  JOBS_ENABLED: z
-    .enum(["", "0", "1", "true", "false"], { message: "JOBS_ENABLED must be 1/true or 0/false" })
-    .default("1")
-    .transform((v) => v !== "0" && v !== "false"),
+  // Sign-in providers' endpoints (defaults: the real providers; tests point them at a local OAuth server)
+  GITHUB_AUTHORIZATION_URL: endpoint("GITHUB_AUTHORIZATION_URL", "https://github.com/login/oauth/authorize"),
+  GITHUB_TOKEN_URL: endpoint("GITHUB_TOKEN_URL", "https://github.com/login/oauth/access_token"),
+  GITHUB_USERINFO_URL: endpoint("GITHUB_USERINFO_URL", "https://api.github.com/user"),
+  GITHUB_EMAILS_URL: endpoint("GITHUB_EMAILS_URL", "https://api.github.com/user/emails"),
+  /** OpenID Connect issuer; its /.well-known/openid-configuration names the other endpoints. */
+  GOOGLE_ISSUER: endpoint("GOOGLE_ISSUER", "https://accounts.google.com"),
+  TWITTER_AUTHORIZATION_URL: endpoint("TWITTER_AUTHORIZATION_URL", "https://twitter.com/i/oauth2/authorize"),
+  TWITTER_TOKEN_URL: endpoint("TWITTER_TOKEN_URL", "https://api.twitter.com/2/oauth2/token"),
+  TWITTER_USERINFO_URL: endpoint("TWITTER_USERINFO_URL", "https://api.twitter.com/2/users/me"),
 });
+
+const envSchema = operatorSettings.extend(testKnobs.shape);
+
+/** The names of the operator's settings and of the test knobs, in their schemas' order. */
+export const OPERATOR_SETTINGS: readonly string[] = Object.keys(operatorSettings.shape);
+export const TEST_KNOBS: readonly string[] = Object.keys(testKnobs.shape);
 
 /**
  * Why a secret of the right length is still guessable, or null. Length alone accepts 32 × "a": the
