@@ -2,6 +2,7 @@
 // definition order, so literal paths come before parameterised ones inside each router.
 import { accountRouter } from "./routers/account.ts";
 import { apiKeysRouter } from "./routers/api-keys.ts";
+import { connectedAppsRouter } from "./routers/connected-apps.ts";
 import { authRouter } from "./routers/auth.ts";
 import { healthRouter } from "./routers/health.ts";
 import { oauthRouter } from "./routers/oauth.ts";
@@ -15,6 +16,7 @@ import { discoverRouter } from "./routers/discover.ts";
 import { moderationRouter } from "./routers/moderation.ts";
 import { notificationsRouter } from "./routers/notifications.ts";
 import { webhooksRouter } from "./routers/webhooks.ts";
+import { researchRouter } from "./routers/research.ts";
 import { router } from "./trpc.ts";
 
 export const appRouter = router({
@@ -22,6 +24,7 @@ export const appRouter = router({
   auth: authRouter,
   account: accountRouter,
   apiKeys: apiKeysRouter,
+  connectedApps: connectedAppsRouter,
   oauth: oauthRouter,
   claims: claimsRouter,
   arguments: argumentsRouter,
@@ -33,6 +36,7 @@ export const appRouter = router({
   moderation: moderationRouter,
   notifications: notificationsRouter,
   webhooks: webhooksRouter,
+  research: researchRouter,
 });
 
 export type AppRouter = typeof appRouter;

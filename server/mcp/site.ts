@@ -8,7 +8,7 @@ import { anonymousWebContext } from "../api/web-context.ts";
 import { publicOrigin } from "../http/public-origin.ts";
 import { DATABASE_BUSY } from "../errors.ts";
 import { logError } from "../log/logger.ts";
-import { claimMarkdown, llmsTxt } from "./claim-markdown.ts";
+import { claimMarkdown, llmsTxt } from "../services/claim-markdown.ts";
 
 const createCaller = createCallerFactory(appRouter);
 

@@ -16,9 +16,11 @@ function claimLine(c: Json): string {
   return `Claim ${c.id}: ${quote(String(c.statement))} — ${gradient}, ${c.vote_count} vote(s)${consensus}`;
 }
 
-/** "Claim …: “…” — gradient 0.62, 5 vote(s)", "3 of 41 claims", "Done" … */
+/** "Claim …: “…” — gradient 0.62, 5 vote(s)", "3 of 41 claims", "Done" … (search and fetch: their JSON) */
 export function summarize(toolName: string, result: unknown): string {
   if (result === undefined || result === null) return `${toolName}: done`;
+  // Deep-research clients read these two from the text item, as JSON (docs/features/mcp.md#search-and-fetch).
+  if (toolName === "search" || toolName === "fetch") return JSON.stringify(result);
   if (!isObject(result)) return `${toolName}: ${JSON.stringify(result).slice(0, 120)}`;
   if (typeof result.statement === "string") return claimLine(result);
   if (typeof result.scored_votes === "number") return `${result.scored_votes} scored vote(s), Brier score ${result.brier_score ?? "n/a"}, peer score ${result.peer_score ?? "n/a"}`;

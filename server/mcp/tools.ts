@@ -37,10 +37,20 @@ export const TOOLS = {
   add_argument: { procedure: "arguments.create", title: "Add an argument", destructive: false, idempotent: false },
   list_arguments: { procedure: "arguments.list", title: "List a claim's arguments" },
   vote_relevance: { procedure: "arguments.voteRelevance", title: "Rate an argument's relevance", destructive: false, idempotent: true },
+  search: {
+    procedure: "research.search",
+    title: "Search claims to cite",
+    description: "Claims matching any of the query's words, best first: one text item holding {\"results\":[{id, title, url}]} (for deep-research clients)",
+  },
+  fetch: {
+    procedure: "research.fetch",
+    title: "Read a claim as text",
+    description: "A claim found by `search`, as {id, title, text, url, metadata}: text is the claim page's Markdown twin (for deep-research clients)",
+  },
 } as const satisfies Record<string, ToolEntry>;
 
 /** A row of the tool table: writes must decide both hints (a test reads the table). */
-type ToolEntry = { procedure: string; title: string; destructive?: boolean; idempotent?: boolean };
+type ToolEntry = { procedure: string; title: string; destructive?: boolean; idempotent?: boolean; description?: string };
 
 /** The tool names → procedure paths (the table's first column). */
 export const TOOL_PROCEDURES = Object.fromEntries(Object.entries(TOOLS).map(([name, t]) => [name, t.procedure])) as {
@@ -60,7 +70,7 @@ export interface ToolDefinition {
   description: string;
   /** The MCP tool annotations: what a client may assume of a call (the table's hints). */
   annotations: ToolAnnotations;
-  /** The REST operation it mirrors, e.g. "POST /claims/{claim_id}/vote". */
+  /** The REST operation it mirrors, e.g. "POST /claims/{claim_id}/vote" ("— (MCP only)" for search and fetch). */
   rest: string;
   scope: RequiredScope;
   readOnly: boolean;
@@ -123,9 +133,9 @@ function buildTools(): ToolDefinition[] {
       name,
       procedure,
       title: entry.title,
-      description: openapi?.summary ?? name,
+      description: entry.description ?? openapi?.summary ?? name,
       annotations: annotationsOf(entry, def.type === "query"),
-      rest: openapi ? `${openapi.method} ${openapi.path}` : procedure,
+      rest: openapi ? `${openapi.method} ${openapi.path}` : "— (MCP only)",
       scope: requiredScope(def.meta?.scope, def.type),
       readOnly: def.type === "query",
       inputSchema: objectJsonSchema(input, "input"),
