@@ -11,7 +11,7 @@ export function SiteFooter() {
       <div className={ui.container}>
         <span>Claims — vote how true things are, bring evidence, see where consensus stands.</span>
         <span>
-          <Link href="/docs/api">REST API reference</Link> · <a href="/api/v1/openapi.json">OpenAPI document</a>
+          <Link href="/connect">Connect an AI assistant</Link> · <Link href="/docs/api">REST API reference</Link> · <a href="/api/v1/openapi.json">OpenAPI document</a>
         </span>
       </div>
     </footer>
