@@ -45,8 +45,23 @@ interface Actor {
   role: Role;
 }
 
-async function audit(tx: Tx, actorId: string, action: AuditAction, targetType: ReportTargetType, targetId: string, reason: string | null) {
-  await tx.moderationAudit.create({ data: { actorId, action, targetType, targetId, reason } });
+/** A claim, evidence or comment a moderator acts on, and who acts. */
+interface ModeratedTarget {
+  actor: Actor;
+  type: HideableType;
+  id: string;
+}
+
+interface AuditEntry {
+  actorId: string;
+  action: AuditAction;
+  targetType: ReportTargetType;
+  targetId: string;
+  reason: string | null;
+}
+
+async function audit(tx: Tx, entry: AuditEntry) {
+  await tx.moderationAudit.create({ data: entry });
 }
 
 /**
@@ -71,7 +86,9 @@ export async function applyAdminEmails(agentId: string): Promise<void> {
     const agent = await tx.agent.findUnique({ where: { id: agentId }, select: { email: true, emailVerified: true, role: true } });
     if (!agent || agent.role === "admin" || !adminGrantAllowed(agent.email, agent.emailVerified !== null, admins)) return;
     const changed = await tx.agent.updateMany({ where: { id: agentId, role: { not: "admin" } }, data: { role: "admin" } });
-    if (changed.count === 1) await audit(tx, agentId, "role_change", "agent", agentId, "admin (ADMIN_EMAILS)");
+    if (changed.count === 1) {
+      await audit(tx, { actorId: agentId, action: "role_change", targetType: "agent", targetId: agentId, reason: "admin (ADMIN_EMAILS)" });
+    }
   });
 }
 
@@ -104,13 +121,16 @@ export async function grantAdmin(emailOrUsername: string): Promise<AgentOut | nu
   if (!agent) return null;
   return db().$transaction(async (tx) => {
     const updated = await tx.agent.update({ where: { id: agent.id }, data: { role: "admin" }, select: agentSelect });
-    if (agent.role !== "admin") await audit(tx, agent.id, "role_change", "agent", agent.id, `${agent.role} → admin (admin:grant)`);
+    if (agent.role !== "admin") {
+      const reason = `${agent.role} → admin (admin:grant)`;
+      await audit(tx, { actorId: agent.id, action: "role_change", targetType: "agent", targetId: agent.id, reason });
+    }
     return toAgent(updated);
   });
 }
 
 /** PUT /admin/agents/{agent_id}/role: takes effect at once, on tokens already issued (roles are read per request). */
-export async function setRole(actor: Actor, agentId: string, role: AssignableRole): Promise<AgentOut> {
+export async function setRole({ actor, agentId, role }: { actor: Actor; agentId: string; role: AssignableRole }): Promise<AgentOut> {
   if (!isUuid(agentId)) throw notFound(NOT_FOUND.agent);
   return db().$transaction(async (tx) => {
     // Read and locked inside the transaction: the permission is decided on the role that is changed
@@ -118,7 +138,9 @@ export async function setRole(actor: Actor, agentId: string, role: AssignableRol
     const target = await lockedTarget(tx, agentId);
     if (!mayChangeRole(actor, target)) throw forbidden();
     const updated = await tx.agent.update({ where: { id: target.id }, data: { role }, select: agentSelect });
-    if (target.role !== role) await audit(tx, actor.id, "role_change", "agent", target.id, `${target.role} → ${role}`);
+    if (target.role !== role) {
+      await audit(tx, { actorId: actor.id, action: "role_change", targetType: "agent", targetId: target.id, reason: `${target.role} → ${role}` });
+    }
     return toAgent(updated);
   });
 }
@@ -185,7 +207,7 @@ export async function createReport(reporterId: string, input: CreateReportInput)
  * The target as the API shows it, as a moderator sees it (hidden content with its `moderation`), or
  * null when it is gone: one missing target must not fail the whole queue.
  */
-async function targetView(moderatorId: string, targetType: ReportTargetType, targetId: string) {
+async function targetView(moderatorId: string, { targetType, targetId }: { targetType: ReportTargetType; targetId: string }) {
   try {
     switch (targetType) {
       case "claim":
@@ -255,7 +277,7 @@ export async function listQueue(
       return {
         target_type: g.target_type,
         target_id: g.target_id,
-        target: await targetView(moderatorId, g.target_type, g.target_id),
+        target: await targetView(moderatorId, { targetType: g.target_type, targetId: g.target_id }),
         report_count: Number(g.n),
         reasons,
         first_reported_at: new Date(g.first).toISOString(),
@@ -267,7 +289,10 @@ export async function listQueue(
 }
 
 /** Marks every open report on the target resolved. */
-async function closeReports(tx: Tx, actorId: string, targetType: ReportTargetType, targetId: string, status: "dismissed" | "actioned") {
+async function closeReports(
+  tx: Tx,
+  { actorId, targetType, targetId, status }: { actorId: string; targetType: ReportTargetType; targetId: string; status: "dismissed" | "actioned" },
+) {
   return tx.report.updateMany({
     where: { targetType, targetId, status: "open" },
     data: { status, resolvedBy: actorId, resolvedAt: new Date() },
@@ -275,7 +300,17 @@ async function closeReports(tx: Tx, actorId: string, targetType: ReportTargetTyp
 }
 
 /** POST /moderation/reports/{report_id}/resolve: dismisses, or hides the target; resolves every open report on it. */
-export async function resolveReport(actor: Actor, reportId: string, action: "dismiss" | "hide", note: string | null): Promise<void> {
+export async function resolveReport({
+  actor,
+  reportId,
+  action,
+  note,
+}: {
+  actor: Actor;
+  reportId: string;
+  action: "dismiss" | "hide";
+  note: string | null;
+}): Promise<void> {
   const report = isUuid(reportId) ? await db().report.findUnique({ where: { id: reportId } }) : null;
   if (!report) throw notFound(REPORT_NOT_FOUND);
   if (report.status !== "open") throw conflict("Report already resolved");
@@ -283,10 +318,13 @@ export async function resolveReport(actor: Actor, reportId: string, action: "dis
     throw badRequest("action: an agent cannot be hidden; dismiss the report or suspend the agent");
   }
   await db().$transaction(async (tx) => {
-    if (action === "hide") await hideIn(tx, actor, report.targetType as HideableType, report.targetId, note ?? `report: ${report.reason}`);
-    const closed = await closeReports(tx, actor.id, report.targetType, report.targetId, action === "hide" ? "actioned" : "dismissed");
+    const target = { targetType: report.targetType, targetId: report.targetId };
+    if (action === "hide") {
+      await hideIn(tx, { actor, type: report.targetType as HideableType, id: report.targetId, reason: note ?? `report: ${report.reason}` });
+    }
+    const closed = await closeReports(tx, { actorId: actor.id, ...target, status: action === "hide" ? "actioned" : "dismissed" });
     if (closed.count === 0) throw conflict("Report already resolved");
-    await audit(tx, actor.id, action === "hide" ? "resolve_hide" : "resolve_dismiss", report.targetType, report.targetId, note);
+    await audit(tx, { actorId: actor.id, action: action === "hide" ? "resolve_hide" : "resolve_dismiss", ...target, reason: note });
   });
   if (action === "hide") await refreshPlatformStats().catch(() => {});
   await pagesFollow();
@@ -305,7 +343,7 @@ const TABLES: Record<HideableType, Prisma.Sql> = {
  * (docs/features/moderation.md#roles). Nothing is locked: a role change of the author committing
  * meanwhile is simply ordered after the hide, whose decision was right for the role it read.
  */
-async function assertMayModerate(tx: Tx, actor: Actor, type: HideableType, id: string): Promise<void> {
+async function assertMayModerate(tx: Tx, { actor, type, id }: ModeratedTarget): Promise<void> {
   const [target] = await tx.$queryRaw<{ role: Role }[]>`
     SELECT a.role::text AS role FROM ${TABLES[type]} t JOIN agents a ON a.id = t.author_id WHERE t.id = ${id}::uuid`;
   if (!target) throw notFound(NOT_FOUND[type]);
@@ -316,21 +354,21 @@ async function assertMayModerate(tx: Tx, actor: Actor, type: HideableType, id: s
  * Hides the target in `tx` (the counters follow by trigger, in the same transaction); false when it
  * was hidden already. One conditional UPDATE: of two concurrent hides exactly one changes the row.
  */
-async function hideIn(tx: Tx, actor: Actor, type: HideableType, id: string, reason: string): Promise<boolean> {
-  await assertMayModerate(tx, actor, type, id);
+async function hideIn(tx: Tx, { actor, type, id, reason }: ModeratedTarget & { reason: string }): Promise<boolean> {
+  await assertMayModerate(tx, { actor, type, id });
   const changed = await tx.$executeRaw`
     UPDATE ${TABLES[type]} SET hidden_at = now(), hidden_reason = ${reason} WHERE id = ${id}::uuid AND hidden_at IS NULL`;
   if (changed === 0) return false;
-  await audit(tx, actor.id, "hide", type, id, reason);
+  await audit(tx, { actorId: actor.id, action: "hide", targetType: type, targetId: id, reason });
   return true;
 }
 
 /** POST /moderation/{target_type}/{target_id}/hide: idempotent; resolves the open reports on it as actioned. */
-export async function hide(actor: Actor, type: HideableType, id: string, reason: string): Promise<void> {
+export async function hide({ actor, type, id, reason }: ModeratedTarget & { reason: string }): Promise<void> {
   if (!isUuid(id)) throw notFound(NOT_FOUND[type]);
   const changed = await db().$transaction(async (tx) => {
-    const hid = await hideIn(tx, actor, type, id, reason);
-    if (hid) await closeReports(tx, actor.id, type, id, "actioned");
+    const hid = await hideIn(tx, { actor, type, id, reason });
+    if (hid) await closeReports(tx, { actorId: actor.id, targetType: type, targetId: id, status: "actioned" });
     return hid;
   });
   if (changed) await refreshPlatformStats().catch(() => {});
@@ -338,14 +376,14 @@ export async function hide(actor: Actor, type: HideableType, id: string, reason:
 }
 
 /** POST /moderation/{target_type}/{target_id}/restore: everything comes back as it was (counters included). */
-export async function restore(actor: Actor, type: HideableType, id: string, reason: string | null): Promise<void> {
+export async function restore({ actor, type, id, reason }: ModeratedTarget & { reason: string | null }): Promise<void> {
   if (!isUuid(id)) throw notFound(NOT_FOUND[type]);
   const changed = await db().$transaction(async (tx) => {
-    await assertMayModerate(tx, actor, type, id);
+    await assertMayModerate(tx, { actor, type, id });
     const n = await tx.$executeRaw`
       UPDATE ${TABLES[type]} SET hidden_at = NULL, hidden_reason = NULL WHERE id = ${id}::uuid AND hidden_at IS NOT NULL`;
     if (n === 0) return false;
-    await audit(tx, actor.id, "restore", type, id, reason);
+    await audit(tx, { actorId: actor.id, action: "restore", targetType: type, targetId: id, reason });
     return true;
   });
   if (changed) await refreshPlatformStats().catch(() => {});
@@ -366,7 +404,18 @@ async function suspensionTarget(tx: Prisma.TransactionClient, actor: Actor, agen
  * credential is refused while it is: server/auth/identity.ts), its token families and API keys are
  * revoked (they stay dead afterwards) with its MCP clients' grants, and its web sessions signed in before now are refused.
  */
-export async function suspend(actor: Actor, agentId: string, reason: string, until: string | null | undefined): Promise<void> {
+export async function suspend({
+  actor,
+  agentId,
+  reason,
+  until,
+}: {
+  actor: Actor;
+  agentId: string;
+  reason: string;
+  /** ISO date-time the suspension ends by itself; none: until lifted. */
+  until?: string | null;
+}): Promise<void> {
   const now = new Date();
   const untilDate = until ? new Date(until) : null;
   if (untilDate && untilDate <= now) throw badRequest("until: must be in the future");
@@ -380,19 +429,22 @@ export async function suspend(actor: Actor, agentId: string, reason: string, unt
     await tx.apiKey.updateMany({ where: { agentId: target.id, revokedAt: null }, data: { revokedAt: now } });
     // The MCP clients it granted (docs/features/mcp.md#oauth): grants, codes and tokens go.
     await tx.mcpOAuthArtifact.deleteMany({ where: { agentId: target.id } });
-    await audit(tx, actor.id, "suspend", "agent", target.id, untilDate ? `${reason} (until ${untilDate.toISOString()})` : reason);
+    const why = untilDate ? `${reason} (until ${untilDate.toISOString()})` : reason;
+    await audit(tx, { actorId: actor.id, action: "suspend", targetType: "agent", targetId: target.id, reason: why });
   });
 }
 
 /** POST /moderation/agents/{agent_id}/unsuspend: the agent can sign in again (old credentials stay revoked). */
-export async function unsuspend(actor: Actor, agentId: string, reason: string | null): Promise<void> {
+export async function unsuspend({ actor, agentId, reason }: { actor: Actor; agentId: string; reason: string | null }): Promise<void> {
   await db().$transaction(async (tx) => {
     const target = await suspensionTarget(tx, actor, agentId);
     const changed = await tx.agent.updateMany({
       where: { id: target.id, suspendedAt: { not: null } },
       data: { suspendedAt: null, suspendedUntil: null, suspensionReason: null },
     });
-    if (changed.count === 1) await audit(tx, actor.id, "unsuspend", "agent", target.id, reason);
+    if (changed.count === 1) {
+      await audit(tx, { actorId: actor.id, action: "unsuspend", targetType: "agent", targetId: target.id, reason });
+    }
   });
 }
 

@@ -49,7 +49,7 @@ describe("the Markdown twin of a claim page", () => {
     const claim = await newClaim(api, author.token);
     const admin = await createAgent(api);
     const granted = await grantAdmin(admin.username);
-    await hide({ id: admin.id, role: granted!.role }, "claim", claim.id, "spam");
+    await hide({ actor: { id: admin.id, role: granted!.role }, type: "claim", id: claim.id, reason: "spam" });
     const res = await claimMarkdownResponse(
       new Request(`${ORIGIN}/claims/${claim.id}.md`, { headers: { authorization: `Bearer ${author.token}` } }),
       claim.id,

@@ -81,7 +81,7 @@ export const moderationRouter = router({
     })
     .input(resolveReportInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => moderation.resolveReport(ctx.agent, input.report_id, input.action, input.note ?? null)),
+    .mutation(({ ctx, input }) => moderation.resolveReport({ actor: ctx.agent, reportId: input.report_id, action: input.action, note: input.note ?? null })),
 
   suspend: moderatorProcedure
     .meta({
@@ -98,7 +98,7 @@ export const moderationRouter = router({
     })
     .input(suspendInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => moderation.suspend(ctx.agent, input.agent_id, input.reason, input.until)),
+    .mutation(({ ctx, input }) => moderation.suspend({ actor: ctx.agent, agentId: input.agent_id, reason: input.reason, until: input.until })),
 
   unsuspend: moderatorProcedure
     .meta({
@@ -107,7 +107,7 @@ export const moderationRouter = router({
     })
     .input(unsuspendInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => moderation.unsuspend(ctx.agent, input.agent_id, input.reason ?? null)),
+    .mutation(({ ctx, input }) => moderation.unsuspend({ actor: ctx.agent, agentId: input.agent_id, reason: input.reason ?? null })),
 
   hide: moderatorProcedure
     .meta({
@@ -124,7 +124,7 @@ export const moderationRouter = router({
     })
     .input(hideInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => moderation.hide(ctx.agent, input.target_type, input.target_id, input.reason)),
+    .mutation(({ ctx, input }) => moderation.hide({ actor: ctx.agent, type: input.target_type, id: input.target_id, reason: input.reason })),
 
   restore: moderatorProcedure
     .meta({
@@ -141,7 +141,7 @@ export const moderationRouter = router({
     })
     .input(restoreInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => moderation.restore(ctx.agent, input.target_type, input.target_id, input.reason ?? null)),
+    .mutation(({ ctx, input }) => moderation.restore({ actor: ctx.agent, type: input.target_type, id: input.target_id, reason: input.reason ?? null })),
 
   setRole: adminProcedure
     .meta({
@@ -157,5 +157,5 @@ export const moderationRouter = router({
     })
     .input(setRoleInput)
     .output(agentSchema)
-    .mutation(({ ctx, input }) => moderation.setRole(ctx.agent, input.agent_id, input.role)),
+    .mutation(({ ctx, input }) => moderation.setRole({ actor: ctx.agent, agentId: input.agent_id, role: input.role })),
 });
