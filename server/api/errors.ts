@@ -1,16 +1,54 @@
-// Turning any error into the contract's body: {"detail": "..."} (+ "errors" for validation).
-// Shared by the REST adapter and the web UI's tRPC endpoint (via the error formatter).
+// Turning any error into the contract's body: {"code", "detail"} (+ "errors" for validation, + the
+// extra fields of server/errors.ts). Shared by every transport (REST, /api/trpc via the error
+// formatter, MCP) and by pages that call procedures themselves.
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { ZodError, type z } from "zod";
-import { AppError, INTERNAL_ERROR, type AppErrorKind, type ErrorExtra, type FieldError } from "../errors.ts";
+import {
+  AppError,
+  ERROR_CODES,
+  INTERNAL_ERROR,
+  type ErrorCode,
+  type ErrorExtra,
+  type FieldError,
+  type FieldRule,
+} from "../errors.ts";
 
-export type { FieldError };
+export type { ErrorCode, FieldError, FieldRule };
 
 export interface ErrorBody extends ErrorExtra {
+  code: ErrorCode;
   detail: string;
   errors?: FieldError[];
 }
+
+/** The table of server/errors.ts, its tRPC codes checked against tRPC's own list. */
+export const API_ERRORS: Record<ErrorCode, { status: number; trpc: TRPC_ERROR_CODE_KEY; when: string }> = ERROR_CODES;
+
+/** What a tRPC error that no AppError explains (tRPC's own refusals) means. */
+const CODE_OF_TRPC: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorCode>> = {
+  PARSE_ERROR: "validation_failed",
+  BAD_REQUEST: "validation_failed",
+  UNAUTHORIZED: "invalid_token",
+  FORBIDDEN: "forbidden",
+  NOT_FOUND: "not_found",
+  METHOD_NOT_SUPPORTED: "method_not_allowed",
+  CONFLICT: "conflict",
+  PAYLOAD_TOO_LARGE: "payload_too_large",
+  UNSUPPORTED_MEDIA_TYPE: "unsupported_media_type",
+  TOO_MANY_REQUESTS: "rate_limited",
+  NOT_IMPLEMENTED: "not_configured",
+  SERVICE_UNAVAILABLE: "service_unavailable",
+};
+
+/** The code of any error a procedure ended with. */
+export function errorCodeOf(error: TRPCError): ErrorCode {
+  if (error.cause instanceof AppError) return error.cause.code;
+  if (error.cause instanceof ZodError) return "validation_failed";
+  return CODE_OF_TRPC[error.code] ?? "internal_error";
+}
+
+// --- Field errors -------------------------------------------------------------------------------
 
 function fieldName(path: readonly PropertyKey[]): string {
   return path.length ? path.map(String).join(".") : "body";
@@ -21,8 +59,108 @@ function issueMessage(issue: z.core.$ZodIssue): string {
   return issue.message;
 }
 
-export function fieldErrors(error: ZodError): FieldError[] {
-  return error.issues.map((issue) => ({ field: fieldName(issue.path), message: issueMessage(issue) }));
+type Schema = z.core.$ZodType;
+
+/** The schemas that read the value at `path` of `schema`'s input, through optional, default, pipe… */
+function schemasAt(schema: Schema | undefined, path: readonly PropertyKey[]): Schema[] {
+  if (!schema) return [];
+  const def = schema._zod.def as unknown as Record<string, unknown> & { type: string };
+  switch (def.type) {
+    case "optional":
+    case "nullable":
+    case "default":
+    case "prefault":
+    case "readonly":
+    case "catch":
+    case "nonoptional":
+      return schemasAt(def.innerType as Schema, path);
+    case "pipe":
+      return [...schemasAt(def.in as Schema, path), ...schemasAt(def.out as Schema, path)];
+    case "lazy":
+      return schemasAt((def.getter as () => Schema)(), path);
+  }
+  if (path.length === 0) return [schema];
+  const [head, ...rest] = path;
+  if (def.type === "object") return schemasAt((def.shape as Record<string, Schema>)[String(head)], rest);
+  if (def.type === "array" && typeof head === "number") return schemasAt(def.element as Schema, rest);
+  if (def.type === "record") return schemasAt(def.valueType as Schema, rest);
+  if (def.type === "union") return (def.options as Schema[]).flatMap((o) => schemasAt(o, path));
+  return [];
+}
+
+const ORIGIN_TYPES: Record<string, string[]> = { string: ["string"], array: ["array", "set"], number: ["number", "int", "bigint"] };
+
+/** The declared bounds (length, item count or value) of the schemas at an issue's path whose type is `origin`. */
+function declaredBounds(schemas: Schema[], origin: string): { min?: number; max?: number } {
+  const out: { min?: number; max?: number } = {};
+  for (const schema of schemas) {
+    const def = schema._zod.def as unknown as { type: string; checks?: { _zod: { def: Record<string, unknown> } }[] };
+    if (!(ORIGIN_TYPES[origin] ?? [origin]).includes(def.type)) continue;
+    for (const check of def.checks ?? []) {
+      const c = check._zod.def;
+      if ((c.check === "min_length" || c.check === "min_size") && typeof c.minimum === "number") out.min ??= c.minimum;
+      if ((c.check === "max_length" || c.check === "max_size") && typeof c.maximum === "number") out.max ??= c.maximum;
+      if (c.check === "length_equals" && typeof c.length === "number") out.min ??= out.max ??= c.length;
+      if (c.check === "greater_than" && typeof c.value === "number") out.min ??= c.value;
+      if (c.check === "less_than" && typeof c.value === "number") out.max ??= c.value;
+    }
+  }
+  return out;
+}
+
+const RULES = new Set<string>([
+  "required", "type", "too_short", "too_long", "too_few", "too_many", "too_small", "too_big", "format", "enum",
+  "unknown_field", "needs_uppercase", "needs_lowercase", "needs_digit", "not_above", "invalid",
+] satisfies FieldRule[]);
+
+function sizeRule(origin: string, small: boolean): FieldRule {
+  if (origin === "string") return small ? "too_short" : "too_long";
+  if (origin === "array" || origin === "set") return small ? "too_few" : "too_many";
+  return small ? "too_small" : "too_big";
+}
+
+/** The machine-readable part of one zod issue: its rule and the bounds, format or options it names. */
+function ruleOf(issue: z.core.$ZodIssue, schemas: Schema[]): Omit<FieldError, "field" | "message"> {
+  switch (issue.code) {
+    case "invalid_type":
+      return { rule: /received undefined/.test(issue.message) || issue.message.endsWith(": is required") ? "required" : "type" };
+    case "too_small":
+    case "too_big": {
+      const origin = String(issue.origin);
+      const bound = Number(issue.code === "too_small" ? issue.minimum : issue.maximum);
+      const declared = declaredBounds(schemas, origin);
+      const min = issue.code === "too_small" ? bound : declared.min;
+      const max = issue.code === "too_big" ? bound : declared.max;
+      return { rule: sizeRule(origin, issue.code === "too_small"), ...(min !== undefined && { min }), ...(max !== undefined && { max }) };
+    }
+    case "invalid_format":
+      return { rule: "format", format: issue.format === "regex" ? "pattern" : issue.format === "datetime" ? "date-time" : issue.format };
+    case "invalid_value":
+      return { rule: "enum", options: issue.values.map(String) };
+    case "unrecognized_keys":
+      return { rule: "unknown_field" };
+    case "custom": {
+      // A custom check names its rule (and what the sentence needs) in `params`.
+      const params = (issue.params ?? {}) as Record<string, unknown>;
+      const rule = typeof params.rule === "string" && RULES.has(params.rule) ? (params.rule as FieldRule) : "invalid";
+      const out: Omit<FieldError, "field" | "message"> = { rule };
+      if (typeof params.min === "number") out.min = params.min;
+      if (typeof params.max === "number") out.max = params.max;
+      if (typeof params.format === "string") out.format = params.format;
+      if (typeof params.other === "string") out.other = params.other;
+      return out;
+    }
+    default:
+      return { rule: "invalid" };
+  }
+}
+
+/**
+ * One error per zod issue: the field (a dotted path; "body" for the whole input), the message and
+ * the rule. With the input schema, size rules carry both bounds of the field, not just the one crossed.
+ */
+export function fieldErrors(error: ZodError, input?: Schema): FieldError[] {
+  return error.issues.map((issue) => ({ field: fieldName(issue.path), message: issueMessage(issue), ...ruleOf(issue, schemasAt(input, issue.path)) }));
 }
 
 /** "value: must be between 0 and 1; tags: at most 10 tags are allowed" */
@@ -30,54 +168,68 @@ export function validationDetail(errors: FieldError[]): string {
   return errors.map((e) => (e.message.startsWith(`${e.field}:`) ? e.message : `${e.field}: ${e.message}`)).join("; ");
 }
 
-export function errorBody(error: TRPCError): ErrorBody {
-  if (error.cause instanceof ZodError) {
-    const errors = fieldErrors(error.cause);
-    return { detail: validationDetail(errors), errors };
-  }
-  if (error.cause instanceof AppError && error.cause.fieldErrors?.length) {
-    return { detail: error.message, errors: error.cause.fieldErrors };
-  }
-  if (error.cause instanceof AppError && error.cause.extra) return { detail: error.message, ...error.cause.extra };
-  if (error.code === "INTERNAL_SERVER_ERROR") return { detail: INTERNAL_ERROR };
-  if (error.code === "UNAUTHORIZED") return { detail: error.message || "Invalid or expired token" };
-  if (error.code === "FORBIDDEN" && !error.message) return { detail: "Insufficient permissions" };
-  return { detail: error.message || "Request failed" };
+/**
+ * The fields of a validation message the services write ("field: rule", several joined by "; "): every
+ * `validation_failed` names its fields; a message that names none is about the whole request ("body").
+ */
+export function fieldsOfMessage(message: string): FieldError[] {
+  const parts = message.split(/;\s+/).filter(Boolean);
+  return parts.map((part) => {
+    const field = /^([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*): /.exec(part)?.[1];
+    return { field: field ?? "body", message: part, rule: "invalid" as const };
+  });
 }
 
-interface ErrorEntry {
-  /** tRPC's code (tRPC, and trpc-to-openapi after it, derive the HTTP status from it). */
-  trpc: TRPC_ERROR_CODE_KEY;
-  status: number;
-  /** What the OpenAPI document says of this answer. */
-  description: string;
-}
+// --- Procedures' input schemas ------------------------------------------------------------------
+
+type ProcedureDefs = Record<string, { _def: { inputs?: unknown[] } } | undefined>;
+let procedures: ProcedureDefs = {};
 
 /**
- * Every error the API answers: each kind of the service's errors, and those the transport decides
- * (bodies it refuses, unexpected failures). The one table: the tRPC conversion below and the OpenAPI
- * document's error responses (server/rest/openapi.ts) are read from it.
+ * The router whose input schemas the bounds of field errors are read from (server/api/root.ts sets
+ * it): a too-short statement's error also says how long it may be.
  */
-export const API_ERRORS = {
-  invalid: { trpc: "BAD_REQUEST", status: 400, description: "Validation error: `detail` names the field and the rule" },
-  unauthorized: { trpc: "UNAUTHORIZED", status: 401, description: "Missing, malformed, expired or revoked token (`Invalid or expired token`)" },
-  forbidden: { trpc: "FORBIDDEN", status: 403, description: "The token is valid but the action is not allowed (`Insufficient permissions`)" },
-  not_found: { trpc: "NOT_FOUND", status: 404, description: "Unknown resource" },
-  conflict: { trpc: "CONFLICT", status: 409, description: "Conflict with an existing resource" },
-  too_large: { trpc: "PAYLOAD_TOO_LARGE", status: 413, description: "Request body over 256 KiB" },
-  not_json: { trpc: "UNSUPPORTED_MEDIA_TYPE", status: 415, description: "Request body is not JSON" },
-  too_many_requests: { trpc: "TOO_MANY_REQUESTS", status: 429, description: "Rate limit exceeded (see `Retry-After`)" },
-  internal: { trpc: "INTERNAL_SERVER_ERROR", status: 500, description: INTERNAL_ERROR },
-  not_implemented: { trpc: "NOT_IMPLEMENTED", status: 501, description: "Not configured on this server" },
-  busy: { trpc: "SERVICE_UNAVAILABLE", status: 503, description: "Not available now: the database took too long to answer (see `Retry-After`), or `Mail is not configured` on a server without SMTP" },
-} as const satisfies Record<AppErrorKind | "too_large" | "not_json" | "internal", ErrorEntry>;
+export function knowInputSchemas(router: { _def: { procedures: object } }): void {
+  procedures = router._def.procedures as ProcedureDefs;
+}
 
-/** The OpenAPI description of an error status. */
-export function errorDescription(status: number): string {
-  return Object.values(API_ERRORS).find((e) => e.status === status)?.description ?? "Error";
+function inputSchemaOf(path: string | undefined): Schema | undefined {
+  const input = path === undefined ? undefined : procedures[path]?._def.inputs?.[0];
+  return input && typeof input === "object" && "_zod" in input ? (input as Schema) : undefined;
+}
+
+// --- The body -----------------------------------------------------------------------------------
+
+/**
+ * The contract's body of an error a procedure ended with. `path` (the procedure's, e.g.
+ * `claims.create`) lets field errors carry the bounds its input declares.
+ */
+export function errorBody(error: TRPCError, path?: string): ErrorBody {
+  const cause = error.cause;
+  if (cause instanceof ZodError) {
+    const errors = fieldErrors(cause, inputSchemaOf(path));
+    return { code: "validation_failed", detail: validationDetail(errors), errors };
+  }
+  if (cause instanceof AppError) {
+    const body: ErrorBody = { code: cause.code, detail: cause.message };
+    if (cause.fieldErrors?.length) body.errors = cause.fieldErrors;
+    else if (cause.code === "validation_failed") body.errors = fieldsOfMessage(cause.message);
+    return { ...body, ...cause.extra };
+  }
+  const code = errorCodeOf(error);
+  if (code === "internal_error") return { code, detail: INTERNAL_ERROR };
+  if (code === "invalid_token") return { code, detail: error.message || "Invalid or expired token" };
+  if (code === "forbidden" && !error.message) return { code, detail: "Insufficient permissions" };
+  const detail = error.message || "Request failed";
+  return code === "validation_failed" ? { code, detail, errors: fieldsOfMessage(detail) } : { code, detail };
 }
 
 /** The one conversion of a service error into tRPC's (the base procedure's middleware calls it). */
 export function toTRPCError(error: AppError): TRPCError {
-  return new TRPCError({ code: API_ERRORS[error.kind].trpc, message: error.message, cause: error });
+  return new TRPCError({ code: API_ERRORS[error.code].trpc, message: error.message, cause: error });
+}
+
+/** The codes a status answers with, in the table's order. */
+export function codesOfStatus(status: number): ErrorCode[] {
+  return (Object.keys(API_ERRORS) as ErrorCode[]).filter((code) => API_ERRORS[code].status === status);
 }

@@ -3,20 +3,24 @@
 // event the outbox relay publishes on that claim (server/queue/live.ts: PostgreSQL NOTIFY, Redis pub/sub
 // or in-process), a comment line every LIVE_HEARTBEAT_MS so proxies keep the connection open, and
 // nothing else: the page refetches what it shows. The same guards as every way in: the node-level guard
-// has run (client IP), one unit of the caller's rate limit per connection (the limiter of /api/v1 and
-// /api/trpc), and at most LIVE_STREAMS_PER_IP open streams per client IP in this instance.
+// has run (client IP), one unit of the caller's API budget per connection (charged at the door), and at
+// most LIVE_STREAMS_PER_IP open streams per client IP in this instance.
 import "server-only";
 import { clientKey } from "../ratelimit/client-key.ts";
 import { config } from "../config.ts";
 import { AppError } from "../errors.ts";
+import { appErrorBody, errorAnswer, errorBodyOf, toResponse } from "../door/answers.ts";
+import { chargeLiveStream } from "../door/budgets.ts";
 import { onClaimEvent, type LiveEvent } from "../queue/live.ts";
-import { limitCaller } from "../ratelimit/limiter.ts";
 import { assertClaimExists } from "../services/claims.ts";
 import { createWebContext } from "./web-context.ts";
 import { processSingleton } from "../process-singleton.ts";
 
 /** What a browser waits before reconnecting after the stream drops (the SSE `retry:` field). */
 const RECONNECT_MS = 3000;
+
+/** When a client with all its streams open may try again. */
+const STREAM_RETRY_AFTER_SECONDS = 30;
 
 /** Open streams per client IP in this process (Next's bundles and the custom server share it). */
 const openStreams = () => processSingleton("claims.liveStreams", () => new Map<string, number>());
@@ -28,9 +32,6 @@ export function openLiveStreams(): number {
   return n;
 }
 
-const refuse = (status: number, detail: string, headers?: Record<string, string>) =>
-  Response.json({ detail }, { status, headers: { "Cache-Control": "no-store", ...headers } });
-
 function frame(e: LiveEvent): string {
   // Types and ids are ours (no newlines); JSON never contains a raw newline.
   return `id: ${e.event_id}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`;
@@ -38,12 +39,12 @@ function frame(e: LiveEvent): string {
 
 export async function handleLiveStream(request: Request, claimId: string): Promise<Response> {
   const ctx = await createWebContext(request.headers);
-  const limit = await limitCaller(ctx.identity, ctx.ip, 1);
-  if (!limit.success) return refuse(429, "Rate limit exceeded", { "Retry-After": String(limit.retryAfter) });
+  const charged = await chargeLiveStream(ctx);
+  if (charged.refused) return toResponse(charged.refused);
   try {
     await assertClaimExists(claimId);
   } catch (err) {
-    if (err instanceof AppError && err.kind === "not_found") return refuse(404, err.message);
+    if (err instanceof AppError) return toResponse(errorAnswer(appErrorBody(err)));
     throw err;
   }
 
@@ -53,7 +54,8 @@ export async function handleLiveStream(request: Request, claimId: string): Promi
   const client = clientKey(ctx.ip, RATE_LIMIT_IPV6_PREFIX);
   const open = streams.get(client) ?? 0;
   if (open >= LIVE_STREAMS_PER_IP) {
-    return refuse(429, `Too many live streams open from this address (at most ${LIVE_STREAMS_PER_IP})`, { "Retry-After": "30" });
+    const tooMany = errorBodyOf("rate_limited", `Too many live streams open from this address (at most ${LIVE_STREAMS_PER_IP})`);
+    return toResponse(errorAnswer(tooMany, { headers: { "Retry-After": String(STREAM_RETRY_AFTER_SECONDS) } }));
   }
   streams.set(client, open + 1);
 

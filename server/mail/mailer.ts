@@ -39,7 +39,7 @@ function delivery(): Delivery {
 
 /** 503 `Mail is not configured` when no mail can go out: checked before any work is done. */
 export function assertMailAvailable(): void {
-  if (delivery().kind === "none") throw new AppError("busy", MAIL_NOT_CONFIGURED);
+  if (delivery().kind === "none") throw new AppError("mail_not_configured", MAIL_NOT_CONFIGURED);
 }
 
 /** The web UI's absolute URL for `pathAndQuery` (mailed links). */
@@ -59,7 +59,7 @@ function fromAddress(): string {
 /** Sends one mail; a failure of the SMTP server is a 503 with a clean detail (and is logged). */
 export async function sendMail(mail: Mail): Promise<void> {
   const how = delivery();
-  if (how.kind === "none") throw new AppError("busy", MAIL_NOT_CONFIGURED);
+  if (how.kind === "none") throw new AppError("mail_not_configured", MAIL_NOT_CONFIGURED);
   const message = { from: fromAddress(), to: mail.to, subject: mail.subject, text: mail.text, html: mail.html };
   if (how.kind === "files") {
     await mkdir(how.dir, { recursive: true });
@@ -72,6 +72,6 @@ export async function sendMail(mail: Mail): Promise<void> {
     await how.transport.sendMail(message);
   } catch (err) {
     log().error({ err: (err as Error).message }, "[mail] sending failed");
-    throw new AppError("busy", MAIL_NOT_SENT);
+    throw new AppError("mail_not_sent", MAIL_NOT_SENT);
   }
 }

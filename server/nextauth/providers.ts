@@ -12,7 +12,7 @@ import { loginInput } from "../contract/auth.ts";
 import type { Config } from "../config.ts";
 import { dbReady } from "../db/client.ts";
 import { clientIpFromHeaders } from "../http/client-ip.ts";
-import { limitAuthAttempt } from "../ratelimit/limiter.ts";
+import { chargeSignIn } from "../door/budgets.ts";
 import { verifyCredentials } from "../services/auth.ts";
 import { agentSuspended } from "../services/moderation.ts";
 import { AppError } from "../errors.ts";
@@ -118,13 +118,13 @@ export const credentialsProvider = (cfg: Config) =>
       if (!parsed.success) return null;
       // The same limits as POST /auth/login: per client, and password guesses per account.
       const client = clientIpFromHeaders(req?.headers);
-      if (!(await limitAuthAttempt(client)).success) throw new Error("RateLimited");
+      if (!(await chargeSignIn(client))) throw new Error("RateLimited");
       await dbReady();
       let agent: { id: string } | null;
       try {
         agent = await verifyCredentials(parsed.data, client);
       } catch (err) {
-        if (err instanceof AppError && err.kind === "too_many_requests") throw new Error("RateLimited");
+        if (err instanceof AppError && err.code === "too_many_password_failures") throw new Error("RateLimited");
         throw err;
       }
       if (!agent) return null;

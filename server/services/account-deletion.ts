@@ -5,7 +5,7 @@ import { db, sqlTransaction, type SqlTx } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { verifyPassword } from "../auth/passwords.ts";
 import { hashToken } from "../auth/tokens.ts";
-import { forbidden, notFound } from "../errors.ts";
+import { confirmationFailed, notFound } from "../errors.ts";
 import { TOMBSTONE_AGENT_ID, TOMBSTONE_DISPLAY_NAME, TOMBSTONE_USERNAME, TOMBSTONE_USERNAME_KEY } from "../domain/accounts.ts";
 import { endCredentials } from "./accounts.ts";
 import { removeVoteIn } from "./votes.ts";
@@ -36,8 +36,8 @@ export async function deleteAccount(agentId: string, input: { password?: string;
   const confirmed = agent.passwordHash
     ? await verifyPassword(input.password ?? "", agent.passwordHash)
     : input.confirm !== undefined && input.confirm.trim().toLowerCase() === agent.username.toLowerCase();
-  if (!confirmed) throw forbidden();
-  await db().$transaction((tx) => endCredentials(tx, agentId, {}, true, { apiKeys: true, mcpGrants: true, oauthSessions: true }));
+  if (!confirmed) throw confirmationFailed();
+  await db().$transaction((tx) => endCredentials(tx, { agentId, everything: true, also: { apiKeys: true, mcpGrants: true, oauthSessions: true } }));
   for (let attempt = 1; ; attempt++) {
     try {
       await sqlTransaction((tx) => deleteAccountIn(tx, agentId));
@@ -58,7 +58,7 @@ const REVERSE: Record<ReversedTable, (tx: SqlTx, agentId: string) => Promise<voi
   async claim_votes(tx, agentId) {
     const votes = await tx.query<{ claim_id: string }>(Prisma.sql`
       SELECT claim_id::text AS claim_id FROM claim_votes WHERE agent_id = ${agentId}::uuid ORDER BY claim_id`);
-    for (const v of votes) await removeVoteIn(tx, agentId, v.claim_id, "include");
+    for (const v of votes) await removeVoteIn(tx, { agentId, claimId: v.claim_id, hidden: "include" });
   },
   async relevance_votes(tx, agentId) {
     const votes = await tx.query<{ argument_id: string }>(Prisma.sql`

@@ -9,7 +9,7 @@ import { db } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { hashPassword, verifyPassword } from "../auth/passwords.ts";
 import { hashToken } from "../auth/tokens.ts";
-import { AppError, badRequest, forbidden, notFound } from "../errors.ts";
+import { AppError, badRequest, confirmationFailed, notFound } from "../errors.ts";
 import { agentSelect, toAgent } from "../contract/common.ts";
 import type { AccountOut, UpdateProfileInput } from "../contract/accounts.ts";
 import {
@@ -27,7 +27,7 @@ import { applyAdminEmails } from "./moderation.ts";
 type Tx = Prisma.TransactionClient;
 
 export const INVALID_LINK = "token: the link is invalid, used or expired";
-const invalidLink = () => new AppError("invalid", INVALID_LINK, [{ field: "token", message: INVALID_LINK }]);
+const invalidLink = () => new AppError("invalid_link", INVALID_LINK, [{ field: "token", message: INVALID_LINK, rule: "invalid" }]);
 
 /** The credential a request came with: a password change ends every other one. */
 export interface OwnCredential {
@@ -86,7 +86,10 @@ const NOT_A_GRANT = [OAUTH_SESSION, "Client", "Interaction"];
  * carry no id to delete; sessions_valid_after is their cut-off, to the second). `also` names what
  * else the action ends.
  */
-export async function endCredentials(tx: Tx, agentId: string, keep: OwnCredential, everything: boolean, also: AlsoEnded = {}): Promise<void> {
+export async function endCredentials(
+  tx: Tx,
+  { agentId, keep = {}, everything, also = {} }: { agentId: string; keep?: OwnCredential; everything: boolean; also?: AlsoEnded },
+): Promise<void> {
   const now = new Date();
   await tx.refreshTokenFamily.updateMany({
     where: { agentId, revokedAt: null, ...(keep.familyId ? { id: { not: keep.familyId } } : {}) },
@@ -122,11 +125,11 @@ export async function endCredentials(tx: Tx, agentId: string, keep: OwnCredentia
 export async function changePassword(agentId: string, input: { current_password: string; new_password: string }, own: OwnCredential): Promise<void> {
   const agent = await db().agent.findUnique({ where: { id: agentId }, select: { passwordHash: true } });
   // An account without a password (OAuth only) sets one through a mailed reset link instead.
-  if (!agent || !(await verifyPassword(input.current_password, agent.passwordHash))) throw forbidden();
+  if (!agent || !(await verifyPassword(input.current_password, agent.passwordHash))) throw confirmationFailed();
   const passwordHash = await hashPassword(input.new_password);
   await db().$transaction(async (tx) => {
     await tx.agent.update({ where: { id: agentId }, data: { passwordHash } });
-    await endCredentials(tx, agentId, own, false, { oauthSessions: true, mailedLinks: "password_reset" });
+    await endCredentials(tx, { agentId, keep: own, everything: false, also: { oauthSessions: true, mailedLinks: "password_reset" } });
   });
 }
 
@@ -137,13 +140,23 @@ export async function changePassword(agentId: string, input: { current_password:
  */
 export async function signOutEverywhere(agentId: string, input: { revoke_api_keys?: boolean } = {}): Promise<void> {
   await db().$transaction((tx) =>
-    endCredentials(tx, agentId, {}, true, { mcpGrants: true, oauthSessions: true, apiKeys: input.revoke_api_keys === true }),
+    endCredentials(tx, { agentId, everything: true, also: { mcpGrants: true, oauthSessions: true, apiKeys: input.revoke_api_keys === true } }),
   );
 }
 
 // ---- mailed links ----
 
-async function issueAccountToken(agentId: string, email: string, purpose: AccountTokenPurpose, ttlMs: number): Promise<string> {
+async function issueAccountToken({
+  agentId,
+  email,
+  purpose,
+  ttlMs,
+}: {
+  agentId: string;
+  email: string;
+  purpose: AccountTokenPurpose;
+  ttlMs: number;
+}): Promise<string> {
   const token = `${ACCOUNT_TOKEN_PREFIX[purpose]}${randomBytes(ACCOUNT_TOKEN_BYTES).toString("base64url")}`;
   const now = new Date();
   await db().$transaction([
@@ -182,7 +195,8 @@ async function mailAllowed(address: string): Promise<boolean> {
   return false;
 }
 
-function linkMail(to: string, subject: string, intro: string, action: string, link: string, outro: string) {
+/** A mail whose point is one link: `intro`, the link labelled `action`, then `outro`. */
+function linkMail({ to, subject, intro, action, link, outro }: { to: string; subject: string; intro: string; action: string; link: string; outro: string }) {
   const text = `${intro}\n\n${action}:\n${link}\n\n${outro}\n`;
   const html =
     `<p>${intro}</p><p><a href="${link}">${action}</a></p>` +
@@ -201,17 +215,16 @@ export async function requestPasswordReset(email: string): Promise<void> {
   if (!agent) return;
   void (async () => {
     if (!(await mailAllowed(email))) return;
-    const token = await issueAccountToken(agent.id, email, "password_reset", PASSWORD_RESET_TTL_MS);
-    const link = webUrl(`/reset-password?token=${encodeURIComponent(token)}`);
+    const token = await issueAccountToken({ agentId: agent.id, email, purpose: "password_reset", ttlMs: PASSWORD_RESET_TTL_MS });
     await sendMail(
-      linkMail(
-        email,
-        "Reset your password",
-        "Someone (hopefully you) asked to reset the password of your Claims account.",
-        "Choose a new password",
-        link,
-        "The link works once, within an hour. If you did not ask for it, ignore this mail: your password stays as it is.",
-      ),
+      linkMail({
+        to: email,
+        subject: "Reset your password",
+        intro: "Someone (hopefully you) asked to reset the password of your Claims account.",
+        action: "Choose a new password",
+        link: webUrl(`/reset-password?token=${encodeURIComponent(token)}`),
+        outro: "The link works once, within an hour. If you did not ask for it, ignore this mail: your password stays as it is.",
+      }),
     );
   })().catch((err: unknown) => log().error({ err: (err as Error).message }, "[accounts] password-reset mail failed"));
 }
@@ -231,7 +244,7 @@ export async function confirmPasswordReset(token: string, newPassword: string): 
     const agent = await tx.agent.findUniqueOrThrow({ where: { id: owner }, select: { emailVerified: true } });
     await tx.agent.update({ where: { id: owner }, data: { passwordHash, emailVerified: agent.emailVerified ?? new Date() } });
     // Whoever held the account before the address was proven keeps nothing (docs/security.md#which-action-ends-which-credential).
-    await endCredentials(tx, owner, {}, true, { apiKeys: true, mcpGrants: true, oauthSessions: true, mailedLinks: "all" });
+    await endCredentials(tx, { agentId: owner, everything: true, also: { apiKeys: true, mcpGrants: true, oauthSessions: true, mailedLinks: "all" } });
     return owner;
   });
   if (!agentId) throw invalidLink();
@@ -249,17 +262,16 @@ export async function requestEmailVerification(agentId: string): Promise<void> {
   if (!agent.email) throw badRequest("email: the account has no email address to verify");
   if (agent.emailVerified) return;
   if (!(await mailAllowed(agent.email))) return;
-  const token = await issueAccountToken(agentId, agent.email, "email_verification", EMAIL_VERIFICATION_TTL_MS);
-  const link = webUrl(`/verify-email?token=${encodeURIComponent(token)}`);
+  const token = await issueAccountToken({ agentId, email: agent.email, purpose: "email_verification", ttlMs: EMAIL_VERIFICATION_TTL_MS });
   await sendMail(
-    linkMail(
-      agent.email,
-      "Verify your email address",
-      "Please confirm that this address belongs to your Claims account.",
-      "Verify my email address",
-      link,
-      "The link works once, within 24 hours. If you did not ask for it, ignore this mail.",
-    ),
+    linkMail({
+      to: agent.email,
+      subject: "Verify your email address",
+      intro: "Please confirm that this address belongs to your Claims account.",
+      action: "Verify my email address",
+      link: webUrl(`/verify-email?token=${encodeURIComponent(token)}`),
+      outro: "The link works once, within 24 hours. If you did not ask for it, ignore this mail.",
+    }),
   );
 }
 

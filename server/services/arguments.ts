@@ -169,7 +169,7 @@ async function lockChild(tx: SqlTx, childId: string): Promise<string> {
 async function assertLinkAllowed(tx: SqlTx, parentId: string, childId: string): Promise<void> {
   const [existing] = await tx.query<{ id: string }>(Prisma.sql`
     SELECT id::text AS id FROM arguments WHERE parent_claim_id = ${parentId}::uuid AND child_claim_id = ${childId}::uuid`);
-  if (existing) throw conflict(DUPLICATE_ARGUMENT);
+  if (existing) throw conflict(DUPLICATE_ARGUMENT, "duplicate_argument");
   const bound = MAX_ARGUMENT_DEPTH + 1;
   const [down] = await tx.query<{ cycle: boolean; below: number }>(Prisma.sql`
     WITH RECURSIVE below(id, depth) AS (

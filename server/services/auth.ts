@@ -9,7 +9,7 @@ import {
   REFRESH_TOKEN_TTL_MS,
   signAccessToken,
 } from "../auth/tokens.ts";
-import { AppError, conflict, notFound, unauthorized } from "../errors.ts";
+import { AppError, notFound, unauthorized } from "../errors.ts";
 import { rateLimiter } from "../ratelimit/limiter.ts";
 import { agentSelect, toAgent } from "../contract/common.ts";
 import type { TokenPair } from "../contract/auth.ts";
@@ -17,6 +17,9 @@ import { ACCOUNT_SUSPENDED, admitSignIn, applyAdminEmails, isSuspended } from ".
 import { getAccount, isRetiredUsername } from "./accounts.ts";
 
 type Tx = Prisma.TransactionClient;
+
+const emailTaken = () => new AppError("email_taken", "Email already registered");
+const usernameTaken = () => new AppError("username_taken", "Username already taken");
 
 export async function register(
   input: {
@@ -34,9 +37,9 @@ export async function register(
     where: { OR: [{ email: input.email }, { usernameKey }] },
     select: { email: true },
   });
-  if (taken) throw conflict(taken.email === input.email ? "Email already registered" : "Username already taken");
+  if (taken) throw taken.email === input.email ? emailTaken() : usernameTaken();
   // A deleted account's username is never given out again (docs/features/accounts.md).
-  if (await isRetiredUsername(input.username)) throw conflict("Username already taken");
+  if (await isRetiredUsername(input.username)) throw usernameTaken();
   const passwordHash = known.passwordHash ?? (await hashPassword(input.password));
   try {
     const agent = await db().agent.create({
@@ -58,13 +61,13 @@ export async function register(
     // Two registrations raced past the check above: the unique index decides.
     if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
       const target = JSON.stringify(err.meta ?? {});
-      throw conflict(target.includes("email") ? "Email already registered" : "Username already taken");
+      throw target.includes("email") ? emailTaken() : usernameTaken();
     }
     throw err;
   }
 }
 
-const INVALID_LOGIN = () => unauthorized("Invalid email or password");
+const INVALID_LOGIN = () => new AppError("invalid_credentials", "Invalid email or password");
 
 export const TOO_MANY_PASSWORD_FAILURES = "Too many failed sign-in attempts for this account; try again later";
 
@@ -75,7 +78,7 @@ export const TOO_MANY_PASSWORD_FAILURES = "Too many failed sign-in attempts for 
  */
 export async function verifyCredentials(input: { email: string; password: string }, client: string): Promise<{ id: string } | null> {
   const limiter = rateLimiter();
-  if (!(await limiter.passwordTryAllowed(input.email, client)).success) throw new AppError("too_many_requests", TOO_MANY_PASSWORD_FAILURES);
+  if (!(await limiter.passwordTryAllowed(input.email, client)).success) throw new AppError("too_many_password_failures", TOO_MANY_PASSWORD_FAILURES);
   const agent = await db().agent.findUnique({
     where: { email: input.email },
     select: { id: true, passwordHash: true },
@@ -136,7 +139,7 @@ export async function credentialsRefused(agentId: string, signedInAt: Date, tx: 
 /** Starts a new token family (a login) and returns its first pair. */
 export async function issueTokenPair(agentId: string, tx: Tx = db()): Promise<TokenPair> {
   const refused = await credentialsRefused(agentId, new Date(), tx);
-  if (refused === "suspended") throw new AppError("forbidden", ACCOUNT_SUSPENDED);
+  if (refused === "suspended") throw new AppError("account_suspended", ACCOUNT_SUSPENDED);
   if (refused) throw unauthorized();
   await pruneTokenFamilies(tx);
   const family = await tx.refreshTokenFamily.create({
@@ -194,7 +197,7 @@ export async function refresh(presented: string): Promise<TokenPair> {
     await tx.refreshToken.create({ data: { tokenHash: next.hash, familyId: family.id, parentId: token.id } });
     return { ok: true as const, agentId: family.agentId, familyId: family.id, token: next.token };
   });
-  if (!outcome.ok) throw "suspended" in outcome && outcome.suspended ? new AppError("forbidden", ACCOUNT_SUSPENDED) : unauthorized();
+  if (!outcome.ok) throw "suspended" in outcome && outcome.suspended ? new AppError("account_suspended", ACCOUNT_SUSPENDED) : unauthorized();
   return tokenPair(outcome.agentId, outcome.familyId, outcome.token);
 }
 

@@ -102,7 +102,7 @@ export function isSuspended(agent: { suspendedAt: Date | null; suspendedUntil: D
  * suspended agent is refused with 403 `Account suspended`.
  */
 export async function admitSignIn(agentId: string): Promise<void> {
-  if (await agentSuspended(agentId)) throw new AppError("forbidden", ACCOUNT_SUSPENDED);
+  if (await agentSuspended(agentId)) throw new AppError("account_suspended", ACCOUNT_SUSPENDED);
   await applyAdminEmails(agentId);
 }
 
@@ -191,7 +191,7 @@ export async function createReport(reporterId: string, input: CreateReportInput)
             ${input.reason}::"ReportReason", ${input.note ?? null})
     ON CONFLICT (reporter_id, target_type, target_id) WHERE status = 'open' DO NOTHING
     RETURNING id::text AS id, created_at`;
-  if (!row) throw conflict("You have already reported this");
+  if (!row) throw conflict("You have already reported this", "already_reported");
   return {
     id: row.id,
     target_type: input.target_type,
@@ -222,7 +222,7 @@ async function targetView(moderatorId: string, { targetType, targetId }: { targe
       }
     }
   } catch (err) {
-    if (err instanceof AppError && err.kind === "not_found") return null;
+    if (err instanceof AppError && err.code === "not_found") return null;
     throw err;
   }
 }

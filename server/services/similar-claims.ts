@@ -3,7 +3,7 @@
 // together; the claim a duplicate statement names; the trigram fallback of the search.
 import { Prisma } from "../db/generated/client.ts";
 import { readSql, readSqlWithin, type SqlRead } from "../db/client.ts";
-import { conflict } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import { DUPLICATE_STATEMENT, type SimilarClaims, type SimilarClaimsInput } from "../contract/claims.ts";
 import { claimViews } from "./claim-views.ts";
 import { visibleClaim } from "./visibility.ts";
@@ -79,7 +79,7 @@ export async function claimWithStatement(statement: string): Promise<string | nu
 
 /** The 409 of a duplicate statement, naming the claim that has it. */
 export const duplicateStatement = (existingClaimId: string) =>
-  conflict(DUPLICATE_STATEMENT, { existing_claim_id: existingClaimId });
+  new AppError("duplicate_claim", DUPLICATE_STATEMENT, undefined, { existing_claim_id: existingClaimId });
 
 /** Whether `err` is the unique key of folded statements refusing an insert (Prisma's P2002 or SQLSTATE 23505). */
 export function isDuplicateStatement(err: unknown): boolean {

@@ -25,6 +25,7 @@ const MAIL_NOTE =
 export const accountRouter = router({
   changePassword: agentProcedure
     .meta({
+      errors: ["confirmation_failed"],
       scope: "account",
       successStatus: 204,
       openapi: {
@@ -33,7 +34,6 @@ export const accountRouter = router({
         tags: TAG,
         protect: true,
         summary: "Change the password: every other login and web session, the OAuth server's sessions and earlier reset links end at once",
-        errorResponses: [400, 401, 403],
       },
     })
     .input(changePasswordInput)
@@ -54,7 +54,6 @@ export const accountRouter = router({
         protect: true,
         summary: "End every login, web session, MCP client grant and OAuth server session of the account, this one included",
         description: "`revoke_api_keys: true` revokes every API key too (default: keys keep working).",
-        errorResponses: [400, 401, 403],
       },
     })
     .input(signOutEverywhereInput)
@@ -65,6 +64,9 @@ export const accountRouter = router({
 
   requestPasswordReset: publicProcedure
     .meta({
+      attempt: "account",
+      credentials: "ignored",
+      errors: ["mail_not_configured", "mail_not_sent"],
       successStatus: 202,
       openapi: {
         method: "POST",
@@ -73,7 +75,6 @@ export const accountRouter = router({
         protect: false,
         summary: "Mail a password-reset link (valid 1 hour, once); 202 whether or not the address is known",
         description: MAIL_NOTE,
-        errorResponses: [400, 429, 503],
       },
     })
     .input(passwordResetInput)
@@ -85,6 +86,9 @@ export const accountRouter = router({
 
   confirmPasswordReset: publicProcedure
     .meta({
+      attempt: "account",
+      credentials: "ignored",
+      errors: ["invalid_link"],
       successStatus: 204,
       openapi: {
         method: "POST",
@@ -92,7 +96,6 @@ export const accountRouter = router({
         tags: TAG,
         protect: false,
         summary: "Set a new password with a mailed token; every credential of the account ends (logins, sessions, API keys, MCP grants)",
-        errorResponses: [400, 429],
       },
     })
     .input(passwordResetConfirmInput)
@@ -103,6 +106,7 @@ export const accountRouter = router({
 
   requestEmailVerification: agentProcedure
     .meta({
+      errors: ["mail_not_configured", "mail_not_sent"],
       scope: "account",
       successStatus: 202,
       openapi: {
@@ -112,7 +116,6 @@ export const accountRouter = router({
         protect: true,
         summary: "Mail a link that verifies the account's address (valid 24 hours, once)",
         description: MAIL_NOTE,
-        errorResponses: [400, 401, 403, 503],
       },
     })
     .input(z.object({}))
@@ -124,6 +127,9 @@ export const accountRouter = router({
 
   confirmEmailVerification: publicProcedure
     .meta({
+      attempt: "account",
+      credentials: "ignored",
+      errors: ["invalid_link"],
       successStatus: 204,
       openapi: {
         method: "POST",
@@ -131,7 +137,6 @@ export const accountRouter = router({
         tags: TAG,
         protect: false,
         summary: "Verify the address with a mailed token",
-        errorResponses: [400, 429],
       },
     })
     .input(emailVerifyConfirmInput)
@@ -151,7 +156,6 @@ export const accountRouter = router({
         summary: "Everything the account holds, as JSON (no secrets), one page at a time",
         description:
           "Each page holds at most 1,000 rows, and ends once its rows reach 1 MB of JSON (the row that crosses it is the last; one evidence text is at most 50,000 characters). Pass `next_cursor` as `cursor` for the next page; it is null on the last.",
-        errorResponses: [400, 401, 403],
       },
     })
     .input(accountExportInput)
@@ -160,6 +164,7 @@ export const accountRouter = router({
 
   delete: agentProcedure
     .meta({
+      errors: ["confirmation_failed"],
       scope: "account",
       successStatus: 204,
       openapi: {
@@ -170,7 +175,6 @@ export const accountRouter = router({
         summary: "Delete the account (password, or `confirm: <username>` for accounts without one)",
         description:
           "Removes the person and their votes (every gradient and reputation they moved is corrected); what they wrote stays, attributed to `deleted`.",
-        errorResponses: [400, 401, 403],
       },
     })
     .input(deleteAccountInput)

@@ -20,7 +20,6 @@ export const apiKeysRouter = router({
         protect: true,
         summary: "Create an API key (the key is shown only in this answer)",
         description: `Scopes: \`read\` (every GET, private ones included), \`vote\` (claim and evidence votes), \`write\` (claims, evidence, comments, bookmarks, follows), \`webhooks\` (manage webhooks). At most 20 live keys per agent. ${KEYS_NOTE}`,
-        errorResponses: [400, 401, 403],
       },
     })
     .input(createApiKeyInput)
@@ -30,7 +29,7 @@ export const apiKeysRouter = router({
   list: agentProcedure
     .meta({
       scope: "account",
-      openapi: { method: "GET", path: "/auth/api-keys", tags: TAG, protect: true, summary: "The caller's API keys that are not revoked, newest first", description: KEYS_NOTE, errorResponses: [401, 403] },
+      openapi: { method: "GET", path: "/auth/api-keys", tags: TAG, protect: true, summary: "The caller's API keys that are not revoked, newest first", description: KEYS_NOTE },
     })
     .input(z.object({}))
     .output(apiKeyListSchema)
@@ -40,7 +39,7 @@ export const apiKeysRouter = router({
     .meta({
       scope: "account",
       successStatus: 204,
-      openapi: { method: "DELETE", path: "/auth/api-keys/{key_id}", tags: TAG, protect: true, summary: "Revoke an API key: it answers 401 from the next call on", description: KEYS_NOTE, errorResponses: [401, 403, 404] },
+      openapi: { method: "DELETE", path: "/auth/api-keys/{key_id}", tags: TAG, protect: true, summary: "Revoke an API key: it answers 401 from the next call on", description: KEYS_NOTE },
     })
     .input(apiKeyIdInput)
     .output(z.void())

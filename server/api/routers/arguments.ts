@@ -3,6 +3,7 @@ import { z } from "zod";
 import * as args from "../../services/arguments.ts";
 import {
   addArgumentInput,
+  argdownTextSchema,
   argumentIdInput,
   argumentListSchema,
   argumentSchema,
@@ -21,6 +22,7 @@ const TAG = ["arguments"];
 export const argumentsRouter = router({
   create: agentProcedure
     .meta({
+      errors: ["duplicate_argument"],
       scope: "write",
       successStatus: 201,
       openapi: {
@@ -31,7 +33,6 @@ export const argumentsRouter = router({
         summary: "Put a claim under this one as a reason for or against it",
         description:
           "Exactly one of `child_claim_id` (an existing claim) and `statement` (a new claim, written and linked in one transaction). 400 for a claim under itself, a cycle, or a chain deeper than 8 levels; 409 for the same child under the same parent twice, or a statement another claim has.",
-        errorResponses: [400, 401, 404, 409],
       },
     })
     .input(addArgumentInput)
@@ -47,7 +48,6 @@ export const argumentsRouter = router({
         protect: false,
         summary: "A claim's arguments, by impact (nulls last) or newest first, with the balance",
         description: "`balance` = Σ impact of supports − Σ impact of opposes; shown only, it never changes the claim's gradient.",
-        errorResponses: [400, 404],
       },
     })
     .input(listArgumentsInput)
@@ -64,11 +64,10 @@ export const argumentsRouter = router({
         summary: `A claim and its arguments nested to \`depth\` levels (at most ${TREE_CHILDREN_PER_NODE} per node, by impact), each claim in full once`,
         description:
           `Each claim appears in full at its first place (breadth-first, in the listed order); where it stands under another parent too, that argument is an \`ArgumentReference\` (\`repeated: true\`, its \`claim_id\`, no nested arguments). At most ${TREE_MAX_ARGUMENTS} argument nodes and ${TREE_MAX_BYTES / 1_000_000} MB of them per answer: past that \`truncated\` is true and \`continue_at\` lists the claims whose arguments were left out, each to be asked with its own tree at the \`depth\` given. \`format=argdown\` answers \`text/plain\` in Argdown syntax (\`[title]: statement\`, \`+\`/\`-\` children indented, a repeated claim as \`[title]\` alone, the cut in \`//\` comments at the end).`,
-        errorResponses: [400, 404],
       },
     })
     .input(treeInput)
-    .output(z.union([treeSchema, z.object({ argdown: z.string() })]))
+    .output(z.union([treeSchema, argdownTextSchema]))
     .query(async ({ ctx, input }) => {
       const tree = await args.argumentTree(input, ctx.agent?.id ?? null);
       if (input.format === "json") return tree;
@@ -86,7 +85,6 @@ export const argumentsRouter = router({
         tags: TAG,
         protect: true,
         summary: "Cast or change the caller's relevance vote (0-1): how much the child, if true, bears on the parent",
-        errorResponses: [400, 401, 403, 404],
       },
     })
     .input(relevanceVoteInput)
@@ -97,7 +95,7 @@ export const argumentsRouter = router({
     .meta({
       scope: "vote",
       successStatus: 204,
-      openapi: { method: "DELETE", path: "/arguments/{argument_id}/relevance", tags: TAG, protect: true, summary: "Remove the caller's relevance vote", errorResponses: [401, 404] },
+      openapi: { method: "DELETE", path: "/arguments/{argument_id}/relevance", tags: TAG, protect: true, summary: "Remove the caller's relevance vote" },
     })
     .input(argumentIdInput)
     .output(z.void())

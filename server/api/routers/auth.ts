@@ -11,8 +11,11 @@ const TAG = ["auth"];
 export const authRouter = router({
   register: publicProcedure
     .meta({
+      attempt: "account",
+      credentials: "ignored",
+      errors: ["email_taken", "username_taken"],
       successStatus: 201,
-      openapi: { method: "POST", path: "/auth/register", tags: TAG, protect: false, summary: "Create an account", errorResponses: [400, 409, 429] },
+      openapi: { method: "POST", path: "/auth/register", tags: TAG, protect: false, summary: "Create an account" },
     })
     .input(registerInput)
     .output(agentWithEmailSchema)
@@ -20,7 +23,10 @@ export const authRouter = router({
 
   login: publicProcedure
     .meta({
-      openapi: { method: "POST", path: "/auth/login", tags: TAG, protect: false, summary: "Log in with email and password", errorResponses: [400, 401, 429] },
+      attempt: "account",
+      credentials: "ignored",
+      errors: ["invalid_credentials", "too_many_password_failures", "account_suspended"],
+      openapi: { method: "POST", path: "/auth/login", tags: TAG, protect: false, summary: "Log in with email and password" },
     })
     .input(loginInput)
     .output(tokenPairSchema)
@@ -28,7 +34,10 @@ export const authRouter = router({
 
   refresh: publicProcedure
     .meta({
-      openapi: { method: "POST", path: "/auth/refresh", tags: TAG, protect: false, summary: "Rotate a refresh token into a new token pair", errorResponses: [400, 401, 429] },
+      attempt: "account",
+      credentials: "ignored",
+      errors: ["account_suspended"],
+      openapi: { method: "POST", path: "/auth/refresh", tags: TAG, protect: false, summary: "Rotate a refresh token into a new token pair" },
     })
     .input(refreshInput)
     .output(tokenPairSchema)
@@ -36,8 +45,9 @@ export const authRouter = router({
 
   logout: publicProcedure
     .meta({
+      credentials: "ignored",
       successStatus: 204,
-      openapi: { method: "POST", path: "/auth/logout", tags: TAG, protect: false, summary: "Revoke the login the refresh token belongs to", errorResponses: [400] },
+      openapi: { method: "POST", path: "/auth/logout", tags: TAG, protect: false, summary: "Revoke the login the refresh token belongs to" },
     })
     .input(refreshInput)
     .output(z.void())
@@ -47,7 +57,7 @@ export const authRouter = router({
 
   me: agentProcedure
     .meta({
-      openapi: { method: "GET", path: "/auth/me", tags: TAG, protect: true, summary: "The signed-in agent", errorResponses: [401] },
+      openapi: { method: "GET", path: "/auth/me", tags: TAG, protect: true, summary: "The signed-in agent" },
     })
     .input(z.object({}))
     .output(accountSchema)
@@ -57,7 +67,7 @@ export const authRouter = router({
     .meta({
       // The account's own settings: an access token or a web session, never an API key or an MCP grant.
       scope: "account",
-      openapi: { method: "PATCH", path: "/auth/me", tags: TAG, protect: true, summary: "Change the display name, bio (≤ 500) or the automated flag", errorResponses: [400, 401, 403] },
+      openapi: { method: "PATCH", path: "/auth/me", tags: TAG, protect: true, summary: "Change the display name, bio (≤ 500) or the automated flag" },
     })
     .input(updateMeInput.extend(updateProfileInput.shape))
     .output(accountSchema)

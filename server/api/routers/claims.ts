@@ -31,6 +31,7 @@ const TAG = ["claims"];
 export const claimsRouter = router({
   create: agentProcedure
     .meta({
+      errors: ["duplicate_claim"],
       scope: "write",
       successStatus: 201,
       openapi: {
@@ -41,7 +42,6 @@ export const claimsRouter = router({
         summary: "Submit a claim",
         description:
           "409 `A claim with this statement already exists`, with `existing_claim_id` beside `detail`, when another claim has the same statement once case, whitespace and punctuation are folded.",
-        errorResponses: [400, 401, 409],
       },
     })
     .input(createClaimInput)
@@ -59,7 +59,6 @@ export const claimsRouter = router({
         summary: "Search and list claims",
         description:
           `Full-text search (\`q\`, ranked by relevance unless \`sort_by\` is given), tag filter (any of the tags; comma-separated or repeated), complexity and gradient range, \`bridging_status\`, and \`consensus\` (any of the statuses no_votes, too_few_votes, consensus_true, consensus_false, divided, open; comma-separated or repeated). Ties are broken by id. With \`q\` a call costs ${TEXT_SEARCH_COST} units of the rate limit.`,
-        errorResponses: [400],
       },
     })
     .input(listClaimsInput)
@@ -68,7 +67,7 @@ export const claimsRouter = router({
 
   bookmarks: agentProcedure
     .meta({
-      openapi: { method: "GET", path: "/claims/bookmarks", tags: TAG, protect: true, summary: "The caller's bookmarked claims, newest bookmark first", errorResponses: [400, 401] },
+      openapi: { method: "GET", path: "/claims/bookmarks", tags: TAG, protect: true, summary: "The caller's bookmarked claims, newest bookmark first" },
     })
     .input(pageInput)
     .output(claimListSchema)
@@ -76,7 +75,7 @@ export const claimsRouter = router({
 
   following: agentProcedure
     .meta({
-      openapi: { method: "GET", path: "/claims/following", tags: TAG, protect: true, summary: "The claims the caller follows, newest follow first", errorResponses: [400, 401] },
+      openapi: { method: "GET", path: "/claims/following", tags: TAG, protect: true, summary: "The claims the caller follows, newest follow first" },
     })
     .input(pageInput)
     .output(claimListSchema)
@@ -93,7 +92,6 @@ export const claimsRouter = router({
         summary: "Claims whose statements are near a text, best first",
         description:
           `Trigram similarity (pg_trgm) and full-text rank together, on the text's first ${SEARCH_TEXT_PREFIX_CHARS} characters; \`similarity\` is 0–1, 1 for the same statement. Hidden claims are left out. A call costs ${SIMILAR_CLAIMS_COST} units of the rate limit; a search cut off by its time budget answers no claims.`,
-        errorResponses: [400],
       },
     })
     .input(similarClaimsInput)
@@ -102,7 +100,7 @@ export const claimsRouter = router({
 
   get: publicProcedure
     .meta({
-      openapi: { method: "GET", path: "/claims/{claim_id}", tags: TAG, protect: false, summary: "A claim with its gradient history and parent claims", errorResponses: [404] },
+      openapi: { method: "GET", path: "/claims/{claim_id}", tags: TAG, protect: false, summary: "A claim with its gradient history and parent claims" },
     })
     .input(claimIdInput)
     .output(claimDetailSchema)
@@ -110,7 +108,7 @@ export const claimsRouter = router({
 
   children: publicProcedure
     .meta({
-      openapi: { method: "GET", path: "/claims/{claim_id}/children", tags: TAG, protect: false, summary: "The claims that name this claim as a parent, newest first", errorResponses: [400, 404] },
+      openapi: { method: "GET", path: "/claims/{claim_id}/children", tags: TAG, protect: false, summary: "The claims that name this claim as a parent, newest first" },
     })
     .input(claimIdInput.extend(pageInput.shape))
     .output(claimListSchema)
@@ -119,7 +117,7 @@ export const claimsRouter = router({
   vote: agentProcedure
     .meta({
       scope: "vote",
-      openapi: { method: "POST", path: "/claims/{claim_id}/vote", tags: TAG, protect: true, summary: "Cast or change the caller's vote (0.0-1.0)", errorResponses: [400, 401, 403, 404] },
+      openapi: { method: "POST", path: "/claims/{claim_id}/vote", tags: TAG, protect: true, summary: "Cast or change the caller's vote (0.0-1.0)" },
     })
     .input(claimVoteInput)
     .output(claimSchema)
@@ -129,7 +127,7 @@ export const claimsRouter = router({
     .meta({
       scope: "vote",
       successStatus: 204,
-      openapi: { method: "DELETE", path: "/claims/{claim_id}/vote", tags: TAG, protect: true, summary: "Remove the caller's vote", errorResponses: [401, 404] },
+      openapi: { method: "DELETE", path: "/claims/{claim_id}/vote", tags: TAG, protect: true, summary: "Remove the caller's vote" },
     })
     .input(claimIdInput)
     .output(z.void())
@@ -138,7 +136,7 @@ export const claimsRouter = router({
   bookmark: agentProcedure
     .meta({
       scope: "write",
-      openapi: { method: "POST", path: "/claims/{claim_id}/bookmark", tags: TAG, protect: true, summary: "Bookmark a claim (idempotent)", errorResponses: [401, 404] },
+      openapi: { method: "POST", path: "/claims/{claim_id}/bookmark", tags: TAG, protect: true, summary: "Bookmark a claim (idempotent)" },
     })
     .input(claimIdInput)
     .output(bookmarkSchema)
@@ -148,7 +146,7 @@ export const claimsRouter = router({
     .meta({
       scope: "write",
       successStatus: 204,
-      openapi: { method: "DELETE", path: "/claims/{claim_id}/bookmark", tags: TAG, protect: true, summary: "Remove a bookmark", errorResponses: [401, 404] },
+      openapi: { method: "DELETE", path: "/claims/{claim_id}/bookmark", tags: TAG, protect: true, summary: "Remove a bookmark" },
     })
     .input(claimIdInput)
     .output(z.void())
@@ -163,7 +161,6 @@ export const claimsRouter = router({
         tags: TAG,
         protect: true,
         summary: "Follow a claim (idempotent; flags default to true, given flags are set)",
-        errorResponses: [400, 401, 404],
       },
     })
     .input(followInput)
@@ -173,7 +170,7 @@ export const claimsRouter = router({
   updateFollow: agentProcedure
     .meta({
       scope: "write",
-      openapi: { method: "PATCH", path: "/claims/{claim_id}/follow", tags: TAG, protect: true, summary: "Change the notification flags of a follow", errorResponses: [400, 401, 404] },
+      openapi: { method: "PATCH", path: "/claims/{claim_id}/follow", tags: TAG, protect: true, summary: "Change the notification flags of a follow" },
     })
     .input(followInput)
     .output(followSchema)
@@ -183,7 +180,7 @@ export const claimsRouter = router({
     .meta({
       scope: "write",
       successStatus: 204,
-      openapi: { method: "DELETE", path: "/claims/{claim_id}/follow", tags: TAG, protect: true, summary: "Unfollow a claim", errorResponses: [401, 404] },
+      openapi: { method: "DELETE", path: "/claims/{claim_id}/follow", tags: TAG, protect: true, summary: "Unfollow a claim" },
     })
     .input(claimIdInput)
     .output(z.void())

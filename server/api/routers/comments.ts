@@ -19,7 +19,7 @@ export const commentsRouter = router({
     .meta({
       scope: "write",
       successStatus: 201,
-      openapi: { method: "POST", path: "/claims/{claim_id}/comments", tags: TAG, protect: true, summary: "Comment on a claim or reply to a comment (at most 3 levels deep)", errorResponses: [400, 401, 404, 429] },
+      openapi: { method: "POST", path: "/claims/{claim_id}/comments", tags: TAG, protect: true, summary: "Comment on a claim or reply to a comment (at most 3 levels deep)" },
     })
     .input(createCommentInput)
     .output(commentSchema)
@@ -27,7 +27,7 @@ export const commentsRouter = router({
 
   list: publicProcedure
     .meta({
-      openapi: { method: "GET", path: "/claims/{claim_id}/comments", tags: TAG, protect: false, summary: "A claim's comments as threads, oldest first; limit/offset page through top-level comments, each embedding its first 3 replies per level", errorResponses: [400, 401, 404, 429] },
+      openapi: { method: "GET", path: "/claims/{claim_id}/comments", tags: TAG, protect: false, summary: "A claim's comments as threads, oldest first; limit/offset page through top-level comments, each embedding its first 3 replies per level" },
     })
     .input(listCommentsInput)
     .output(commentListSchema)
@@ -35,7 +35,7 @@ export const commentsRouter = router({
 
   replies: publicProcedure
     .meta({
-      openapi: { method: "GET", path: "/claims/{claim_id}/comments/{comment_id}/replies", tags: TAG, protect: false, summary: "A page of one comment's direct replies, oldest first (a thread embeds only the first few; reply_count says how many there are)", errorResponses: [400, 401, 404, 429] },
+      openapi: { method: "GET", path: "/claims/{claim_id}/comments/{comment_id}/replies", tags: TAG, protect: false, summary: "A page of one comment's direct replies, oldest first (a thread embeds only the first few; reply_count says how many there are)" },
     })
     .input(listRepliesInput)
     .output(replyListSchema)
@@ -43,7 +43,7 @@ export const commentsRouter = router({
 
   get: publicProcedure
     .meta({
-      openapi: { method: "GET", path: "/comments/{comment_id}", tags: TAG, protect: false, summary: "One comment with its replies", errorResponses: [401, 404, 429] },
+      openapi: { method: "GET", path: "/comments/{comment_id}", tags: TAG, protect: false, summary: "One comment with its replies" },
     })
     .input(commentIdInput)
     .output(commentSchema)
@@ -52,7 +52,7 @@ export const commentsRouter = router({
   update: agentProcedure
     .meta({
       scope: "write",
-      openapi: { method: "PATCH", path: "/comments/{comment_id}", tags: TAG, protect: true, summary: "Edit one's own comment", errorResponses: [400, 401, 403, 404, 429] },
+      openapi: { method: "PATCH", path: "/comments/{comment_id}", tags: TAG, protect: true, summary: "Edit one's own comment" },
     })
     .input(updateCommentInput)
     .output(commentSchema)
@@ -62,7 +62,7 @@ export const commentsRouter = router({
     .meta({
       scope: "write",
       successStatus: 204,
-      openapi: { method: "DELETE", path: "/comments/{comment_id}", tags: TAG, protect: true, summary: "Delete one's own comment (its text becomes [deleted]; replies stay)", errorResponses: [401, 403, 404, 429] },
+      openapi: { method: "DELETE", path: "/comments/{comment_id}", tags: TAG, protect: true, summary: "Delete one's own comment (its text becomes [deleted]; replies stay)" },
     })
     .input(commentIdInput)
     .output(z.void())

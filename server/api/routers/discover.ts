@@ -21,7 +21,7 @@ const viewer = (ctx: { agent: { id: string } | null }) => ctx.agent?.id ?? null;
 export const discoverRouter = router({
   leaderboard: publicProcedure
     .meta({
-      openapi: { method: "GET", path: "/discover/leaderboard", tags: TAG, protect: false, summary: "Agents by peer score (at least 10 scored votes) or by reputation", errorResponses: [400, 401, 429] },
+      openapi: { method: "GET", path: "/discover/leaderboard", tags: TAG, protect: false, summary: "Agents by peer score (at least 10 scored votes) or by reputation" },
     })
     .input(leaderboardInput)
     .output(leaderboardSchema)
@@ -29,7 +29,7 @@ export const discoverRouter = router({
 
   trending: publicProcedure
     .meta({
-      openapi: { method: "GET", path: "/discover/trending", tags: TAG, protect: false, summary: "Claims ranked by activity in the last 24 hours (3·votes + 5·evidence + 2·comments)", errorResponses: [400, 401, 429] },
+      openapi: { method: "GET", path: "/discover/trending", tags: TAG, protect: false, summary: "Claims ranked by activity in the last 24 hours (3·votes + 5·evidence + 2·comments)" },
     })
     .input(trendingInput)
     .output(trendingSchema)
@@ -39,8 +39,7 @@ export const discoverRouter = router({
     .meta({
       openapi: { method: "GET", path: "/discover/related/{claim_id}", tags: TAG, protect: false, summary: "Claims related by shared tags and shared voters",
         description:
-          "Read from the claim's stored related set: every score is exact at the time of the request (relevance = 10·shared tags + 5·agents who voted on both); the members are those of the set's last computation, redone in the background after a vote on the claim, a change of its tags, or a read of a set older than RELATED_REFRESH_SECONDS (docs/api.md#discovery).",
-        errorResponses: [400, 401, 404, 429] },
+          "Read from the claim's stored related set: every score is exact at the time of the request (relevance = 10·shared tags + 5·agents who voted on both); the members are those of the set's last computation, redone in the background after a vote on the claim, a change of its tags, or a read of a set older than RELATED_REFRESH_SECONDS (docs/api.md#discovery)." },
     })
     .input(relatedInput)
     .output(relatedSchema)
@@ -48,7 +47,7 @@ export const discoverRouter = router({
 
   recommended: agentProcedure
     .meta({
-      openapi: { method: "GET", path: "/discover/recommended", tags: TAG, protect: true, summary: "Unvoted claims of others, scored by the caller's expertise tags, recency and evidence", errorResponses: [400, 401, 429] },
+      openapi: { method: "GET", path: "/discover/recommended", tags: TAG, protect: true, summary: "Unvoted claims of others, scored by the caller's expertise tags, recency and evidence" },
     })
     .input(recommendedInput)
     .output(recommendedSchema)
@@ -56,7 +55,7 @@ export const discoverRouter = router({
 
   topics: publicProcedure
     .meta({
-      openapi: { method: "GET", path: "/discover/topics", tags: TAG, protect: false, summary: "Tags by number of claims, with the claims of the last 7 days", errorResponses: [400, 401, 429] },
+      openapi: { method: "GET", path: "/discover/topics", tags: TAG, protect: false, summary: "Tags by number of claims, with the claims of the last 7 days" },
     })
     .input(topicsInput)
     .output(topicsSchema)
@@ -64,7 +63,7 @@ export const discoverRouter = router({
 
   topicClaims: publicProcedure
     .meta({
-      openapi: { method: "GET", path: "/discover/topics/{tag}", tags: TAG, protect: false, summary: "Claims with one tag (sort recent, gradient or votes)", errorResponses: [400, 401, 429] },
+      openapi: { method: "GET", path: "/discover/topics/{tag}", tags: TAG, protect: false, summary: "Claims with one tag (sort recent, gradient or votes)" },
     })
     .input(topicClaimsInput)
     .output(topicClaimsSchema)

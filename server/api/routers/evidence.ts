@@ -16,7 +16,7 @@ const TAG = ["evidence"];
 export const evidenceRouter = router({
   list: publicProcedure
     .meta({
-      openapi: { method: "GET", path: "/claims/{claim_id}/evidence", tags: TAG, protect: false, summary: "Evidence submitted for a claim", errorResponses: [400, 404] },
+      openapi: { method: "GET", path: "/claims/{claim_id}/evidence", tags: TAG, protect: false, summary: "Evidence submitted for a claim" },
     })
     .input(listEvidenceInput)
     .output(evidenceListSchema)
@@ -26,7 +26,7 @@ export const evidenceRouter = router({
     .meta({
       scope: "write",
       successStatus: 201,
-      openapi: { method: "POST", path: "/claims/{claim_id}/evidence", tags: TAG, protect: true, summary: "Submit evidence for a claim (links are never fetched)", errorResponses: [400, 401, 404] },
+      openapi: { method: "POST", path: "/claims/{claim_id}/evidence", tags: TAG, protect: true, summary: "Submit evidence for a claim (links are never fetched)" },
     })
     .input(createEvidenceInput)
     .output(evidenceSchema)
@@ -34,7 +34,7 @@ export const evidenceRouter = router({
 
   get: publicProcedure
     .meta({
-      openapi: { method: "GET", path: "/evidence/{evidence_id}", tags: TAG, protect: false, summary: "One piece of evidence", errorResponses: [404] },
+      openapi: { method: "GET", path: "/evidence/{evidence_id}", tags: TAG, protect: false, summary: "One piece of evidence" },
     })
     .input(evidenceIdInput)
     .output(evidenceSchema)
@@ -43,7 +43,7 @@ export const evidenceRouter = router({
   vote: agentProcedure
     .meta({
       scope: "vote",
-      openapi: { method: "POST", path: "/evidence/{evidence_id}/vote", tags: TAG, protect: true, summary: "Vote evidence up or down (voting again changes the vote)", errorResponses: [400, 401, 403, 404] },
+      openapi: { method: "POST", path: "/evidence/{evidence_id}/vote", tags: TAG, protect: true, summary: "Vote evidence up or down (voting again changes the vote)" },
     })
     .input(evidenceVoteInput)
     .output(evidenceSchema)
@@ -53,7 +53,7 @@ export const evidenceRouter = router({
     .meta({
       scope: "vote",
       successStatus: 204,
-      openapi: { method: "DELETE", path: "/evidence/{evidence_id}/vote", tags: TAG, protect: true, summary: "Remove the caller's evidence vote", errorResponses: [401, 404] },
+      openapi: { method: "DELETE", path: "/evidence/{evidence_id}/vote", tags: TAG, protect: true, summary: "Remove the caller's evidence vote" },
     })
     .input(evidenceIdInput)
     .output(z.void())

@@ -26,6 +26,7 @@ const MODERATORS = "Moderators and admins, with an access token or a web session
 export const moderationRouter = router({
   report: agentProcedure
     .meta({
+      errors: ["not_found", "already_reported"],
       scope: "write",
       successStatus: 201,
       openapi: {
@@ -35,7 +36,6 @@ export const moderationRouter = router({
         protect: true,
         summary: "Report a claim, evidence, comment or agent",
         description: "One open report per reporter and target (again → 409); an unknown target → 404; reporting oneself or one's own content → 400.",
-        errorResponses: [400, 401, 403, 404, 409],
       },
     })
     .input(createReportInput)
@@ -51,7 +51,6 @@ export const moderationRouter = router({
         protect: true,
         summary: "The moderation queue: reported targets, most reported first",
         description: MODERATORS,
-        errorResponses: [400, 401, 403],
       },
     })
     .input(queueInput)
@@ -60,7 +59,7 @@ export const moderationRouter = router({
 
   audit: moderatorProcedure
     .meta({
-      openapi: { method: "GET", path: "/moderation/audit", tags: TAG, protect: true, summary: "The audit log, newest first", description: MODERATORS, errorResponses: [400, 401, 403] },
+      openapi: { method: "GET", path: "/moderation/audit", tags: TAG, protect: true, summary: "The audit log, newest first", description: MODERATORS },
     })
     .input(auditInput)
     .output(auditSchema)
@@ -68,6 +67,7 @@ export const moderationRouter = router({
 
   resolve: moderatorProcedure
     .meta({
+      errors: ["conflict"],
       successStatus: 204,
       openapi: {
         method: "POST",
@@ -76,7 +76,6 @@ export const moderationRouter = router({
         protect: true,
         summary: "Dismiss a report, or hide its target; resolves every open report on that target",
         description: MODERATORS,
-        errorResponses: [400, 401, 403, 404, 409],
       },
     })
     .input(resolveReportInput)
@@ -93,7 +92,6 @@ export const moderationRouter = router({
         protect: true,
         summary: "Suspend an agent: every credential it holds stops working at once",
         description: `${MODERATORS} Admins cannot be suspended, nor oneself; suspending a moderator takes an admin.`,
-        errorResponses: [400, 401, 403, 404],
       },
     })
     .input(suspendInput)
@@ -103,7 +101,7 @@ export const moderationRouter = router({
   unsuspend: moderatorProcedure
     .meta({
       successStatus: 204,
-      openapi: { method: "POST", path: "/moderation/agents/{agent_id}/unsuspend", tags: TAG, protect: true, summary: "Lift a suspension", description: MODERATORS, errorResponses: [400, 401, 403, 404] },
+      openapi: { method: "POST", path: "/moderation/agents/{agent_id}/unsuspend", tags: TAG, protect: true, summary: "Lift a suspension", description: MODERATORS },
     })
     .input(unsuspendInput)
     .output(z.void())
@@ -119,7 +117,6 @@ export const moderationRouter = router({
         protect: true,
         summary: "Hide a claim, evidence or comment from everyone but its author and moderators",
         description: `${MODERATORS} Hidden content leaves every list, search, discovery result, topic, count and statistic; votes on it answer 404.`,
-        errorResponses: [400, 401, 403, 404],
       },
     })
     .input(hideInput)
@@ -136,7 +133,6 @@ export const moderationRouter = router({
         protect: true,
         summary: "Restore hidden content as it was",
         description: MODERATORS,
-        errorResponses: [400, 401, 403, 404],
       },
     })
     .input(restoreInput)
@@ -152,7 +148,6 @@ export const moderationRouter = router({
         protect: true,
         summary: "Make an agent a moderator or a member again (admins only)",
         description: "Takes effect at once, on tokens already issued. Admin is granted only by ADMIN_EMAILS or `npm run admin:grant`.",
-        errorResponses: [400, 401, 403, 404],
       },
     })
     .input(setRoleInput)

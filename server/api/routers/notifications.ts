@@ -24,7 +24,6 @@ export const notificationsRouter = router({
         summary: "The caller's inbox: one thread per followed claim, most recently updated first",
         description:
           "Carries `Last-Modified`; a request with `If-Modified-Since` gets `304 Not Modified` (no body) when nothing changed since — poll cheaply.",
-        errorResponses: [400, 401],
       },
     })
     .input(listNotificationsInput)
@@ -52,7 +51,6 @@ export const notificationsRouter = router({
         tags: TAG,
         protect: true,
         summary: "Mark every notification read (or those updated up to `before`)",
-        errorResponses: [400, 401],
       },
     })
     .input(markAllReadInput)
@@ -69,7 +67,6 @@ export const notificationsRouter = router({
         tags: TAG,
         protect: true,
         summary: "Mark one notification read (its reasons start again from zero)",
-        errorResponses: [401, 404],
       },
     })
     .input(notificationIdInput)

@@ -11,6 +11,8 @@ const TAG = ["auth"];
 export const oauthRouter = router({
   exchange: publicProcedure
     .meta({
+      credentials: "ignored",
+      errors: ["account_suspended"],
       openapi: {
         method: "POST",
         path: "/auth/oauth/exchange",
@@ -18,7 +20,6 @@ export const oauthRouter = router({
         protect: false,
         summary: "Exchange the one-time code from an OAuth sign-in for a token pair",
         description: "The code arrives as `?code=` on `redirect_to` after an OAuth sign-in. It is valid 60 seconds and works once.",
-        errorResponses: [400, 401],
       },
     })
     .input(exchangeInput)
@@ -27,6 +28,7 @@ export const oauthRouter = router({
 
   start: publicProcedure
     .meta({
+      errors: ["not_configured"],
       successStatus: 302,
       openapi: {
         method: "GET",
@@ -36,7 +38,6 @@ export const oauthRouter = router({
         summary: "Sign in with google, github or twitter (x): redirects to the provider",
         description:
           "Answers 302 to the provider's authorization page (with state and PKCE). After the provider, the browser is signed in to the web UI and lands on `redirect_to` with `?code=` for POST /auth/oauth/exchange.",
-        errorResponses: [400, 404, 501],
       },
     })
     .input(oauthStartInput)

@@ -16,7 +16,7 @@ const TAG = ["profiles"];
 export const profilesRouter = router({
   timeline: publicProcedure
     .meta({
-      openapi: { method: "GET", path: "/profiles/{agent_id}/timeline", tags: TAG, protect: false, summary: "Claims, evidence, votes and comments per UTC day (7d, 30d or 90d; days + 1 points, oldest first)", errorResponses: [400, 401, 404, 429] },
+      openapi: { method: "GET", path: "/profiles/{agent_id}/timeline", tags: TAG, protect: false, summary: "Claims, evidence, votes and comments per UTC day (7d, 30d or 90d; days + 1 points, oldest first)" },
     })
     .input(timelineInput)
     .output(timelineSchema)
@@ -24,7 +24,7 @@ export const profilesRouter = router({
 
   reputationJourney: publicProcedure
     .meta({
-      openapi: { method: "GET", path: "/profiles/{agent_id}/reputation-journey", tags: TAG, protect: false, summary: "The agent's most recent reputation changes, oldest first", errorResponses: [400, 401, 404, 429] },
+      openapi: { method: "GET", path: "/profiles/{agent_id}/reputation-journey", tags: TAG, protect: false, summary: "The agent's most recent reputation changes, oldest first" },
     })
     .input(reputationJourneyInput)
     .output(reputationJourneySchema)
@@ -32,7 +32,7 @@ export const profilesRouter = router({
 
   trackRecord: publicProcedure
     .meta({
-      openapi: { method: "GET", path: "/profiles/{agent_id}/track-record", tags: TAG, protect: false, summary: "Brier score, peer score (vs the crowd when each vote was cast) and calibration of the agent's resolved votes", errorResponses: [401, 404, 429] },
+      openapi: { method: "GET", path: "/profiles/{agent_id}/track-record", tags: TAG, protect: false, summary: "Brier score, peer score (vs the crowd when each vote was cast) and calibration of the agent's resolved votes" },
     })
     .input(trackRecordInput)
     .output(trackRecordSchema)
@@ -40,7 +40,7 @@ export const profilesRouter = router({
 
   get: publicProcedure
     .meta({
-      openapi: { method: "GET", path: "/profiles/{agent_id}", tags: TAG, protect: false, summary: "An agent's profile (by id or username): stats, learning score, expertise", errorResponses: [401, 404, 429] },
+      openapi: { method: "GET", path: "/profiles/{agent_id}", tags: TAG, protect: false, summary: "An agent's profile (by id or username): stats, learning score, expertise" },
     })
     .input(profileInput)
     .output(profileSchema)

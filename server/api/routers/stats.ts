@@ -6,7 +6,7 @@ import { publicProcedure, router } from "../trpc.ts";
 export const statsRouter = router({
   platform: publicProcedure
     .meta({
-      openapi: { method: "GET", path: "/stats/platform", tags: ["stats"], protect: false, summary: "Platform statistics, computed at most every 5 minutes", errorResponses: [401, 429] },
+      openapi: { method: "GET", path: "/stats/platform", tags: ["stats"], protect: false, summary: "Platform statistics, computed at most every 5 minutes" },
     })
     .input(z.object({}))
     .output(platformStatsSchema)

@@ -32,7 +32,6 @@ export const webhooksRouter = router({
         protect: true,
         summary: "Register an endpoint (the secret is shown only in this answer)",
         description: `At most 10 endpoints per agent. ${URL_RULE} Deliveries follow the Standard Webhooks specification.`,
-        errorResponses: [400, 401],
       },
     })
     .input(createWebhookInput)
@@ -40,13 +39,13 @@ export const webhooksRouter = router({
     .mutation(({ ctx, input }) => webhooks.createWebhook(ctx.agent.id, input)),
 
   list: agentProcedure
-    .meta({ openapi: { method: "GET", path: "/webhooks", tags: TAG, protect: true, summary: "The caller's endpoints", errorResponses: [401] } })
+    .meta({ openapi: { method: "GET", path: "/webhooks", tags: TAG, protect: true, summary: "The caller's endpoints" } })
     .input(z.object({}))
     .output(webhookListSchema)
     .query(({ ctx }) => webhooks.listWebhooks(ctx.agent.id)),
 
   get: agentProcedure
-    .meta({ openapi: { method: "GET", path: "/webhooks/{webhook_id}", tags: TAG, protect: true, summary: "One endpoint", errorResponses: [401, 404] } })
+    .meta({ openapi: { method: "GET", path: "/webhooks/{webhook_id}", tags: TAG, protect: true, summary: "One endpoint" } })
     .input(webhookIdInput)
     .output(webhookSchema)
     .query(({ ctx, input }) => webhooks.getWebhook({ agentId: ctx.agent.id, webhookId: input.webhook_id })),
@@ -61,7 +60,6 @@ export const webhooksRouter = router({
         protect: true,
         summary: 'Change the url, events or description; `status: "active"` re-enables a disabled endpoint',
         description: URL_RULE,
-        errorResponses: [400, 401, 404],
       },
     })
     .input(updateWebhookInput)
@@ -72,7 +70,7 @@ export const webhooksRouter = router({
     .meta({
       scope: "webhooks",
       successStatus: 204,
-      openapi: { method: "DELETE", path: "/webhooks/{webhook_id}", tags: TAG, protect: true, summary: "Delete an endpoint and its delivery log", errorResponses: [401, 404] },
+      openapi: { method: "DELETE", path: "/webhooks/{webhook_id}", tags: TAG, protect: true, summary: "Delete an endpoint and its delivery log" },
     })
     .input(webhookIdInput)
     .output(z.void())
@@ -87,7 +85,6 @@ export const webhooksRouter = router({
         tags: TAG,
         protect: true,
         summary: "A new signing secret (shown only here); the old one stops signing at once",
-        errorResponses: [401, 404],
       },
     })
     .input(webhookIdInput)
@@ -98,7 +95,7 @@ export const webhooksRouter = router({
     .meta({
       scope: "webhooks",
       successStatus: 202,
-      openapi: { method: "POST", path: "/webhooks/{webhook_id}/test", tags: TAG, protect: true, summary: "Send a `ping` message", errorResponses: [401, 404] },
+      openapi: { method: "POST", path: "/webhooks/{webhook_id}/test", tags: TAG, protect: true, summary: "Send a `ping` message" },
     })
     .input(webhookIdInput)
     .output(acceptedSchema)
@@ -112,7 +109,6 @@ export const webhooksRouter = router({
         tags: TAG,
         protect: true,
         summary: "The delivery log: one entry per attempt, newest first",
-        errorResponses: [400, 401, 404],
       },
     })
     .input(deliveriesInput)
@@ -129,7 +125,6 @@ export const webhooksRouter = router({
         tags: TAG,
         protect: true,
         summary: "Send a delivery's message again (same webhook-id)",
-        errorResponses: [401, 404],
       },
     })
     .input(redeliverInput)
