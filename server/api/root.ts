@@ -18,6 +18,7 @@ import { notificationsRouter } from "./routers/notifications.ts";
 import { webhooksRouter } from "./routers/webhooks.ts";
 import { researchRouter } from "./routers/research.ts";
 import { router } from "./trpc.ts";
+import { knowInputSchemas } from "./errors.ts";
 
 export const appRouter = router({
   health: healthRouter,
@@ -38,5 +39,8 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   research: researchRouter,
 });
+
+// Field errors read their bounds from the procedures' input schemas (a too-short statement's error says how long it may be).
+knowInputSchemas(appRouter);
 
 export type AppRouter = typeof appRouter;
