@@ -150,7 +150,7 @@ const tagsSchema = z
   .transform((raw, ctx) => {
     const result = normalizeTags(raw);
     if (!result.ok) {
-      ctx.addIssue({ code: "custom", message: result.message });
+      ctx.addIssue({ code: "custom", message: result.message, params: { rule: result.rule, max: result.max, ...(result.rule === "format" && { format: "pattern" }) } });
       return z.NEVER;
     }
     return result.tags;
@@ -225,6 +225,7 @@ export const listClaimsInput = z
   .refine((i) => i.min_gradient === undefined || i.max_gradient === undefined || i.min_gradient <= i.max_gradient, {
     message: "min_gradient: must not be greater than max_gradient",
     path: ["min_gradient"],
+    params: { rule: "not_above", other: "max_gradient" },
   });
 
 export type ListClaimsInput = z.infer<typeof listClaimsInput>;

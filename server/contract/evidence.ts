@@ -90,7 +90,7 @@ export const createEvidenceInput = z
     title: describingText("title", TITLE_MAX),
     excerpt: describingText("excerpt", EXCERPT_MAX),
   })
-  .refine((e) => e.content_type !== "link" || isHttpUrl(e.content.trim()), { message: linkMessage, path: ["content"] });
+  .refine((e) => e.content_type !== "link" || isHttpUrl(e.content.trim()), { message: linkMessage, path: ["content"], params: { rule: "format", format: "url", max: LINK_MAX } });
 
 /** Validated input; title and excerpt may be left out by callers inside the server (the demo seed). */
 export type CreateEvidenceInput = Omit<z.infer<typeof createEvidenceInput>, "title" | "excerpt"> & { title?: string | null; excerpt?: string | null };

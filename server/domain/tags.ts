@@ -7,7 +7,8 @@ const TAG_PATTERN = /^[a-z0-9_-]{1,50}$/;
 export const TAG_FORMAT_MESSAGE = "tags: each tag must be 1-50 characters of a-z, 0-9, _ or -";
 export const TAG_COUNT_MESSAGE = `tags: at most ${MAX_TAGS} tags are allowed`;
 
-export type TagsResult = { ok: true; tags: string[] } | { ok: false; message: string };
+/** A refusal names its rule for programs (docs/api.md#errors): a tag's format (each at most MAX_TAG_LENGTH) or too many tags. */
+export type TagsResult = { ok: true; tags: string[] } | { ok: false; message: string; rule: "format" | "too_many"; max: number };
 
 function normalize(tag: string): string {
   return tag.trim().toLowerCase();
@@ -22,10 +23,10 @@ export function normalizeTags(input: readonly string[]): TagsResult {
   const tags: string[] = [];
   for (const raw of input) {
     const tag = typeof raw === "string" ? normalize(raw) : "";
-    if (!TAG_PATTERN.test(tag)) return { ok: false, message: TAG_FORMAT_MESSAGE };
+    if (!TAG_PATTERN.test(tag)) return { ok: false, message: TAG_FORMAT_MESSAGE, rule: "format", max: MAX_TAG_LENGTH };
     if (!tags.includes(tag)) tags.push(tag);
   }
-  if (tags.length > MAX_TAGS) return { ok: false, message: TAG_COUNT_MESSAGE };
+  if (tags.length > MAX_TAGS) return { ok: false, message: TAG_COUNT_MESSAGE, rule: "too_many", max: MAX_TAGS };
   return { ok: true, tags };
 }
 
