@@ -5,12 +5,13 @@
 //   - sharedCaller: the same, for pages Next keeps between renders (they may not read the request).
 //   - serverCaller: the agent of the request's NextAuth session, the context the web tRPC endpoint
 //     builds. Using it marks the render as the viewer's own: it is never served to anyone else signed in.
+// The server components' door (docs/architecture.md#the-door): the render is charged once, one unit of
+// the page budget, by the node-level guard; each call passes the door's checks in the base procedure.
 import "server-only";
 import { TRPCError } from "@trpc/server";
 import { headers } from "next/headers";
 import { cache } from "react";
 import { markViewerRead } from "../log/request-context.ts";
-import { errorBody } from "./errors.ts";
 import { appRouter } from "./root.ts";
 import { createCallerFactory } from "./trpc.ts";
 import { anonymousWebContext, createWebContext, sharedRenderContext } from "./web-context.ts";
@@ -51,11 +52,6 @@ export const currentViewer = cache(async () => {
 });
 
 export type Viewer = NonNullable<Awaited<ReturnType<typeof currentViewer>>>;
-
-/** The error's contract detail, e.g. "q: must be 2-200 characters" (the same text /api/v1 answers). */
-export function errorDetail(err: unknown): string {
-  return err instanceof TRPCError ? errorBody(err).detail : "Something went wrong";
-}
 
 export function isTrpcError(err: unknown, code: TRPCError["code"]): err is TRPCError {
   return err instanceof TRPCError && err.code === code;

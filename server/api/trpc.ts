@@ -1,15 +1,16 @@
-// tRPC foundation: the context (who is calling), the procedure builders and the error formatter.
-// Both the REST adapter (/api/v1) and the web UI's tRPC endpoint build their context here.
-import { initTRPC } from "@trpc/server";
+// tRPC foundation: the context (who is calling), the procedure builders and the error formatter. Every
+// way in ends here (docs/architecture.md#the-door): the base procedure runs the door's checks
+// (server/door/calls.ts) once per call, and every error leaves as the one body ({code, detail, errors?}).
+import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import { grantedScopes, type Identity, type SessionAgent } from "../auth/identity.ts";
+import type { Identity, SessionAgent } from "../auth/identity.ts";
 import { isStatementTimeout } from "../db/client.ts";
-import { roleAllows, type Role } from "../domain/roles.ts";
 import { markWrote, queryReadsReplica, replicaConfigured, withReadRoute } from "../db/read-routing.ts";
-import { requiredScope, scopeAllows, type RequiredScope } from "../domain/scopes.ts";
-import { AppError, badRequest, databaseBusy, forbidden, unauthorized } from "../errors.ts";
+import { failureBody, trpcErrorFields, type ErrorBody } from "../door/answers.ts";
+import { callerOf, checkCall, type DoorMeta } from "../door/calls.ts";
+import { AppError, databaseBusy, unauthenticated, type ErrorCode } from "../errors.ts";
+import { logError } from "../log/logger.ts";
 import { errorBody, toTRPCError } from "./errors.ts";
-import { firstUnstorableField } from "../domain/text-guard.ts";
 
 export interface Context {
   identity: Identity;
@@ -35,48 +36,45 @@ export interface Context {
   };
 }
 
-export type ProcedureMeta = {
+/** What a procedure declares: what the door reads (scope, role, cost, account attempts, credentials: server/door/calls.ts) and its REST success status. */
+export type ProcedureMeta = DoorMeta & {
   /** HTTP status on success for the REST surface (default 200); 302: the output is {location, set_cookies}. */
   successStatus?: 200 | 201 | 202 | 204 | 302;
   /**
-   * What an API key needs to call it (docs/api.md#api-keys). Default: `read` for a query, and for a mutation
-   * `account` (no key may call it) until it names its scope. Access tokens and sessions pass any scope.
+   * The error codes it answers beyond those its shape implies (docs/api.md#errors), e.g. `duplicate_claim`:
+   * the OpenAPI document lists each operation's codes from these and the table (server/rest/openapi.ts).
    */
-  scope?: RequiredScope;
-  /**
-   * The role it needs (docs/features/moderation.md): anyone without it gets 403 `Insufficient permissions`. Declared
-   * by the builders below (moderatorProcedure, adminProcedure), checked in publicProcedure.
-   */
-  role?: Role;
-  /**
-   * Units of the caller's API budget one call takes (docs/security.md#what-a-call-costs), one unless
-   * declared: a number, or a function of the input as sent (not yet checked: the budget is charged first).
-   */
-  cost?: number | ((input: unknown) => number);
+  errors?: readonly ErrorCode[];
 };
-
-/** The units one call of a procedure with this meta takes, from its input as sent: a whole number, at least one. */
-export function callCost(meta: ProcedureMeta | undefined, input: unknown): number {
-  const cost = typeof meta?.cost === "function" ? meta.cost(input) : (meta?.cost ?? 1);
-  return Number.isFinite(cost) ? Math.max(1, Math.floor(cost)) : 1;
-}
 
 const t = initTRPC
   .context<Context>()
   .meta<OpenApiMeta<ProcedureMeta>>()
   .create({
-    errorFormatter({ shape, error }) {
-      const body = errorBody(error);
+    errorFormatter({ shape, error, path }) {
+      // The one body (server/api/errors.ts), its code in data.error_code: tRPC's own `code` and
+      // `data.code` keep their meaning (its client reads them).
+      const { error_code, fields } = trpcErrorFields(errorBody(error, path));
       // The web tRPC endpoint sends the shape as is: an internal error's message (maybe a database's) stays home.
-      const message = error.code === "INTERNAL_SERVER_ERROR" ? body.detail : shape.message;
+      const message = error.code === "INTERNAL_SERVER_ERROR" ? fields.detail : shape.message;
       // Never a stack trace (tRPC adds one outside production), whatever NODE_ENV says.
       const { stack: _stack, ...data } = shape.data;
-      return { ...shape, message, data, ...body };
+      return { ...shape, message, data: { ...data, error_code }, ...fields };
     },
   });
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
+
+/**
+ * The body of what a direct call of a procedure threw (an MCP tool call, the agents' site): the same body
+ * /api/v1 and /api/trpc answer with. An internal error is logged here (`logLine`), as their adapters log theirs.
+ */
+export function callErrorBody(err: unknown, logLine: string): ErrorBody {
+  if (!(err instanceof TRPCError)) return failureBody(err, logLine);
+  if (err.code === "INTERNAL_SERVER_ERROR") logError(logLine, err.cause ?? err);
+  return errorBody(err);
+}
 
 /**
  * The one place the service's errors become tRPC's (and so the REST status and {"detail"}): an AppError
@@ -106,65 +104,21 @@ const readRouting = t.middleware(async ({ ctx, type, next }) => {
 });
 
 /**
- * The endpoints that establish or end credentials ignore whatever credentials came along (docs/security.md#every-way-in):
- * a client that sends its expired access token with every call can still log in and refresh.
+ * Open to everyone; a credential that was sent must still be valid (docs/api.md#sign-in), except on the
+ * credential endpoints, which ignore it. The door's checks run here, once per call on every way in
+ * (REST, /api/trpc, MCP, server components): credential, scope, the text guard, role.
  */
-const CREDENTIAL_PATHS = new Set([
-  "/auth/register",
-  "/auth/login",
-  "/auth/refresh",
-  "/auth/logout",
-  "/auth/oauth/exchange",
-  // Mailed links are followed by people who may hold a stale token (docs/features/accounts.md).
-  "/auth/password-reset",
-  "/auth/password-reset/confirm",
-  "/auth/email/verify/confirm",
-]);
-
-/** Whether a call of `method path` is served as anonymous whatever credentials came along (the one rule; the REST adapter asks it too). */
-export function ignoresCredentials(method: string | undefined, path: string | undefined): boolean {
-  return method?.toUpperCase() === "POST" && CREDENTIAL_PATHS.has(path ?? "");
-}
-
-/**
- * Whether `identity` may call a procedure with this meta and type: the refusal (401/403) or null. The
- * one rule for credentials, scopes (API keys, MCP grants) and roles, for every entry point — REST,
- * /api/trpc, server components — and for the REST adapter's cached statistics, served without tRPC
- * (docs/api.md#discovery).
- */
-export function refusal(identity: Identity, meta: ProcedureMeta | undefined, type: "query" | "mutation" | "subscription"): AppError | null {
-  if (identity.kind === "invalid") return unauthorized();
-  if (identity.kind === "agent" && !scopeAllows(grantedScopes(identity), requiredScope(meta?.scope, type))) return forbidden();
-  // Roles: the one check, like scopes. The role is read with the identity on every request.
-  if (meta?.role && meta.role !== "member") {
-    if (identity.kind !== "agent") return unauthorized();
-    if (!roleAllows(identity.agent.role, meta.role)) return forbidden();
-  }
-  return null;
-}
-
-/** Open to everyone; a token that was sent must still be valid (docs/api.md#sign-in), except on the credential endpoints. */
 export const publicProcedure = t.procedure.use(serviceErrors).use(readRouting).use(async ({ ctx, meta, type, getRawInput, next }) => {
-  if (ignoresCredentials(meta?.openapi?.method, meta?.openapi?.path)) {
-    ctx = { ...ctx, identity: { kind: "anonymous" } };
-  }
-  if (ctx.identity.kind === "invalid") throw unauthorized();
-  // API key and MCP grant scopes: the one check, for every entry point (REST, /api/trpc, server components).
-  if (ctx.identity.kind === "agent" && !scopeAllows(grantedScopes(ctx.identity), requiredScope(meta?.scope, type))) throw forbidden();
-  // Text PostgreSQL cannot store as sent (NUL, unpaired surrogates) is a 400 naming the field, never a
-  // database error: every string of every input, path ids included (an id with a NUL is not an id
-  // that could be found), on every entry point (REST, /api/trpc, server components).
-  const field = firstUnstorableField(await getRawInput());
-  if (field) throw badRequest(`${field}: must not contain NUL characters or unpaired surrogates`);
-  const refused = refusal(ctx.identity, meta, type);
+  const identity = callerOf(ctx.identity, meta);
+  const refused = checkCall(identity, meta, type, await getRawInput());
   if (refused) throw refused;
-  const agent: SessionAgent | null = ctx.identity.kind === "agent" ? ctx.identity.agent : null;
-  return next({ ctx: { ...ctx, agent } });
+  const agent: SessionAgent | null = identity.kind === "agent" ? identity.agent : null;
+  return next({ ctx: { ...ctx, identity, agent } });
 });
 
 /** Requires a signed-in agent. */
 export const agentProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.agent) throw unauthorized();
+  if (!ctx.agent) throw unauthenticated();
   return next({ ctx: { ...ctx, agent: ctx.agent } });
 });
 

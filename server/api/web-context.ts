@@ -3,13 +3,15 @@
 // (app/api/trpc) and by server components (server/api/server-caller.ts), so both resolve identity the
 // same way and call the same procedures as the REST API.
 import "server-only";
-import { TRPCError } from "@trpc/server";
 import { ANONYMOUS, identityFromAuthorization } from "../auth/identity.ts";
 import { identityFromNextAuthRequest } from "../nextauth/session.ts";
 import { clientIpFromHeaders } from "../http/client-ip.ts";
 import { dbReady } from "../db/client.ts";
-import { limitAuthAttempt, limitCaller } from "../ratelimit/limiter.ts";
-import { callCost, type Context, type ProcedureMeta } from "./trpc.ts";
+import { rateLimitedError } from "../door/answers.ts";
+import { admitCalls } from "../door/budgets.ts";
+import type { DoorMeta } from "../door/calls.ts";
+import { toTRPCError } from "./errors.ts";
+import type { Context } from "./trpc.ts";
 
 export async function createWebContext(headers: Headers): Promise<Context> {
   const anonymous = await anonymousWebContext(headers);
@@ -44,43 +46,19 @@ function webIdentity(headers: Headers) {
   return identityFromNextAuthRequest(headers);
 }
 
-/** Procedures that guess credentials or create accounts: the REST API limits them per client too. */
-const AUTH_ATTEMPT_PROCEDURES = new Set([
-  "auth.register",
-  "auth.login",
-  "auth.refresh",
-  "account.requestPasswordReset",
-  "account.confirmPasswordReset",
-  "account.confirmEmailVerification",
-]);
-
 /** One procedure call of a web tRPC request (tRPC's TRPCRequestInfo.calls). */
 export interface WebCall {
-  path: string;
   getRawInput(): Promise<unknown>;
   /** The procedure called, null when there is none by that path (tRPC answers 404 for it). */
   procedure: { _def: { meta?: unknown } } | null;
 }
 
 /**
- * The web endpoint's rate limits: the same limiter and the same budgets as /api/v1 (per agent and tier,
- * per IP when anonymous, one unit per procedure; account attempts per client; password guesses per account where the password is checked), so the browser
- * is not a way around them.
+ * The web endpoint's budgets: the door's, as on /api/v1 (per agent and tier, per IP when anonymous, one
+ * unit per procedure or what it declares, so a batch of 10 plain calls is 10 calls' work; the account
+ * attempts of the calls that make one), so the browser is not a way around them.
  */
-export async function enforceWebRateLimits(ctx: Context, calls: WebCall[]): Promise<void> {
-  // One unit per procedure, or what it declares (docs/security.md#what-a-call-costs): a batch of 10
-  // plain calls is 10 calls' work.
-  let units = 0;
-  for (const call of calls) {
-    const meta = call.procedure?._def.meta as ProcedureMeta | undefined;
-    // The input is read only for a cost that depends on it (a malformed one is tRPC's 400 later).
-    units += callCost(meta, typeof meta?.cost === "function" ? await call.getRawInput().catch(() => undefined) : undefined);
-  }
-  if (!(await limitCaller(ctx.identity, ctx.ip, Math.max(1, units))).success) throw tooManyRequests();
-  for (const call of calls) {
-    if (!AUTH_ATTEMPT_PROCEDURES.has(call.path)) continue;
-    if (!(await limitAuthAttempt(ctx.ip)).success) throw tooManyRequests();
-  }
+export async function admitWebCalls(ctx: Context, calls: WebCall[]): Promise<void> {
+  const charged = await admitCalls(ctx, calls.map((call) => ({ meta: call.procedure?._def.meta as DoorMeta | undefined, readInput: call.getRawInput })));
+  if (charged.refused) throw toTRPCError(rateLimitedError());
 }
-
-const tooManyRequests = () => new TRPCError({ code: "TOO_MANY_REQUESTS", message: "Rate limit exceeded" });

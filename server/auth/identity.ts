@@ -6,6 +6,7 @@ import { Prisma } from "../db/generated/client.ts";
 import type { Tier } from "../domain/reputation.ts";
 import type { Role } from "../domain/roles.ts";
 import type { ApiKeyScope } from "../domain/scopes.ts";
+import { notSuspendedSql } from "../domain/suspension.ts";
 import { apiKeyMatches, isWellFormedApiKey, looksLikeApiKey, lookupPrefix } from "./api-keys.ts";
 import { verifyMcpAccessToken } from "./mcp-oauth.ts";
 import { hashToken, verifyAccessToken } from "./tokens.ts";
@@ -24,7 +25,7 @@ export interface SessionAgent {
  * access token, API key and web session passes through. (Suspending also revokes the token families
  * and keys, so they stay dead after the suspension ends.)
  */
-const NOT_SUSPENDED = `NOT (a.suspended_at IS NOT NULL AND (a.suspended_until IS NULL OR a.suspended_until > now()))`;
+const NOT_SUSPENDED = notSuspendedSql("a");
 
 export type Identity =
   | { kind: "anonymous" }

@@ -3,15 +3,14 @@
 // (route handlers: /api/v1 under Next, /api/trpc, /api/auth). It stops at the limit, reads nothing
 // more and buffers nothing past it: a declared Content-Length over the limit is refused before a byte
 // is read, a chunked body as soon as the running count passes the limit.
+// A body over the limit is answered by the door (server/door/answers.ts: bodyTooLarge).
 import type { IncomingMessage } from "node:http";
+import { MAX_BODY_BYTES } from "../door/answers.ts";
 
-/** 256 KiB unless a route says otherwise. */
-export const MAX_BODY_BYTES = 256 * 1024;
+export { MAX_BODY_BYTES };
 
 export const TOO_LARGE = "too-large" as const;
 export type BoundedBody = Buffer | typeof TOO_LARGE;
-
-export const tooLargeDetail = (limit = MAX_BODY_BYTES) => `Request body too large (limit ${limit / 1024} KiB)`;
 
 /** Whether the declared Content-Length is over the limit (absent or unparsable: not declared). */
 export function declaresTooLarge(contentLength: string | string[] | null | undefined, limit = MAX_BODY_BYTES): boolean {

@@ -6,17 +6,18 @@
 //     bounded by the one reader every handler uses: server/http/body-limit.ts);
 //   - charges page renders (every request Next answers with a page: server/http/page-routes.ts), and
 //     the route handlers outside /api that do not charge themselves, to their own per-client budget
-//     (PAGE_RATE_LIMIT), answering a plain 429 page (or {detail} to a client that does not read HTML);
+//     (PAGE_RATE_LIMIT), answering a plain 429 page (or the JSON refusal to a client that does not read
+//     HTML); the door for pages and the OAuth endpoints (docs/architecture.md#the-door): their charges
+//     and every answer written here are the door's (server/door);
 //   - keeps the browser's viewer hint in step with its session (server/http/viewer-hint.ts) and answers
 //     page views from the page cache when it may (server/http/page-cache.ts).
 // /api/v1 answers its own 413 and 429 (with the contract's X-RateLimit-* headers), so it only gets the IP.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { INTERNAL_ERROR_BODY } from "../errors.ts";
 import { config } from "../config.ts";
-import { rateLimiter } from "../ratelimit/limiter.ts";
-import { ClientGoneError, declaresTooLarge, readNodeBody, TOO_LARGE, tooLargeDetail } from "./body-limit.ts";
+import { BAD_PATH, BAD_PATH_PAGE, bodyTooLarge, errorAnswer, failureBody, writeAnswer, type Answer } from "../door/answers.ts";
+import { chargeOAuth, chargePage } from "../door/budgets.ts";
+import { ClientGoneError, declaresTooLarge, readNodeBody, TOO_LARGE } from "./body-limit.ts";
 import { clientIpFromHeaders, stampClientIp } from "./client-ip.ts";
-import { logError } from "../log/logger.ts";
 import { runInRequest } from "../log/request-context.ts";
 import { observeRequest } from "./request-log.ts";
 import { pathOf } from "./route-label.ts";
@@ -24,9 +25,7 @@ import { EVERY_PAGE, onAnyLiveEvent } from "../queue/live.ts";
 import { FRESH_COOKIE, PageCache } from "./page-cache.ts";
 import { isKeptPage, isOwnRerender, noteServedRequest, previewModeId, RENDER_WINDOW_MS, REVALIDATE_HEADER, startPageRegen } from "./page-regen.ts";
 import { syncViewerHint } from "./viewer-hint.ts";
-import { ANONYMOUS } from "../auth/identity.ts";
 import { handleOAuthRequest, isOAuthEndpoint, OAUTH_MAX_BODY_BYTES } from "../auth/mcp-oauth.ts";
-import { limitCaller } from "../ratelimit/limiter.ts";
 import { publicOriginOfNode } from "./public-origin.ts";
 import { isChargedHandler, isPageRender } from "./page-routes.ts";
 import { isStorableText } from "../domain/text-guard.ts";
@@ -38,13 +37,6 @@ const REST_PREFIX = "/api/v1";
 
 function isRest(path: string): boolean {
   return path === REST_PREFIX || path.startsWith(`${REST_PREFIX}/`);
-}
-
-function tooLarge(res: ServerResponse, limit?: number): void {
-  const body = JSON.stringify({ detail: tooLargeDetail(limit) });
-  // Close the connection: the unread body is never read (node would otherwise drain it to reuse the socket).
-  res.writeHead(413, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), Connection: "close", "Cache-Control": "no-store" });
-  res.end(body);
 }
 
 /**
@@ -60,35 +52,11 @@ function decodable(path: string): boolean {
   }
 }
 
-function badPath(res: ServerResponse, api: boolean): void {
-  const body = api
-    ? JSON.stringify({ detail: "path: malformed percent-encoding" })
-    : '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Bad request</title></head><body><h1>Bad request</h1><p>The address is malformed.</p></body></html>';
-  res.writeHead(400, {
-    "Content-Type": api ? "application/json" : "text/html; charset=utf-8",
-    "Content-Length": Buffer.byteLength(body),
-    "Cache-Control": "no-store",
-    "X-Content-Type-Options": "nosniff",
-  });
-  res.end(body);
-}
+/** A malformed address: the API's JSON refusal under /api, a page a person can read elsewhere. */
+const badPath = (api: boolean): Answer => (api ? errorAnswer(BAD_PATH, { headers: { "X-Content-Type-Options": "nosniff" } }) : BAD_PATH_PAGE);
 
-/** A browser's navigation (a form's POST, a redirect followed) reads the page; a program reads {detail}. */
+/** A browser's navigation (a form's POST, a redirect followed) reads the page; a program reads the JSON refusal. */
 const acceptsHtml = (req: IncomingMessage) => (req.headers.accept ?? "").includes("text/html");
-
-function tooManyPages(res: ServerResponse, retryAfter: number, method: string | undefined): void {
-  const body =
-    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Too many requests</title></head>' +
-    `<body><h1>Too many requests</h1><p>Please wait ${retryAfter} seconds and try again.</p></body></html>`;
-  res.writeHead(429, {
-    "Content-Type": "text/html; charset=utf-8",
-    "Content-Length": Buffer.byteLength(body),
-    "Retry-After": String(retryAfter),
-    "Cache-Control": "no-store",
-    "X-Content-Type-Options": "nosniff",
-  });
-  res.end(method === "HEAD" ? undefined : body);
-}
 
 /**
  * Runs the guard on one request. Resolves true when the request may go on to its handler; false when
@@ -103,11 +71,11 @@ export async function guardRequest(req: IncomingMessage, res: ServerResponse): P
   const path = pathOf(req.url);
   if (isRest(path)) return true;
   if (!decodable(path)) {
-    badPath(res, path.startsWith("/api/"));
+    writeAnswer(res, badPath(path.startsWith("/api/")));
     return false;
   }
   if (declaresTooLarge(req.headers["content-length"])) {
-    tooLarge(res);
+    writeAnswer(res, bodyTooLarge());
     return false;
   }
   // This server's own re-render of a kept page (server/http/page-regen.ts) is not a visitor's view.
@@ -117,10 +85,9 @@ export async function guardRequest(req: IncomingMessage, res: ServerResponse): P
   // Route handlers outside /api that do not charge themselves cost a page unit too (docs/security.md).
   const handler = isChargedHandler(req.url);
   if (handler || isPageRender(req.url)) {
-    const limit = await rateLimiter().limitPage(ip);
-    if (!limit.success) {
-      if (handler && !acceptsHtml(req)) tooManyRequests(res, limit.retryAfter);
-      else tooManyPages(res, limit.retryAfter, req.method);
+    const refused = await chargePage(ip, { html: !handler || acceptsHtml(req), method: req.method });
+    if (refused) {
+      writeAnswer(res, refused);
       return false;
     }
   }
@@ -166,12 +133,6 @@ export function keptPageCopies(): PageCache | null {
   });
 }
 
-function tooManyRequests(res: ServerResponse, retryAfter: number): void {
-  const body = JSON.stringify({ detail: "Rate limit exceeded" });
-  res.writeHead(429, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), "Retry-After": String(retryAfter), "Cache-Control": "no-store" });
-  res.end(body);
-}
-
 /**
  * The authorization server for MCP clients (docs/features/mcp.md#oauth) is a node handler, so it is
  * served here, where `npm start`, `next start` and `next dev` all pass: after the guard's checks, each
@@ -179,15 +140,14 @@ function tooManyRequests(res: ServerResponse, retryAfter: number): void {
  * read here by the one bounded reader (at most OAUTH_MAX_BODY_BYTES) for the provider.
  */
 async function serveOAuth(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const ip = clientIpFromHeaders(req.headers);
-  const limit = await limitCaller(ANONYMOUS, ip, 1);
-  if (!limit.success) return tooManyRequests(res, limit.retryAfter);
+  const charged = await chargeOAuth(clientIpFromHeaders(req.headers));
+  if (charged.refused) return writeAnswer(res, charged.refused);
   const body = await readNodeBody(req, OAUTH_MAX_BODY_BYTES).catch((err: unknown) => {
     if (err instanceof ClientGoneError) return null;
     throw err;
   });
   if (body === null) return void res.destroy(); // the client went away: nobody to answer
-  if (body === TOO_LARGE) return tooLarge(res, OAUTH_MAX_BODY_BYTES);
+  if (body === TOO_LARGE) return writeAnswer(res, bodyTooLarge(OAUTH_MAX_BODY_BYTES));
   await handleOAuthRequest(publicOriginOfNode(req), req, res, body);
 }
 
@@ -247,9 +207,9 @@ export function guarded(req: IncomingMessage, res: ServerResponse, next: () => v
         if (pass) return proceed(req, res, next);
       },
       (err) => {
-        logError("[guard] unexpected failure", err);
-        if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
-        res.end(INTERNAL_ERROR_BODY);
+        const answer = errorAnswer(failureBody(err, "[guard] unexpected failure"));
+        if (res.headersSent) res.end();
+        else writeAnswer(res, answer);
       },
     ),
   );

@@ -4,6 +4,7 @@
 // on every cross-origin request and on every POST). Either one naming another site refuses the call:
 // a page elsewhere must not act with the visitor's cookie (CSRF). A request with neither does not come
 // from a browser page on another site (programs, server-side fetches), so it passes.
+import { config } from "../config.ts";
 
 /**
  * The origins this app is served on: the one the request addressed (its Host, or behind trusted
@@ -28,15 +29,18 @@ function ownOrigin(origin: string, hosts: (string | null)[], publicUrl: string |
 }
 
 /**
- * Why a request is refused as cross-site, or null when it may go on. `hostCounts: false` leaves the
- * request's own Host out of "this app's" origins, so only NEXTAUTH_URL's is: a DNS-rebinding page
- * names its own host in Host and Origin alike (used by /mcp when a public URL is configured).
+ * Whether a browser page on another site sent this request (then it is refused: 403, the door's
+ * CROSS_SITE). "This app's" origins are the request's own host (behind trusted proxies also
+ * X-Forwarded-Host) and NEXTAUTH_URL's. `publicUrlOnly`: with a configured public URL only its origin
+ * counts, not the request's Host: a DNS-rebinding page names its own host in Host and Origin alike
+ * (/mcp, whose transport specification asks servers to check Origin).
  */
-export function crossSiteRefusal(headers: Headers, publicUrl: string | undefined, behindProxy: boolean, opts: { hostCounts?: boolean } = {}): string | null {
+export function fromAnotherSite(headers: Headers, { publicUrlOnly = false }: { publicUrlOnly?: boolean } = {}): boolean {
+  const { NEXTAUTH_URL: publicUrl, TRUST_PROXY } = config();
   const site = headers.get("sec-fetch-site");
-  if (site !== null && site !== "same-origin" && site !== "none") return "Cross-site request refused";
+  if (site !== null && site !== "same-origin" && site !== "none") return true;
   const origin = headers.get("origin");
-  const hosts = opts.hostCounts === false ? [] : [headers.get("host"), behindProxy ? headers.get("x-forwarded-host") : null];
-  if (origin !== null && !ownOrigin(origin, hosts, publicUrl)) return "Cross-site request refused";
-  return null;
+  if (origin === null) return false;
+  const hosts = publicUrlOnly && publicUrl ? [] : [headers.get("host"), TRUST_PROXY > 0 ? headers.get("x-forwarded-host") : null];
+  return !ownOrigin(origin, hosts, publicUrl);
 }

@@ -5,10 +5,10 @@
 // foreign Origin → 403), a Bearer credential (access token, API key or MCP OAuth token; none or a bad
 // one → 401 pointing at the protected-resource metadata, charged to the client address's anonymous
 // budget), the one bounded body reader, the client IP the node-level guard decided, and the caller's
-// rate limit — per tool call what the REST call costs (one unit, more for a text search) and one per
-// other JSON-RPC request.
-// Tool calls go through the tRPC procedures with the caller's identity, so the routers validate,
-// check scopes and answer errors.
+// budgets, charged at the door — per tool call what the REST call costs (one unit, more for a text
+// search) and one per other JSON-RPC request. One of the doors (docs/architecture.md#the-door): tool
+// calls go through the tRPC procedures with the caller's identity, so the door's checks run and the
+// routers validate; a refused call is an isError result carrying the contract's {code, detail}.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
@@ -18,21 +18,30 @@ import {
   McpError,
   type CallToolResult,
 } from "@modelcontextprotocol/sdk/types.js";
-import { TRPCError } from "@trpc/server";
 import { z } from "zod";
-import { errorBody } from "../api/errors.ts";
 import { appRouter } from "../api/root.ts";
-import { createCallerFactory, type Context } from "../api/trpc.ts";
-import { ANONYMOUS, grantedScopes, identityForMcp } from "../auth/identity.ts";
-import { config } from "../config.ts";
+import { callErrorBody, createCallerFactory, type Context } from "../api/trpc.ts";
+import { ANONYMOUS, grantedScopes, identityForMcp, type Identity } from "../auth/identity.ts";
 import { dbReady } from "../db/client.ts";
-import { readWebBody, TOO_LARGE, tooLargeDetail } from "../http/body-limit.ts";
+import {
+  bodyTooLarge,
+  CROSS_SITE,
+  errorAnswer,
+  errorBodyOf,
+  failureBody,
+  METHOD_NOT_ALLOWED,
+  RATE_LIMITED_BODY,
+  rateLimitHeaders,
+  toolError,
+  toResponse,
+  type Answer,
+} from "../door/answers.ts";
+import { admitCalls, chargeRequest, type Caller } from "../door/budgets.ts";
+import { readWebBody, TOO_LARGE } from "../http/body-limit.ts";
 import { clientIpFromHeaders } from "../http/client-ip.ts";
 import { publicOrigin } from "../http/public-origin.ts";
-import { crossSiteRefusal } from "../http/same-origin.ts";
-import { logError } from "../log/logger.ts";
+import { fromAnotherSite } from "../http/same-origin.ts";
 import type { RateLimitResult } from "../ratelimit/index.ts";
-import { limitCaller } from "../ratelimit/limiter.ts";
 import { summarize } from "./summary.ts";
 import { findTool, toolsFor, type ToolDefinition } from "./tools.ts";
 
@@ -46,44 +55,25 @@ const INSTRUCTIONS =
 
 const createCaller = createCallerFactory(appRouter);
 
+/** The methods /mcp answers (stateless: no GET stream to resume, no DELETE of a session). */
+const ALLOW = "POST, OPTIONS";
+
 // No CORS headers: a browser page may call /mcp only from this app's own origin (the Origin check).
-const BASE_HEADERS: Record<string, string> = {
+const MCP_HEADERS: Record<string, string> = {
   "Cache-Control": "no-store",
   "X-Content-Type-Options": "nosniff",
 };
 
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...BASE_HEADERS, "Content-Type": "application/json", ...headers } });
-}
-
-function rateLimitHeaders(r: RateLimitResult | undefined): Record<string, string> {
-  if (!r) return {};
-  const h: Record<string, string> = { "X-RateLimit-Limit": String(r.limit), "X-RateLimit-Remaining": String(r.remaining), "X-RateLimit-Reset": String(r.reset) };
-  if (!r.success) h["Retry-After"] = String(r.retryAfter);
-  return h;
-}
+/** The door's answer with /mcp's own headers. */
+const answer = (a: Answer): Response => toResponse({ ...a, headers: { ...MCP_HEADERS, ...a.headers } });
 
 /** 401 with the pointer an MCP client follows to find the authorization server (RFC 9728 §5.1). */
-function unauthorized(request: Request, sent: boolean, limit: RateLimitResult): Response {
+function unauthorized(request: Request, identity: Identity, limit: RateLimitResult): Response {
   const metadata = `${publicOrigin(request)}${PROTECTED_RESOURCE_METADATA_PATH}`;
+  const sent = identity.kind === "invalid";
   const challenge = sent ? `Bearer error="invalid_token", resource_metadata="${metadata}"` : `Bearer resource_metadata="${metadata}"`;
-  return json(401, { detail: "Invalid or expired token" }, { "WWW-Authenticate": challenge, ...rateLimitHeaders(limit) });
-}
-
-function tooManyRequests(limit: RateLimitResult): Response {
-  return json(429, { detail: "Rate limit exceeded" }, rateLimitHeaders(limit));
-}
-
-/**
- * The transport specification's Origin rule (servers must validate it, against DNS rebinding): a
- * request that names an Origin must come from this app's own. No Origin at all passes: agents and
- * other programs send none. With a configured public URL (NEXTAUTH_URL) only its origin counts, not
- * whatever Host the request names (a rebinding page names its own in both).
- */
-function foreignOrigin(request: Request): Response | null {
-  const cfg = config();
-  const refusal = crossSiteRefusal(request.headers, cfg.NEXTAUTH_URL, cfg.TRUST_PROXY > 0, { hostCounts: !cfg.NEXTAUTH_URL });
-  return refusal ? json(403, { detail: refusal }) : null;
+  const body = errorBodyOf(sent ? "invalid_token" : "unauthenticated", "Invalid or expired token");
+  return answer(errorAnswer(body, { limit, headers: { "WWW-Authenticate": challenge } }));
 }
 
 type JsonRpcMessage = { method?: unknown; id?: unknown };
@@ -105,15 +95,11 @@ function toolListing(tool: ToolDefinition) {
   };
 }
 
-function refused(detail: string): CallToolResult {
-  return { content: [{ type: "text", text: detail }], isError: true };
-}
-
 /** Calls the tool's procedure, as the caller, through the same routers as REST. */
 async function callTool(tool: ToolDefinition, args: Record<string, unknown>, ctx: Context, limits: { last?: RateLimitResult }): Promise<CallToolResult> {
-  const limit = await limitCaller(ctx.identity, ctx.ip, tool.cost(args));
-  limits.last = limit;
-  if (!limit.success) return refused("Rate limit exceeded");
+  const charged = await admitCalls(ctx, [{ meta: tool.meta, input: args }]);
+  limits.last = charged.limit;
+  if (charged.refused) return toolError(RATE_LIMITED_BODY);
   const caller = createCaller(ctx) as unknown as Record<string, Record<string, (input: unknown) => Promise<unknown>>>;
   const [area, name] = tool.procedure.split(".");
   try {
@@ -125,12 +111,7 @@ async function callTool(tool: ToolDefinition, args: Record<string, unknown>, ctx
       ...(tool.outputSchema && structured ? { structuredContent: structured } : {}),
     };
   } catch (err) {
-    if (err instanceof TRPCError) {
-      if (err.code === "INTERNAL_SERVER_ERROR") logError(`[mcp] ${tool.name} failed`, err.cause ?? err);
-      return refused(errorBody(err).detail);
-    }
-    logError(`[mcp] ${tool.name} failed`, err);
-    return refused("Internal server error");
+    return toolError(callErrorBody(err, `[mcp] ${tool.name} failed`));
   }
 }
 
@@ -173,29 +154,27 @@ function mcpServer(ctx: Context, scopes: Parameters<typeof toolsFor>[0], limits:
   return server;
 }
 
-function methodNotAllowed(): Response {
-  return json(405, { detail: "Method not allowed" }, { Allow: "POST, OPTIONS" });
-}
-
 export async function handleMcp(request: Request): Promise<Response> {
   try {
     return await handle(request);
   } catch (err) {
-    logError("[mcp] unexpected failure", err);
-    return json(500, { detail: "Internal server error" });
+    return answer(errorAnswer(failureBody(err, "[mcp] unexpected failure")));
   }
 }
 
 async function handle(request: Request): Promise<Response> {
-  const foreign = foreignOrigin(request);
-  if (foreign) return foreign;
-  if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: { ...BASE_HEADERS, Allow: "POST, OPTIONS" } });
+  // The transport specification's Origin rule (servers must validate it, against DNS rebinding): a
+  // request that names an Origin must come from this app's own. No Origin at all passes: agents and
+  // other programs send none. With a configured public URL only its origin counts, not whatever Host the
+  // request names (a rebinding page names its own in both).
+  if (fromAnotherSite(request.headers, { publicUrlOnly: true })) return answer(errorAnswer(CROSS_SITE));
+  if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: { ...MCP_HEADERS, Allow: ALLOW } });
   // Stateless: no stream to resume (GET) and no session to end (DELETE).
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return answer(errorAnswer(METHOD_NOT_ALLOWED, { headers: { Allow: ALLOW } }));
 
   // The body first (bounded): an oversized one is refused before anything else is looked at.
   const raw = await readWebBody(request);
-  if (raw === TOO_LARGE) return json(413, { detail: tooLargeDetail() }, { Connection: "close" });
+  if (raw === TOO_LARGE) return answer(bodyTooLarge());
 
   await dbReady();
   const ip = clientIpFromHeaders(request.headers);
@@ -204,38 +183,40 @@ async function handle(request: Request): Promise<Response> {
   // A working credential is looked up first and never held up by anonymous traffic from its address
   // (hosted clients share addresses, and every connect starts with an unauthenticated request).
   const authorization = request.headers.get("authorization");
-  if (!authorization) {
-    const charged = await limitCaller(ANONYMOUS, ip, 1);
-    return charged.success ? unauthorized(request, false, charged) : tooManyRequests(charged);
-  }
-  const identity = await identityForMcp(authorization, publicOrigin(request));
+  const identity: Identity = authorization ? await identityForMcp(authorization, publicOrigin(request)) : ANONYMOUS;
   if (identity.kind !== "agent") {
-    const charged = await limitCaller(identity, ip, 1);
-    return charged.success ? unauthorized(request, Boolean(authorization), charged) : tooManyRequests(charged);
+    const charged = await chargeRequest({ identity, ip });
+    return charged.refused ? answer(charged.refused) : unauthorized(request, identity, charged.limit);
   }
+  const caller: Caller = { identity, ip };
   const limits: { last?: RateLimitResult } = {};
 
   let body: unknown;
   try {
     body = JSON.parse(raw.toString("utf8"));
   } catch {
-    return json(400, { jsonrpc: "2.0", id: null, error: { code: ErrorCode.ParseError, message: "Parse error: the body is not JSON" } });
+    // JSON-RPC's own answer to a body that is not JSON (the protocol's, not an error body of the API).
+    return new Response(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: ErrorCode.ParseError, message: "Parse error: the body is not JSON" } }), {
+      status: 400,
+      headers: { ...MCP_HEADERS, "Content-Type": "application/json" },
+    });
   }
 
   const others = otherRequests(body);
   if (others > 0) {
-    limits.last = await limitCaller(identity, ip, others);
-    if (!limits.last.success) return tooManyRequests(limits.last);
+    const charged = await chargeRequest(caller, others);
+    limits.last = charged.limit;
+    if (charged.refused) return answer(charged.refused);
   }
 
-  const ctx: Context = { identity, ip, origin: publicOrigin(request) };
+  const ctx: Context = { ...caller, origin: publicOrigin(request) };
   const server = mcpServer(ctx, grantedScopes(identity), limits);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
     const response = await transport.handleRequest(request, { parsedBody: body });
     const headers = new Headers(response.headers);
-    for (const [k, v] of Object.entries({ ...BASE_HEADERS, ...rateLimitHeaders(limits.last) })) headers.set(k, v);
+    for (const [k, v] of Object.entries({ ...MCP_HEADERS, ...rateLimitHeaders(limits.last) })) headers.set(k, v);
     const text = response.body ? await response.text() : null;
     return new Response(text, { status: response.status, headers });
   } finally {

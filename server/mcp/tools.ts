@@ -5,7 +5,8 @@
 // scope middleware applies) and whether it only reads (a query).
 import { z } from "zod";
 import { appRouter } from "../api/root.ts";
-import { callCost, type ProcedureMeta } from "../api/trpc.ts";
+import type { ProcedureMeta } from "../api/trpc.ts";
+import type { DoorMeta } from "../door/calls.ts";
 import { requiredScope, scopeAllows, type ApiKeyScope, type RequiredScope } from "../domain/scopes.ts";
 
 /**
@@ -77,8 +78,8 @@ export interface ToolDefinition {
   inputSchema: JsonSchemaObject;
   /** Absent for an operation that answers nothing (REST 204). */
   outputSchema?: JsonSchemaObject;
-  /** Units of the caller's API budget a call with these arguments takes (the procedure's, docs/security.md#what-a-call-costs). */
-  cost(args: unknown): number;
+  /** What the door reads of the procedure: its cost and whether it makes an account attempt (docs/security.md#what-a-call-costs). */
+  meta: DoorMeta | undefined;
 }
 
 export interface ToolAnnotations {
@@ -98,7 +99,7 @@ interface ProcedureDef {
   type: "query" | "mutation" | "subscription";
   inputs: z.ZodType[];
   output?: z.ZodType;
-  meta?: Pick<ProcedureMeta, "scope" | "cost"> & { openapi?: { method: string; path: string; summary?: string } };
+  meta?: ProcedureMeta & { openapi?: { method: string; path: string; summary?: string } };
 }
 
 function procedureDefs(): Record<string, { _def: ProcedureDef }> {
@@ -140,7 +141,7 @@ function buildTools(): ToolDefinition[] {
       readOnly: def.type === "query",
       inputSchema: objectJsonSchema(input, "input"),
       outputSchema: returnsNothing ? undefined : objectJsonSchema(def.output!, "output"),
-      cost: (args) => callCost(def.meta, args),
+      meta: def.meta,
     });
   }
   return tools;

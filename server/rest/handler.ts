@@ -1,20 +1,37 @@
-// The /api/v1 REST adapter: one module, built once per process, mounted both by the production HTTP
-// server (server/main.ts, bare node:http) and by the Next route handler (app/api/v1, `next dev`).
+// The /api/v1 REST adapter, one of the doors (docs/architecture.md#the-door): one module, built once per
+// process, mounted both by the production HTTP server (server/main.ts, bare node:http) and by the Next
+// route handler (app/api/v1, `next dev`). It translates a request into (identity, procedure, input) and
+// the answer back; what every way in does is the door's (server/door).
 //
-// Per request: who is calling → rate limit → route (404/405) → body (413/415/400) → the tRPC
-// procedure through trpc-to-openapi → the contract's body and headers. trpc-to-openapi's own error
-// body ({message, code, issues}) is replaced by {"detail": ...}; rate-limit, CORS and security
-// headers are attached here and nowhere else.
+// Per request: who is calling → the route → the charge (a 404 or 405 still costs one) → body
+// (413/415/400) → the account attempts → the tRPC procedure through trpc-to-openapi → the door's answer:
+// trpc-to-openapi's own error body is replaced by the contract's, and the headers are the door's.
 import { appRouter } from "../api/root.ts";
-import { callCost, ignoresCredentials, refusal, type Context } from "../api/trpc.ts";
+import type { Context } from "../api/trpc.ts";
 import { ANONYMOUS, identityFromAuthorization, type Identity } from "../auth/identity.ts";
 import { config } from "../config.ts";
 import { clientIpOf } from "../http/client-ip.ts";
-import { ClientGoneError, MAX_BODY_BYTES, TOO_LARGE, tooLargeDetail, type BoundedBody } from "../http/body-limit.ts";
-import { dbReady, isStatementTimeout } from "../db/client.ts";
-import { DATABASE_BUSY, ERROR_EXTRA_FIELDS, INTERNAL_ERROR } from "../errors.ts";
-import { mostRestrictive, type RateLimitResult } from "../ratelimit/index.ts";
-import { limitAuthAttempt, limitCaller, peekCaller } from "../ratelimit/limiter.ts";
+import { ClientGoneError, MAX_BODY_BYTES, TOO_LARGE, type BoundedBody } from "../http/body-limit.ts";
+import { dbReady } from "../db/client.ts";
+import {
+  API_HEADERS,
+  bodyTooLarge,
+  errorAnswer,
+  errorBodyFromShape,
+  failureBody,
+  INTERNAL,
+  invalidField,
+  METHOD_NOT_ALLOWED,
+  NOT_FOUND,
+  NOT_JSON,
+  PREFLIGHT_HEADERS,
+  rateLimitHeaders,
+  type Answer,
+  type ErrorBody,
+} from "../door/answers.ts";
+import { chargeAttempts, chargeCalls, peekBudget, type Caller } from "../door/budgets.ts";
+import { ignoresCredentials, refusal, type Call } from "../door/calls.ts";
+import type { RateLimitResult } from "../ratelimit/index.ts";
 import { openApiCaller, type ProcedureCaller } from "./openapi-call.ts";
 import { openApiDocument } from "./openapi.ts";
 import { platformStatsBody } from "./stats-bytes.ts";
@@ -51,27 +68,6 @@ export interface RestResponse {
   setCookies?: string[];
 }
 
-// Also the mailed-link endpoints: a reset per address, and guesses at a token, are bounded the same way.
-const AUTH_ATTEMPT_PATHS = new Set([
-  "/auth/login",
-  "/auth/register",
-  "/auth/refresh",
-  "/auth/password-reset",
-  "/auth/password-reset/confirm",
-  "/auth/email/verify/confirm",
-]);
-
-const BASE_HEADERS: Record<string, string> = {
-  "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "no-referrer",
-  "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
-  "Cache-Control": "no-store",
-  // Bearer tokens only, never cookies: any origin may call, no credentials are shared.
-  "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Last-Modified",
-  Vary: "Authorization",
-};
-
 interface Built {
   call: ProcedureCaller<Context>;
   routes: ReturnType<typeof buildRouteTable>;
@@ -99,20 +95,6 @@ function built(): Built {
   return processSingleton("claims.rest", build);
 }
 
-function json(status: number, body: unknown, headers: Record<string, string> = {}): RestResponse {
-  return { status, headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) };
-}
-
-function rateLimitHeaders(r: RateLimitResult): Record<string, string> {
-  const h: Record<string, string> = {
-    "X-RateLimit-Limit": String(r.limit),
-    "X-RateLimit-Remaining": String(r.remaining),
-    "X-RateLimit-Reset": String(r.reset),
-  };
-  if (!r.success) h["Retry-After"] = String(r.retryAfter);
-  return h;
-}
-
 function header(req: RestRequest, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
@@ -132,7 +114,7 @@ function splitUrl(url: string): { path: string; search: string } {
   return { path, search };
 }
 
-type ParsedBody = { ok: true; value: unknown } | { ok: false; response: RestResponse };
+type ParsedBody = { ok: true; value: unknown } | { ok: false; response: Answer };
 
 async function parseBody(req: RestRequest): Promise<ParsedBody> {
   let raw: Awaited<ReturnType<RestRequest["readBody"]>>;
@@ -140,34 +122,28 @@ async function parseBody(req: RestRequest): Promise<ParsedBody> {
     raw = await req.readBody();
   } catch (err) {
     // Nobody reads this answer; it is logged as the client's doing (400), not as a server failure.
-    if (err instanceof ClientGoneError) return { ok: false, response: json(400, { detail: "body: the connection closed before the body arrived" }) };
+    if (err instanceof ClientGoneError) return refused(invalidField("body", "the connection closed before the body arrived"));
     throw err;
   }
-  if (raw === TOO_LARGE) {
-    return { ok: false, response: json(413, { detail: tooLargeDetail() }) };
-  }
+  if (raw === TOO_LARGE) return { ok: false, response: bodyTooLarge() };
   // An empty body is an empty object: bookmark/follow take none, and clients may send none.
   if (raw.length === 0 || raw.toString("utf8").trim() === "") return { ok: true, value: {} };
   const contentType = header(req, "content-type") ?? "";
-  if (!/^application\/(.+\+)?json\b/i.test(contentType)) {
-    return { ok: false, response: json(415, { detail: "Content-Type must be application/json" }) };
-  }
+  if (!/^application\/(.+\+)?json\b/i.test(contentType)) return refused(NOT_JSON);
   let value: unknown;
   try {
     value = JSON.parse(raw.toString("utf8"));
   } catch {
-    return { ok: false, response: json(400, { detail: "body: malformed JSON" }) };
+    return refused(invalidField("body", "malformed JSON"));
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return { ok: false, response: json(400, { detail: "body: must be a JSON object" }) };
-  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return refused(invalidField("body", "must be a JSON object"));
   // Deep nesting overflows the stack of the recursive code downstream (JSON.stringify in tRPC's
   // node adapter): a 500. No request of this API nests more than a few levels.
-  if (exceedsDepth(value, MAX_BODY_DEPTH)) {
-    return { ok: false, response: json(400, { detail: `body: nested more than ${MAX_BODY_DEPTH} levels deep` }) };
-  }
+  if (exceedsDepth(value, MAX_BODY_DEPTH)) return refused(invalidField("body", `nested more than ${MAX_BODY_DEPTH} levels deep`));
   return { ok: true, value };
 }
+
+const refused = (body: ErrorBody): ParsedBody => ({ ok: false, response: errorAnswer(body) });
 
 const MAX_BODY_DEPTH = 32;
 
@@ -183,27 +159,12 @@ function exceedsDepth(value: unknown, max: number): boolean {
   return false;
 }
 
-function reshapeError(status: number, raw: string): RestResponse {
-  let detail = "Request failed";
-  let errors: unknown;
-  const extra: Record<string, string> = {};
-  try {
-    const parsed = JSON.parse(raw) as { detail?: unknown; errors?: unknown; message?: unknown } & Record<string, unknown>;
-    if (typeof parsed.detail === "string") detail = parsed.detail;
-    else if (typeof parsed.message === "string") detail = parsed.message;
-    errors = parsed.errors;
-    for (const field of ERROR_EXTRA_FIELDS) if (typeof parsed[field] === "string") extra[field] = parsed[field];
-  } catch {
-    /* keep the generic detail */
-  }
-  // 501 carries a deliberate message ("github sign-in is not configured"), 503 the database-busy one
-  // (server/errors.ts) or "Mail is not configured" (server/mail); other 5xx never leak detail.
-  if (status === 503) {
-    if (detail !== DATABASE_BUSY && /^Mail /.test(detail)) return json(503, { detail });
-    return databaseBusyResponse();
-  }
-  if (status >= 500 && status !== 501) detail = INTERNAL_ERROR;
-  return json(status, errors ? { detail, errors } : { detail, ...(status < 500 ? extra : {}) });
+/** A procedure's error, as trpc-to-openapi hands it over (the error formatter's shape): the door's answer to it. */
+function procedureError(raw: string): Answer {
+  const body = errorBodyFromShape(raw);
+  if (body) return errorAnswer(body);
+  logError("[api] an error without the contract's shape", raw.slice(0, 200));
+  return errorAnswer(INTERNAL);
 }
 
 /** A procedure with successStatus 302 returns {location, set_cookies}: sent as a redirect, no body. */
@@ -212,9 +173,6 @@ function redirectResponse(raw: string): RestResponse {
   return { status: 302, headers: { Location: location }, body: null, setCookies: set_cookies };
 }
 
-/** Retry-After of a 503 (a statement cut off by the statement timeout): the load is usually passing. */
-const BUSY_RETRY_AFTER_SECONDS = "1";
-
 export interface RestOptions {
   /**
    * Encode large bodies here (the production server, which answers /api/v1 before Next). Off where
@@ -222,11 +180,6 @@ export interface RestOptions {
    * itself, and a second layer would reach clients as binary junk (docs/features/friction.md).
    */
   compress?: boolean;
-}
-
-/** The one 503: a statement cut off by the database's statement timeout, inside a procedure or before one. */
-function databaseBusyResponse(headers: Record<string, string> = {}): RestResponse {
-  return json(503, { detail: DATABASE_BUSY }, { ...headers, "Retry-After": BUSY_RETRY_AFTER_SECONDS });
 }
 
 /**
@@ -243,19 +196,14 @@ export async function handleRest(req: RestRequest, { compress = true }: RestOpti
 }
 
 async function handleRestPlain(req: RestRequest): Promise<RestResponse> {
-  // The limit of this request once known: every answer, a failure's included, carries its headers.
+  // The budget of this request once known: every answer, a failure's included, carries its headers.
   const state: { limit?: RateLimitResult } = {};
   try {
     return await handle(req, state);
   } catch (err) {
-    // Outside a procedure (identity look-up, rate limiter): the same 503 as inside one.
-    const limit = state.limit ?? (await peekCaller(ANONYMOUS, clientIp(req)).catch(() => undefined));
-    const limitHeaders = limit ? rateLimitHeaders(limit) : {};
-    if (isStatementTimeout(err)) {
-      return databaseBusyResponse({ ...BASE_HEADERS, ...limitHeaders });
-    }
-    logError("[api] unexpected failure", err);
-    return json(500, { detail: INTERNAL_ERROR }, { ...BASE_HEADERS, ...limitHeaders });
+    // Outside a procedure (identity look-up, rate limiter): the door's answer, as inside one.
+    const limit = state.limit ?? (await peekBudget({ identity: ANONYMOUS, ip: clientIp(req) }).catch(() => undefined));
+    return errorAnswer(failureBody(err, "[api] unexpected failure"), { limit, headers: API_HEADERS });
   }
 }
 
@@ -268,50 +216,40 @@ async function handle(req: RestRequest, state: { limit?: RateLimitResult }): Pro
     // A preflight does no work and is not charged; it still tells the caller where its address's limit
     // stands. It carries no credentials (browsers never send them on one), so none is read: resolving
     // one (a token verified, an API key looked up and its last use written) would be uncharged work.
-    const limit = await peekCaller(ANONYMOUS, clientIp(req));
-    return {
-      status: 204,
-      headers: {
-        ...BASE_HEADERS,
-        "Access-Control-Allow-Methods": "GET, POST, PATCH, DELETE, OPTIONS",
-        "Access-Control-Allow-Headers": "Authorization, Content-Type",
-        "Access-Control-Max-Age": "600",
-        ...rateLimitHeaders(limit),
-      },
-      body: null,
-    };
+    const limit = await peekBudget({ identity: ANONYMOUS, ip: clientIp(req) });
+    return { status: 204, headers: { ...API_HEADERS, ...PREFLIGHT_HEADERS, ...rateLimitHeaders(limit) }, body: null };
   }
 
   // Probes: answered before the database is waited for and never rate limited (a load balancer and
   // an orchestrator call them every few seconds from one address).
   if ((method === "GET" || method === "HEAD") && (path === "/health/live" || path === "/health/ready")) {
     const out = path === "/health/live" ? liveness() : await readiness();
-    return { status: out.status, headers: { ...BASE_HEADERS, "Content-Type": "application/json" }, body: method === "HEAD" ? null : JSON.stringify(out.body) };
+    return { status: out.status, headers: { ...API_HEADERS, "Content-Type": "application/json" }, body: method === "HEAD" ? null : JSON.stringify(out.body) };
   }
 
   await dbReady();
-  const ip = clientIp(req);
-  // The credential endpoints ignore any Authorization header: a client sending its expired access
-  // token along with every call must still be able to log in or refresh.
-  const identity: Identity = ignoresCredentials(method, path)
-    ? ANONYMOUS
-    : await identityFromAuthorization(header(req, "authorization"));
   // HEAD is answered as GET without a body.
   const routeMethod = method === "HEAD" ? "GET" : method;
   const matched = b.routes.match(routeMethod, path);
+  const meta = "route" in matched ? matched.route.meta : undefined;
+  // The credential endpoints ignore any Authorization header: a client sending its expired access
+  // token along with every call must still be able to log in or refresh.
+  const identity: Identity = ignoresCredentials(meta) ? ANONYMOUS : await identityFromAuthorization(header(req, "authorization"));
+  const caller: Caller = { identity, ip: clientIp(req) };
   // One unit, or what the procedure declares from the query as sent (docs/security.md#what-a-call-costs).
-  const cost = "route" in matched ? callCost(matched.route.meta, Object.fromEntries(new URLSearchParams(search))) : 1;
-  let limit = await limitCaller(identity, ip, cost);
+  const call: Call = { meta, input: Object.fromEntries(new URLSearchParams(search)) };
+  const charged = await chargeCalls(caller, [call]);
+  let limit = charged.limit;
   state.limit = limit;
   const finish = (res: RestResponse): RestResponse => ({
     ...res,
-    headers: { ...BASE_HEADERS, ...res.headers, ...rateLimitHeaders(limit) },
+    headers: { ...API_HEADERS, ...res.headers, ...rateLimitHeaders(limit) },
   });
-  if (!limit.success) return finish(json(429, { detail: "Rate limit exceeded" }));
+  if (charged.refused) return finish(charged.refused);
 
   if ("status" in matched) {
-    if (matched.status === 404) return finish(json(404, { detail: "Not found" }));
-    return finish(json(405, { detail: "Method not allowed" }, { Allow: matched.allow.join(", ") }));
+    if (matched.status === 404) return finish(errorAnswer(NOT_FOUND));
+    return finish(errorAnswer(METHOD_NOT_ALLOWED, { headers: { Allow: matched.allow.join(", ") } }));
   }
   const route: RestRoute = matched.route;
   if (route.path === "/openapi.json") {
@@ -330,17 +268,15 @@ async function handle(req: RestRequest, state: { limit?: RateLimitResult }): Pro
     const parsed = await parseBody(req);
     if (!parsed.ok) return finish(parsed.response);
     body = parsed.value;
-    if (AUTH_ATTEMPT_PATHS.has(route.path)) {
-      const attempt = await limitAuthAttempt(ip);
-      limit = mostRestrictive([limit, attempt]);
-      state.limit = limit;
-      if (!attempt.success) return finish(json(429, { detail: "Rate limit exceeded" }));
-    }
+    const attempts = await chargeAttempts(caller, [call], limit);
+    limit = attempts.limit;
+    state.limit = limit;
+    if (attempts.refused) return finish(attempts.refused);
   }
 
-  const ctx: Context = { identity, ip, http: { ifModifiedSince: header(req, "if-modified-since") } };
+  const ctx: Context = { identity, ip: caller.ip, http: { ifModifiedSince: header(req, "if-modified-since") } };
   const out = await b.call(routeMethod, path + search, body, ctx);
-  if (out.status >= 400) return finish(reshapeError(out.status, out.body));
+  if (out.status >= 400) return finish(procedureError(out.body));
   if (ctx.http?.lastModified) {
     const lastModified = { "Last-Modified": ctx.http.lastModified };
     if (ctx.http.notModified) return finish({ status: 304, headers: lastModified, body: null });

@@ -17,8 +17,6 @@ export async function handleNodeRest(req: IncomingMessage, res: ServerResponse):
   const out = await handleRest(restReq);
   const headers: Record<string, string | string[]> = { ...out.headers };
   if (out.setCookies?.length) headers["Set-Cookie"] = out.setCookies;
-  // A refused body is left unread: close the connection rather than let node drain it to reuse the socket.
-  if (out.status === 413) headers.Connection = "close";
   res.writeHead(out.status, headers);
   res.end(out.body ?? undefined);
 }

@@ -13,7 +13,8 @@ import { AppError, notFound, unauthorized } from "../errors.ts";
 import { rateLimiter } from "../ratelimit/limiter.ts";
 import { agentSelect, toAgent } from "../contract/common.ts";
 import type { TokenPair } from "../contract/auth.ts";
-import { ACCOUNT_SUSPENDED, admitSignIn, applyAdminEmails, isSuspended } from "./moderation.ts";
+import { ACCOUNT_SUSPENDED, admitSignIn, applyAdminEmails } from "./moderation.ts";
+import { isSuspended } from "../domain/suspension.ts";
 import { getAccount, isRetiredUsername } from "./accounts.ts";
 
 type Tx = Prisma.TransactionClient;

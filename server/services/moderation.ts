@@ -20,6 +20,7 @@ import {
 import { adminGrantAllowed } from "../auth/admin-emails.ts";
 import { config } from "../config.ts";
 import type { AuditAction } from "../domain/audit.ts";
+import { isSuspended } from "../domain/suspension.ts";
 import { mayChangeRole, mayModerateContentOf, maySuspend, type AssignableRole, type Role } from "../domain/roles.ts";
 import { claimView } from "./claim-views.ts";
 import { getComment } from "./comments.ts";
@@ -92,10 +93,6 @@ export async function applyAdminEmails(agentId: string): Promise<void> {
   });
 }
 
-/** Whether the agent is suspended now (a suspension with `until` ends by itself). */
-export function isSuspended(agent: { suspendedAt: Date | null; suspendedUntil: Date | null }, now = new Date()): boolean {
-  return agent.suspendedAt !== null && (agent.suspendedUntil === null || agent.suspendedUntil > now);
-}
 
 /**
  * Every sign-in (password login, web sign-in, OAuth) passes here: ADMIN_EMAILS applies, and a

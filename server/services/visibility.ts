@@ -13,6 +13,7 @@ import { readSql } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { isModerator, type Role } from "../domain/roles.ts";
 import type { ModerationInfo } from "../contract/common.ts";
+import { notSuspendedSql } from "../domain/suspension.ts";
 import { tableAlias, visibleClaimText, visibleOnClaimText } from "./visibility-rule.ts";
 
 export { visibleClaimText, visibleOnClaimText };
@@ -21,8 +22,7 @@ export { visibleClaimText, visibleOnClaimText };
  * The agents row aliased `a` is not suspended now (a suspension with an end passes by itself). A
  * suspended agent is sent nothing: no inbox entry, no webhook delivery (docs/security.md).
  */
-export const activeAgent = (a = "a"): Prisma.Sql =>
-  Prisma.raw(`NOT (${tableAlias(a)}.suspended_at IS NOT NULL AND (${a}.suspended_until IS NULL OR ${a}.suspended_until > now()))`);
+export const activeAgent = (a = "a"): Prisma.Sql => Prisma.raw(notSuspendedSql(tableAlias(a)));
 
 /** `c.hidden_at IS NULL` for the claims row aliased `c`. */
 export const visibleClaim = (c = "c"): Prisma.Sql => Prisma.raw(visibleClaimText(c));

@@ -17,6 +17,10 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
  * - api: tRPC (context, procedures, middlewares, routers) and the web UI's context.
  * - nextauth: NextAuth's options and its calls; above services (sign-in creates or checks agents).
  * - http: what every entry point shares (node-level guard, bounded bodies, client IP, the request log).
+ * - door: what every way in does before and after a procedure (docs/architecture.md#the-door): the
+ *   budgets (the limiter's only caller for requests), the per-call checks the base procedure runs, the
+ *   one error answer. Below api, whose procedure builder runs its checks, and below http and nextauth,
+ *   whose page guard and web sign-in charge through it.
  * - jobs: the background workers (outbox relay, fan-out, deliveries, the bridging schedule); call the services.
  * - services: transactions and queries that apply the rules (and the bridging fit's worker thread).
  * - queue: what services hand on: jobs enqueued for the workers, events on the live channel.
@@ -36,6 +40,7 @@ const LAYERS: ReadonlyArray<readonly string[]> = [
   ["api"],
   ["nextauth"],
   ["http"],
+  ["door"],
   ["jobs"],
   ["services"],
   ["queue"],

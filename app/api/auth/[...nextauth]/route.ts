@@ -3,7 +3,8 @@
 // NextAuth reads the whole body itself: it gets the body already read through the one bounded reader.
 import NextAuth from "next-auth";
 import { NextRequest } from "next/server";
-import { TOO_LARGE, tooLargeDetail, withBoundedBody } from "~/server/http/body-limit.ts";
+import { bodyTooLarge, toResponse } from "~/server/door/answers.ts";
+import { TOO_LARGE, withBoundedBody } from "~/server/http/body-limit.ts";
 import { getAuthOptions } from "~/server/nextauth/options.ts";
 
 export const dynamic = "force-dynamic";
@@ -13,9 +14,7 @@ type RouteContext = { params: Promise<{ nextauth: string[] }> };
 
 async function handler(request: NextRequest, context: RouteContext): Promise<Response> {
   const bounded = await withBoundedBody(request);
-  if (bounded === TOO_LARGE) {
-    return Response.json({ detail: tooLargeDetail() }, { status: 413, headers: { "Cache-Control": "no-store", Connection: "close" } });
-  }
+  if (bounded === TOO_LARGE) return toResponse(bodyTooLarge());
   return NextAuth(bounded === request ? request : new NextRequest(bounded), context, getAuthOptions());
 }
 

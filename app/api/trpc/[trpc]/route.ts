@@ -1,15 +1,18 @@
-// The web UI's tRPC endpoint: the same appRouter as /api/v1, called by the browser's client
-// components. Identity comes from the NextAuth session cookie (server/api/web-context.ts); errors
-// carry the contract's `detail` (and `errors`) in their shape, via the router's error formatter.
-// The same guards as every way in (docs/security.md#every-way-in): the body is read through the one bounded reader, a
-// batch holds at most MAX_BATCH_CALLS calls, and each call is charged one unit of the caller's limit.
+// The web UI's tRPC endpoint, one of the doors (docs/architecture.md#the-door): the same appRouter as
+// /api/v1, called by the browser's client components. Identity comes from the NextAuth session cookie
+// (server/api/web-context.ts); errors carry the contract's body in their shape (`detail`, `errors`, the
+// code in `data.error_code`), via the router's error formatter. The same guards as every way in
+// (docs/security.md#every-way-in): a cookie's call from another site is refused, the body is read
+// through the one bounded reader, a batch holds at most MAX_BATCH_CALLS calls, and the calls are
+// charged at the door (each its cost, the account attempts of those that make one).
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { appRouter } from "~/server/api/root.ts";
-import { createWebContext, enforceWebRateLimits } from "~/server/api/web-context.ts";
+import { admitWebCalls, createWebContext } from "~/server/api/web-context.ts";
 import { config } from "~/server/config.ts";
-import { TOO_LARGE, tooLargeDetail, withBoundedBody } from "~/server/http/body-limit.ts";
+import { bodyTooLarge, CROSS_SITE, errorAnswer, invalidField, toResponse } from "~/server/door/answers.ts";
+import { TOO_LARGE, withBoundedBody } from "~/server/http/body-limit.ts";
 import { freshCookie } from "~/server/http/page-cache.ts";
-import { crossSiteRefusal } from "~/server/http/same-origin.ts";
+import { fromAnotherSite } from "~/server/http/same-origin.ts";
 import { logError } from "~/server/log/logger.ts";
 
 export const dynamic = "force-dynamic";
@@ -17,9 +20,6 @@ export const runtime = "nodejs";
 
 const ENDPOINT = "/api/trpc";
 export const MAX_BATCH_CALLS = 10;
-
-const refuse = (status: number, detail: string, headers?: HeadersInit) =>
-  Response.json({ detail }, { status, headers: { "Cache-Control": "no-store", ...headers } });
 
 /** The number of procedure calls the request asks for (a batch names them comma-separated in the path). */
 function callCount(url: URL): number {
@@ -31,13 +31,11 @@ function callCount(url: URL): number {
 async function handler(request: Request): Promise<Response> {
   // The session is a cookie: refuse calls that another site's page makes with it (CSRF), by
   // Sec-Fetch-Site and by Origin.
-  const cfg = config();
-  const crossSite = crossSiteRefusal(request.headers, cfg.NEXTAUTH_URL, cfg.TRUST_PROXY > 0);
-  if (crossSite) return refuse(403, crossSite);
+  if (fromAnotherSite(request.headers)) return toResponse(errorAnswer(CROSS_SITE));
   const calls = callCount(new URL(request.url));
-  if (calls > MAX_BATCH_CALLS) return refuse(400, `batch: at most ${MAX_BATCH_CALLS} calls per request (got ${calls})`);
+  if (calls > MAX_BATCH_CALLS) return toResponse(errorAnswer(invalidField("batch", `at most ${MAX_BATCH_CALLS} calls per request (got ${calls})`)));
   const bounded = await withBoundedBody(request);
-  if (bounded === TOO_LARGE) return refuse(413, tooLargeDetail(), { Connection: "close" });
+  if (bounded === TOO_LARGE) return toResponse(bodyTooLarge());
   return fetchRequestHandler({
     endpoint: ENDPOINT,
     req: bounded,
@@ -45,7 +43,7 @@ async function handler(request: Request): Promise<Response> {
     maxBatchSize: MAX_BATCH_CALLS,
     createContext: async ({ req, info }) => {
       const ctx = await createWebContext(req.headers);
-      await enforceWebRateLimits(ctx, info.calls);
+      await admitWebCalls(ctx, info.calls);
       return ctx;
     },
     onError: ({ error, path }) => {

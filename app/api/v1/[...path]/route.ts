@@ -27,7 +27,6 @@ async function handler(request: Request): Promise<Response> {
   const out = await handleRest(restReq, { compress: false });
   const responseHeaders = new Headers(out.headers);
   for (const cookie of out.setCookies ?? []) responseHeaders.append("Set-Cookie", cookie);
-  if (out.status === 413) responseHeaders.set("Connection", "close");
   const body = typeof out.body === "string" || out.body === null ? out.body : new Uint8Array(out.body);
   return new Response(body, { status: out.status, headers: responseHeaders });
 }
