@@ -1,15 +1,16 @@
 // A small key/value cache for computed results (platform statistics). JSON values with a TTL.
 //
-// Backends, as for the rate limiter (docs/security.md#rate-limits, docs/operating.md#configuration): Upstash when UPSTASH_REDIS_REST_URL/TOKEN are
-// set, a plain Redis when REDIS_URL is set, else process memory. A shared store lets every server
-// instance serve the same value (the same `updated_at`). It fails soft: when the store errors or
-// does not answer within `timeoutMs`, the call is answered from process memory, the failure is
-// logged at most once per 10 s, and the store is left alone for a short cool-down.
+// Backends and failover, as for the rate limiter (server/store/failover.ts, docs/operating.md#redis):
+// Upstash when UPSTASH_REDIS_REST_URL/TOKEN are set, a plain Redis when REDIS_URL is set, else process
+// memory. A shared store lets every server instance serve the same value (the same `updated_at`). It
+// fails soft: when the store errors or does not answer within `timeoutMs`, the call is answered from
+// process memory, the failure is logged at most once per 10 s, and the store is left alone for a short
+// cool-down.
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { closeRedis, openRedis, redisReady } from "../store/redis.ts";
-import { throttledLogger, type StoreLogger } from "../store/throttled-log.ts";
+import { failover, sharedStoreSettings, type SharedStoreSettings } from "../store/failover.ts";
+import type { StoreLogger } from "../store/throttled-log.ts";
 import { config } from "../config.ts";
-import { logWarn } from "../log/logger.ts";
 import { processSingleton, processSlot } from "../process-singleton.ts";
 
 export interface Cache {
@@ -28,9 +29,7 @@ export interface Cache {
   close(): Promise<void>;
 }
 
-export interface CacheOptions {
-  redisUrl?: string;
-  upstash?: { url: string; token: string };
+export interface CacheOptions extends SharedStoreSettings {
   /** Key namespace in the shared store (default "claims-cache"). */
   prefix?: string;
   /** Budget for one call to the shared store (default 300 ms). */
@@ -148,46 +147,27 @@ function upstashStore(url: string, token: string, timeoutMs: number): Store {
   };
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 export function createCache(opts: CacheOptions = {}): Cache {
   const prefix = opts.prefix ?? "claims-cache";
   const timeoutMs = opts.timeoutMs ?? 300;
-  const cooldownMs = opts.failureCooldownMs ?? 2000;
-  const log = throttledLogger("cache", opts.logger ?? logWarn);
-
-  let backend: Cache["backend"] = "memory";
-  let shared: Store | undefined;
-  if (opts.upstash?.url && opts.upstash.token) {
-    backend = "upstash";
-    shared = upstashStore(opts.upstash.url, opts.upstash.token, timeoutMs);
-  } else if (opts.redisUrl) {
-    backend = "redis";
-    shared = redisStore(opts.redisUrl, timeoutMs, log);
-  }
   const memory = new MemoryStore(opts.maxMemoryEntries ?? 1000);
-  let storeDownUntil = -Infinity;
+  const stores = failover<Store>({
+    tag: "cache",
+    redisUrl: opts.redisUrl,
+    upstash: opts.upstash,
+    open: {
+      upstash: (url, token) => upstashStore(url, token, timeoutMs),
+      redis: (url, log) => redisStore(url, timeoutMs, log),
+    },
+    local: memory,
+    timeoutMs,
+    cooldownMs: opts.failureCooldownMs,
+    fallback: "using process memory",
+    logger: opts.logger,
+  });
+  const { run } = stores;
   /** In-process single flight: concurrent misses for one key compute once. */
   const inFlight = new Map<string, Promise<unknown>>();
-
-  /** Runs `op` on the shared store, or on memory when there is none or it is failing. */
-  async function run<R>(op: (s: Store) => Promise<R>): Promise<R> {
-    if (shared && performance.now() >= storeDownUntil) {
-      try {
-        return await withTimeout(op(shared), timeoutMs, `${backend} cache`);
-      } catch (err) {
-        storeDownUntil = performance.now() + cooldownMs;
-        log(`${backend} store failed; using process memory`, err);
-      }
-    }
-    return op(memory);
-  }
 
   const k = (key: string) => `${prefix}:${key}`;
   const parse = <T>(raw: string | null): T | undefined => {
@@ -200,7 +180,7 @@ export function createCache(opts: CacheOptions = {}): Cache {
   };
 
   const cache: Cache = {
-    backend,
+    backend: stores.backend,
     async get<T>(key: string) {
       return parse<T>(await run((s) => s.get(k(key))));
     },
@@ -230,7 +210,7 @@ export function createCache(opts: CacheOptions = {}): Cache {
     },
     memoryEntries: () => memory.size,
     async close() {
-      await shared?.close();
+      await stores.shared?.close();
       await memory.close();
     },
   };
@@ -240,14 +220,7 @@ export function createCache(opts: CacheOptions = {}): Cache {
 /** The process's cache, on the backend the configuration names. */
 export function cache(): Cache {
   return processSingleton("claims.cache", () => {
-    const cfg = config();
-    return createCache({
-      redisUrl: cfg.REDIS_URL,
-      upstash: cfg.UPSTASH_REDIS_REST_URL
-        ? { url: cfg.UPSTASH_REDIS_REST_URL, token: cfg.UPSTASH_REDIS_REST_TOKEN! }
-        : undefined,
-      prefix: cfg.CACHE_PREFIX,
-    });
+    return createCache({ ...sharedStoreSettings(), prefix: config().CACHE_PREFIX });
   });
 }
 

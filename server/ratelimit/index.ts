@@ -9,19 +9,19 @@
  *   - "memory":  the library with ./memory-store (JS ports of the library's two sliding-window Lua
  *                scripts) — single instance only.
  *
- * Failure rule: the shared store has a short timeout (default 500 ms). When it fails or times out
- * (including the library's own `reason: "timeout"` fail-open result, which carries limit 0 /
- * remaining 0), the call is answered by an in-process fallback limiter (the memory backend), so the
- * request goes through when it would be allowed locally and the headers stay honest. The failure is
- * logged at most once per 10 s, and after a failure the store is left alone for `failureCooldownMs`
- * (default 2 s) so a dead or black-holed store does not cost every request a timeout.
+ * Failure rule (server/store/failover.ts, the cache's too): the shared store has a short timeout
+ * (default 500 ms). When it fails or times out (including the library's own `reason: "timeout"`
+ * fail-open result, which carries limit 0 / remaining 0), the call is answered by an in-process
+ * fallback limiter (the memory backend), so the request goes through when it would be allowed locally
+ * and the headers stay honest. The failure is logged at most once per 10 s, and after a failure the
+ * store is left alone for `failureCooldownMs` (default 2 s) so a dead or black-holed store does not
+ * cost every request a timeout.
  */
 import { Ratelimit } from "@upstash/ratelimit";
 import { Redis as UpstashRedis } from "@upstash/redis";
 import { IORedisStore, type UpstashLikeStore } from "./ioredis-store";
 import { MemoryStore } from "./memory-store";
-import { throttledLogger } from "../store/throttled-log.ts";
-import { logWarn } from "../log/logger.ts";
+import { failover, withTimeout, type Backend, type SharedStoreSettings } from "../store/failover.ts";
 import { clientKey, DEFAULT_IPV6_PREFIX } from "./client-key.ts";
 
 import { TIERS, type Tier } from "../domain/reputation.ts";
@@ -38,11 +38,9 @@ export interface RateLimitResult {
   retryAfter: number;
 }
 
-export interface RateLimiterOptions {
+export interface RateLimiterOptions extends SharedStoreSettings {
   /** RATE_LIMIT_SCALE: multiplies every limit (default 1); must be > 0 */
   scale?: number;
-  redisUrl?: string;
-  upstash?: { url: string; token: string };
   /** timeout for one call to the shared store (default 500 ms) */
   timeoutMs?: number;
   /** key prefix (default "claims-rl") */
@@ -61,7 +59,7 @@ export interface RateLimiterOptions {
 export type Caller = { agentId: string; tier: Tier } | { ip: string };
 
 export interface RateLimiter {
-  backend: "upstash" | "redis" | "memory";
+  backend: Backend;
   /** general API limit: agents by id per tier (new 120, established 300, trusted 1000 per 60 s), anonymous by IP (60) */
   limitRequest(who: Caller, cost?: number): Promise<RateLimitResult>;
   /** the caller's general limit as it stands, without counting anything (OPTIONS, failures before the limit was checked) */
@@ -189,42 +187,46 @@ export function createRateLimiter(opts: RateLimiterOptions = {}): RateLimiter {
   }
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const prefix = opts.prefix ?? DEFAULT_PREFIX;
-  const cooldownMs = opts.failureCooldownMs ?? 2000;
   const pageLimit = opts.pageLimit ?? BASE_LIMITS.page;
   const ipv6Prefix = opts.ipv6Prefix ?? DEFAULT_IPV6_PREFIX;
   if (!(Number.isInteger(ipv6Prefix) && ipv6Prefix >= 1 && ipv6Prefix <= 128)) throw new Error(`RATE_LIMIT_IPV6_PREFIX must be a whole number from 1 to 128, got ${String(opts.ipv6Prefix)}`);
   const client = (ip: string) => clientKey(ip, ipv6Prefix);
   if (!(Number.isInteger(pageLimit) && pageLimit > 0)) throw new Error(`PAGE_RATE_LIMIT must be a positive whole number, got ${String(opts.pageLimit)}`);
-  const log = throttledLogger("ratelimit", opts.logger ?? logWarn);
-
-  let backend: RateLimiter["backend"];
-  let closeStore: () => Promise<void> = async () => {};
-  let shared: LimiterSet | undefined;
-
-  if (opts.upstash?.url && opts.upstash.token) {
-    backend = "upstash";
-    const client = new UpstashRedis({
-      url: opts.upstash.url,
-      token: opts.upstash.token,
-      // one quick retry at most. The library's own timeout (below) answers first; this signal only
-      // makes sure an abandoned HTTP request does not linger.
-      retry: { retries: 1, backoff: () => 20 },
-      signal: () => AbortSignal.timeout(timeoutMs + 250),
-      enableTelemetry: false,
-    });
-    shared = buildLimiters(client, prefix, scale, timeoutMs, pageLimit);
-  } else if (opts.redisUrl) {
-    backend = "redis";
-    const store = new IORedisStore(opts.redisUrl, { timeoutMs, onError: (m, e) => log(m, e) });
-    closeStore = () => store.close();
-    shared = buildLimiters(store, prefix, scale, timeoutMs, pageLimit);
-  } else {
-    backend = "memory";
-  }
 
   // The memory backend, and the fallback of the shared ones.
   const local = buildLimiters(new MemoryStore(), prefix, scale, 0, pageLimit);
-  let storeDownUntil = -Infinity;
+  let closeStore: () => Promise<void> = async () => {};
+  // No timeout around a whole check: the library bounds limit() itself, and getRemaining is bounded
+  // below; a check of several units makes both calls, each with its own budget.
+  const stores = failover<LimiterSet>({
+    tag: "ratelimit",
+    redisUrl: opts.redisUrl,
+    upstash: opts.upstash,
+    open: {
+      upstash(url, token) {
+        const client = new UpstashRedis({
+          url,
+          token,
+          // one quick retry at most. The library's own timeout (below) answers first; this signal only
+          // makes sure an abandoned HTTP request does not linger.
+          retry: { retries: 1, backoff: () => 20 },
+          signal: () => AbortSignal.timeout(timeoutMs + 250),
+          enableTelemetry: false,
+        });
+        return buildLimiters(client, prefix, scale, timeoutMs, pageLimit);
+      },
+      redis(url, log) {
+        const store = new IORedisStore(url, { timeoutMs, onError: (m, e) => log(m, e) });
+        closeStore = () => store.close();
+        return buildLimiters(store, prefix, scale, timeoutMs, pageLimit);
+      },
+    },
+    local,
+    cooldownMs: opts.failureCooldownMs,
+    fallback: "failing open to the in-process limiter",
+    logger: opts.logger,
+  });
+  const { backend, log } = stores;
 
   /**
    * Charges `cost` units (one per unit of work: a tRPC batch of 10 calls costs 10). A request whose
@@ -234,7 +236,7 @@ export function createRateLimiter(opts: RateLimiterOptions = {}): RateLimiter {
    */
   async function charge(limiter: Ratelimit, identifier: string, cost: number): Promise<RateLimitResult> {
     if (cost > 1) {
-      const left = await withTimeout(limiter.getRemaining(identifier));
+      const left = await bounded(limiter.getRemaining(identifier));
       if (left.remaining < cost) return peekResult(left, cost);
       const r = await limiter.limit(identifier, { rate: cost });
       if (r.reason === "timeout") throw new Error(`${backend} store did not answer within ${timeoutMs} ms`);
@@ -246,33 +248,19 @@ export function createRateLimiter(opts: RateLimiterOptions = {}): RateLimiter {
   }
 
   async function peek(limiter: Ratelimit, identifier: string): Promise<RateLimitResult> {
-    return peekResult(await withTimeout(limiter.getRemaining(identifier)), 1);
+    return peekResult(await bounded(limiter.getRemaining(identifier)), 1);
   }
 
   /** getRemaining has no timeout of its own (limit() does). */
-  function withTimeout<T>(p: Promise<T>): Promise<T> {
-    if (!shared || timeoutMs <= 0) return p;
-    let timer: NodeJS.Timeout;
-    return Promise.race([
-      p,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`${backend} store did not answer within ${timeoutMs} ms`)), timeoutMs);
-      }),
-    ]).finally(() => clearTimeout(timer));
+  function bounded<T>(p: Promise<T>): Promise<T> {
+    if (!stores.shared || timeoutMs <= 0) return p;
+    return withTimeout(p, timeoutMs, `${backend} store`);
   }
 
   async function check(name: LimiterName, identifier: string, cost = 1, mode: "charge" | "peek" = "charge"): Promise<RateLimitResult> {
     const run = (set: LimiterSet) => (mode === "peek" ? peek(set[name], identifier) : charge(set[name], identifier, cost));
-    if (shared && performance.now() >= storeDownUntil) {
-      try {
-        return await run(shared);
-      } catch (err) {
-        storeDownUntil = performance.now() + cooldownMs;
-        log(`${backend} store failed; failing open to the in-process limiter`, err);
-      }
-    }
     try {
-      return await run(local);
+      return await stores.run(run);
     } catch (err) {
       // Should not happen (the memory store only fails if the library's Lua changed): fail open.
       log("in-process limiter failed; letting the request through", err);
