@@ -33,7 +33,7 @@ function ownOrigin(origin: string, hosts: (string | null)[], publicUrl: string |
  * CROSS_SITE). "This app's" origins are the request's own host (behind trusted proxies also
  * X-Forwarded-Host) and NEXTAUTH_URL's. `publicUrlOnly`: with a configured public URL only its origin
  * counts, not the request's Host: a DNS-rebinding page names its own host in Host and Origin alike
- * (/mcp, whose transport specification asks servers to check Origin).
+ * (/mcp, whose transport specification asks servers to check Origin); without one, only a loopback origin.
  */
 export function fromAnotherSite(headers: Headers, { publicUrlOnly = false }: { publicUrlOnly?: boolean } = {}): boolean {
   const { NEXTAUTH_URL: publicUrl, TRUST_PROXY } = config();
@@ -41,6 +41,18 @@ export function fromAnotherSite(headers: Headers, { publicUrlOnly = false }: { p
   if (site !== null && site !== "same-origin" && site !== "none") return true;
   const origin = headers.get("origin");
   if (origin === null) return false;
+  // Without a configured public URL (a development server), only a page on this machine may call /mcp:
+  // a rebinding page names its own host in Host and Origin alike, so matching them proves nothing.
+  if (publicUrlOnly && !publicUrl && !isLoopbackOrigin(origin)) return true;
   const hosts = publicUrlOnly && publicUrl ? [] : [headers.get("host"), TRUST_PROXY > 0 ? headers.get("x-forwarded-host") : null];
   return !ownOrigin(origin, hosts, publicUrl);
+}
+
+/** localhost, 127.0.0.1 or [::1], any port (what the MCP specification calls a local origin). */
+function isLoopbackOrigin(origin: string): boolean {
+  try {
+    return ["localhost", "127.0.0.1", "[::1]"].includes(new URL(origin).hostname);
+  } catch {
+    return false;
+  }
 }
