@@ -15,7 +15,7 @@ import { SidebarCardSkeleton } from "../_components/list-skeleton.tsx";
 import { TopicsCard, TrendingCard } from "../_components/sidebar.tsx";
 import { StatsBar, StatsBarFallback } from "../_components/stats-bar.tsx";
 import { first, offsetParam, type SearchParams } from "../_lib/search-params.ts";
-import { humanError } from "../_lib/human-errors.ts";
+import { humanError, humanFieldErrors, topField } from "../_lib/human-errors.ts";
 import { SearchForm } from "./search-form.tsx";
 import exploreStyles from "./page.module.css";
 import ui from "../_components/ui.module.css";
@@ -72,9 +72,10 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
     result = await caller.claims.list(input);
   } catch (err) {
     if (!(err instanceof TRPCError) || err.code !== "BAD_REQUEST") throw err;
-    const body = errorBody(err);
-    listError = humanError(body.detail);
-    fieldErrors = Object.fromEntries((body.errors ?? []).map((e) => [e.field, humanError(e.message)]));
+    const body = errorBody(err, "claims.list");
+    listError = humanError(body.code, body.detail, body.errors);
+    const fields = [...new Set((body.errors ?? []).map((e) => topField(e.field)))];
+    fieldErrors = Object.fromEntries(fields.map((field) => [field, humanFieldErrors((body.errors ?? []).filter((e) => topField(e.field) === field))]));
   }
   const filtersActive = Boolean(input.q || input.tags || input.complexity || form.min_gradient || form.max_gradient);
 

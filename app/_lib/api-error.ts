@@ -1,10 +1,13 @@
-// What the server said about a failed call, ready to show next to the fields: the contract's
-// `detail` and, for validation errors, one message per field (from the error shape's `errors`), each
-// put into sentences a person can act on (human-errors.ts).
+// What the server said about a failed call, ready to show next to the fields: its `code`, a sentence
+// for it and, for validation errors, one sentence per field (from the error shape's `errors`), all
+// chosen by code and rule (human-errors.ts), never by the API's wording.
 import { TRPCClientError } from "@trpc/client";
-import { humanError } from "./human-errors.ts";
+import { CODE_FIELDS, humanError, humanFieldErrors, topField, type FieldProblem } from "./human-errors.ts";
 
 export interface ApiError {
+  /** The API's code (docs/api.md#errors); null when the server was not reached. */
+  code: string | null;
+  /** A sentence for people. */
   detail: string;
   status: number | null;
   /** field name → message, e.g. { statement: "The statement must be 10 to 5000 characters long." } */
@@ -17,29 +20,32 @@ interface ErrorShape {
   existing_claim_id?: unknown;
   detail?: unknown;
   errors?: unknown;
-  data?: { httpStatus?: unknown };
+  data?: { httpStatus?: unknown; error_code?: unknown };
+}
+
+function fieldProblems(errors: unknown): FieldProblem[] {
+  if (!Array.isArray(errors)) return [];
+  return errors.filter((e): e is FieldProblem => typeof e?.field === "string" && typeof e?.message === "string");
 }
 
 export function toApiError(error: unknown): ApiError {
   if (error instanceof TRPCClientError) {
     const shape = (error.shape ?? {}) as ErrorShape;
     const status = typeof shape.data?.httpStatus === "number" ? shape.data.httpStatus : null;
-    const fields: Record<string, string> = {};
-    if (Array.isArray(shape.errors)) {
-      for (const e of shape.errors as { field?: unknown; message?: unknown }[]) {
-        if (typeof e.field !== "string" || typeof e.message !== "string") continue;
-        const field = e.field.split(".")[0];
-        fields[field] = fields[field] ? `${fields[field]}; ${e.message}` : e.message;
-      }
-      for (const field of Object.keys(fields)) fields[field] = humanError(fields[field]);
-    }
-    const detail = typeof shape.detail === "string" ? shape.detail : error.message || "Request failed";
+    const code = typeof shape.data?.error_code === "string" ? shape.data.error_code : null;
+    const problems = fieldProblems(shape.errors);
+    const byField = new Map<string, FieldProblem[]>();
+    for (const e of problems) byField.set(topField(e.field), [...(byField.get(topField(e.field)) ?? []), e]);
+    const fields: Record<string, string> = Object.fromEntries([...byField].map(([field, list]) => [field, humanFieldErrors(list)]));
+    const detailText = typeof shape.detail === "string" ? shape.detail : error.message || "Request failed";
+    const detail = humanError(code ?? undefined, detailText, problems);
+    // A code about one field (a taken email address) is shown at that field.
+    const codeField = code ? CODE_FIELDS[code as keyof typeof CODE_FIELDS] : undefined;
+    if (codeField && !fields[codeField]) fields[codeField] = detail;
     const extra = typeof shape.existing_claim_id === "string" ? { existing_claim_id: shape.existing_claim_id } : {};
-    if (status === 401) return { detail: "Your session has ended. Please sign in again.", status, fields, extra };
-    if (status === 429) return { detail: "Too many requests. Please wait a minute and try again.", status, fields, extra };
-    return { detail: humanError(detail), status, fields, extra };
+    return { code, detail, status, fields, extra };
   }
-  return { detail: "Could not reach the server. Check your connection and try again.", status: null, fields: {}, extra: {} };
+  return { code: null, detail: "Could not reach the server. Check your connection and try again.", status: null, fields: {}, extra: {} };
 }
 
 /** The message for one field, if the server named it. */

@@ -1,7 +1,14 @@
-// The API's validation text ("tags: each tag must be 1-50 characters of a-z…") is written for
-// programs: it names the field and the rule. People see sentences instead (docs/features/friction.md).
-// The API's `detail` is unchanged; the web UI maps it here. A message not known here still reads as a
-// sentence: the field's name in words, then the rule.
+// The API's errors are written for programs: a `code` from one table (docs/api.md#errors) and, on a
+// validation failure, each field with the rule it broke. People see sentences instead
+// (docs/features/friction.md), chosen here by the code and by each field's rule — never by reading
+// the API's English, which may be reworded at any time. A code or rule without a sentence of its own
+// still reads as one: the field's name in words, then the rule.
+import type { ErrorCode, FieldError } from "~/server/errors.ts";
+import { MAX_TAG_LENGTH } from "~/server/domain/tags.ts";
+import { USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH } from "~/server/domain/username.ts";
+
+/** A field error as it arrives (any of the rule's details may be missing). */
+export type FieldProblem = Pick<FieldError, "field" | "message"> & Partial<Omit<FieldError, "field" | "message">>;
 
 /** A field as a person calls it, at the start of a sentence. */
 const FIELD_LABELS: Record<string, string> = {
@@ -31,27 +38,52 @@ const FIELD_LABELS: Record<string, string> = {
   url: "The address",
 };
 
-/** Whole messages (or rules) with a sentence of their own. */
-const SENTENCES: [RegExp, (m: RegExpMatchArray) => string][] = [
-  [/^tags: each tag must be 1-(\d+) characters of a-z, 0-9, _ or -$/, (m) => `Each tag can use letters, digits, “-” and “_”, up to ${m[1]} characters.`],
-  [/^tags: at most (\d+) (tags are allowed|entries are accepted)$/, (m) => `Use at most ${m[1]} tags.`],
-  [/^parent_ids: at most (\d+) parent claims are allowed$/, (m) => `A claim can build on at most ${m[1]} other claims.`],
-  [/^content: a link must be an absolute http\(s\) URL/, () => "Enter a full web address, starting with https:// or http://."],
-  [/^email: must be a valid email address$/, () => "Enter an email address like name@example.com."],
-  [/^username: must be (\d+)-(\d+) characters of letters, digits and underscore$/, (m) => `A username has ${m[1]} to ${m[2]} characters: letters, digits and “_”.`],
-  [/^min_gradient: must not be greater than max_gradient$/, () => "The lowest gradient must not be above the highest."],
-  [/^Email already registered$/, () => "An account with this email address already exists. Sign in instead?"],
-  [/^Username already taken$/, () => "This username is taken. Please choose another."],
-  [/^Insufficient permissions$/, () => "You are not allowed to do that."],
-  [/^Invalid or expired token$/, () => "Your session has ended. Please sign in again."],
-  [/^Rate limit exceeded$/, () => "Too many requests. Please wait a minute and try again."],
-  [/^Internal server error$/, () => "Something went wrong on our side. Please try again."],
-];
+/** The codes with a sentence of their own; the others show the API's detail as a sentence. */
+const CODE_SENTENCES: Partial<Record<ErrorCode, string>> = {
+  unauthenticated: "Your session has ended. Please sign in again.",
+  invalid_token: "Your session has ended. Please sign in again.",
+  invalid_credentials: "The email address or the password is not right.",
+  forbidden: "You are not allowed to do that.",
+  confirmation_failed: "The password is not right.",
+  account_suspended: "This account is suspended.",
+  email_taken: "An account with this email address already exists. Sign in instead?",
+  username_taken: "This username is taken. Please choose another.",
+  rate_limited: "Too many requests. Please wait a minute and try again.",
+  too_many_password_failures: "Too many wrong passwords for this account. Wait a while, or reset your password.",
+  invalid_link: "This link does not work any more: it was used, it expired, or a newer one was sent. Ask for a new one.",
+  payload_too_large: "That is more than the server accepts at once. Please send less.",
+  internal_error: "Something went wrong on our side. Please try again.",
+  service_unavailable: "The service is busy right now. Please try again in a moment.",
+  mail_not_configured: "This server cannot send mail, so no link can be mailed.",
+  mail_not_sent: "The mail could not be sent. Please try again later.",
+};
 
-const PASSWORD_NEEDS: Record<string, string> = {
-  "must contain an uppercase letter": "an uppercase letter",
-  "must contain a lowercase letter": "a lowercase letter",
-  "must contain a digit": "a digit",
+/** The field a code is about, where a form shows it beside that field. */
+export const CODE_FIELDS: Partial<Record<ErrorCode, string>> = {
+  email_taken: "email",
+  username_taken: "username",
+};
+
+type Sentence = (e: FieldProblem) => string | undefined;
+
+/** Sentences of one rule of one field, where the general ones below would read worse. */
+const FIELD_SENTENCES: Record<string, Partial<Record<string, Sentence>>> = {
+  tags: {
+    format: (e) => `Each tag can use letters, digits, “-” and “_”, up to ${e.max ?? MAX_TAG_LENGTH} characters.`,
+    too_many: (e) => (e.max !== undefined ? `Use at most ${e.max} tags.` : undefined),
+  },
+  parent_ids: { too_many: (e) => (e.max !== undefined ? `A claim can build on at most ${e.max} other claims.` : undefined) },
+  username: { format: () => `A username has ${USERNAME_MIN_LENGTH} to ${USERNAME_MAX_LENGTH} characters: letters, digits and “_”.` },
+  email: { format: () => "Enter an email address like name@example.com." },
+  content: { format: (e) => (e.format === "url" ? "Enter a full web address, starting with https:// or http://." : undefined) },
+  min_gradient: { not_above: () => "The lowest gradient must not be above the highest." },
+};
+
+/** What a password still needs, by the pattern of the rule it broke (the patterns the document states). */
+const PATTERN_NEEDS: Record<string, string> = {
+  "[A-Z]": "an uppercase letter",
+  "[a-z]": "a lowercase letter",
+  "[0-9]": "a digit",
 };
 
 function labelOf(field: string): string {
@@ -61,45 +93,109 @@ function labelOf(field: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+const lower = (label: string) => label.replace(/^The /, "the ").toLowerCase();
+
 function listOf(items: string[]): string {
   return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
 
-function sentence(text: string): string {
+/** Text as a sentence: a capital first letter and a full stop. */
+export function asSentence(text: string): string {
   const trimmed = text.trim();
   const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
   return /[.!?]$/.test(capital) ? capital : `${capital}.`;
 }
 
-/** One "field: rule" part as a sentence. */
-function humanPart(part: string): string {
-  for (const [pattern, toText] of SENTENCES) {
-    const match = part.match(pattern);
-    if (match) return toText(match);
-  }
-  const match = part.match(/^([a-z_]+(?:\.\d+)?): (.+)$/);
-  if (!match) return sentence(part);
-  const field = match[1].split(".")[0];
-  const rule = match[2];
-  const label = labelOf(field);
-  let m: RegExpMatchArray | null;
-  if (rule === "is required") return `${label} is required.`;
-  if ((m = rule.match(/^must be (\d+)-(\d+) characters$/))) return `${label} must be ${m[1]} to ${m[2]} characters long.`;
-  if ((m = rule.match(/^must be at least (\d+) characters$/))) return `${label} must be at least ${m[1]} characters long.`;
-  if ((m = rule.match(/^(?:must be )?at most (\d+) (characters|bytes)$/))) return `${label} can be at most ${m[1]} ${m[2]} long.`;
-  if ((m = rule.match(/^must be a string of at most (\d+) characters$/))) return `${label} can be at most ${m[1]} characters long.`;
-  if (/^must be one of /.test(rule)) return `Choose one of the offered options for ${label.replace(/^The /, "the ").toLowerCase()}.`;
-  if (/^must be (a|an) (string|array|list|number|object)\b/.test(rule)) return `${label} is not in the expected form.`;
-  return sentence(`${label} ${rule}`);
+/** The message without the field's name the API puts in front ("statement: must be…" → "must be…"). */
+function ruleText(e: FieldProblem): string {
+  return e.message.startsWith(`${e.field}: `) ? e.message.slice(e.field.length + 2) : e.message;
 }
 
-/** The API's message (one rule, or several joined by "; ") as sentences a person can act on. */
-export function humanError(message: string): string {
-  const parts = message.split(/;\s*/).filter(Boolean);
-  // Several password rules at once: one sentence naming everything it still needs.
-  const needs = parts.map((p) => p.match(/^password: (.+)$/)?.[1]).filter((r): r is string => r !== undefined && r in PASSWORD_NEEDS);
-  const rest = parts.filter((p) => !(p.startsWith("password: ") && p.slice(10) in PASSWORD_NEEDS));
-  const sentences = rest.map(humanPart);
-  if (needs.length > 0) sentences.push(`The password needs ${listOf(needs.map((n) => PASSWORD_NEEDS[n]))}.`);
+/** The field a person sees: the top-level one (`tags.2` is a tag of `tags`). */
+export const topField = (field: string) => field.split(".")[0];
+
+function sizeSentence(label: string, e: FieldProblem, unit: string): string | undefined {
+  const { min, max } = e;
+  if (min !== undefined && max !== undefined) return `${label} must be ${min} to ${max} ${unit} long.`;
+  if (min !== undefined) return `${label} must be at least ${min} ${unit} long.`;
+  if (max !== undefined) return `${label} can be at most ${max} ${unit} long.`;
+  return undefined;
+}
+
+function countSentence(label: string, e: FieldProblem): string | undefined {
+  if (e.rule === "too_many" && e.max !== undefined) return `${label} can have at most ${e.max} entries.`;
+  if (e.rule === "too_few" && e.min !== undefined) return `${label} needs at least ${e.min} ${e.min === 1 ? "entry" : "entries"}.`;
+  return undefined;
+}
+
+function valueSentence(label: string, e: FieldProblem): string | undefined {
+  const { min, max } = e;
+  if (min !== undefined && max !== undefined) return `${label} must be between ${min} and ${max}.`;
+  if (min !== undefined) return `${label} must be at least ${min}.`;
+  if (max !== undefined) return `${label} must be at most ${max}.`;
+  return undefined;
+}
+
+/** One field error as a sentence a person can act on. */
+function fieldSentence(e: FieldProblem): string {
+  const field = topField(e.field);
+  const label = labelOf(field);
+  const own = e.rule ? FIELD_SENTENCES[field]?.[e.rule]?.(e) : undefined;
+  if (own) return own;
+  let general: string | undefined;
+  switch (e.rule) {
+    case "required":
+      general = `${label} is required.`;
+      break;
+    case "too_short":
+    case "too_long":
+      general = sizeSentence(label, e, "characters");
+      break;
+    case "too_few":
+    case "too_many":
+      general = countSentence(label, e);
+      break;
+    case "too_small":
+    case "too_big":
+      general = valueSentence(label, e);
+      break;
+    case "enum":
+      general = `Choose one of the offered options for ${lower(label)}.`;
+      break;
+    case "type":
+      general = `${label} is not in the expected form.`;
+      break;
+    case "format":
+      if (e.format === "email") general = "Enter an email address like name@example.com.";
+      else if (e.format === "url") general = `${label} must be a full web address, starting with https://.`;
+      else if (e.format === "date-time") general = `${label} must be a date and time.`;
+      break;
+    case "not_above":
+      if (e.other) general = `${label} must not be above ${lower(labelOf(e.other))}.`;
+      break;
+  }
+  return general ?? asSentence(`${label} ${ruleText(e)}`);
+}
+
+/** The errors of one field (or of several) as sentences: a password's missing kinds of characters in one. */
+export function humanFieldErrors(errors: readonly FieldProblem[]): string {
+  const needs = new Map<string, string[]>();
+  const sentences: string[] = [];
+  for (const e of errors) {
+    const need = e.rule === "format" && e.pattern !== undefined ? PATTERN_NEEDS[e.pattern] : undefined;
+    if (need) needs.set(topField(e.field), [...(needs.get(topField(e.field)) ?? []), need]);
+    else sentences.push(fieldSentence(e));
+  }
+  for (const [field, kinds] of needs) sentences.push(`${labelOf(field)} needs ${listOf(kinds)}.`);
   return [...new Set(sentences)].join(" ");
+}
+
+/**
+ * The sentence for an error: by its code, a validation failure by its fields; a code without a
+ * sentence of its own shows the API's detail as one (a 404's `Claim not found`).
+ */
+export function humanError(code: string | undefined, detail: string, errors?: readonly FieldProblem[]): string {
+  if (code === "validation_failed" && errors?.length) return humanFieldErrors(errors);
+  const own = code ? CODE_SENTENCES[code as ErrorCode] : undefined;
+  return own ?? asSentence(detail || "Request failed");
 }

@@ -64,7 +64,7 @@ export function PasswordForm() {
       await change.mutateAsync({ current_password: String(fields.get("current_password") ?? ""), new_password: String(fields.get("new_password") ?? "") });
       form.reset();
     },
-    (apiError) => (apiError.status === 403 ? { ...apiError, fields: { current_password: "The current password is not right." } } : apiError),
+    (apiError) => (apiError.code === "confirmation_failed" ? { ...apiError, fields: { current_password: "The current password is not right." } } : apiError),
   );
 
   return (
@@ -249,7 +249,7 @@ export function DeleteAccountForm({ hasPassword, username }: { hasPassword: bool
     },
     (apiError) => {
       const message = hasPassword ? "The password is not right." : `Type your username, ${username}, exactly.`;
-      return apiError.status === 403 ? { ...apiError, fields: { [field]: message } } : apiError;
+      return apiError.code === "confirmation_failed" ? { ...apiError, fields: { [field]: message } } : apiError;
     },
   );
 

@@ -11,13 +11,6 @@ import { NewPasswordField } from "../_components/form-submit.tsx";
 
 const FIELDS = ["email", "username", "display_name", "password"] as const;
 
-/** A 409's detail names what is taken (an email address or a username): show it at that field. */
-function withConflictField(error: ApiError): ApiError {
-  if (error.status !== 409) return error;
-  const field = /\bemail\b/i.test(error.detail) ? "email" : /\busername\b/i.test(error.detail) ? "username" : null;
-  return field ? { ...error, fields: { ...error.fields, [field]: error.detail } } : error;
-}
-
 export function SignUpForm({ redirectTo }: { redirectTo: string }) {
   const trpc = useTRPC();
   const id = useId();
@@ -42,7 +35,7 @@ export function SignUpForm({ redirectTo }: { redirectTo: string }) {
         automated: form.get("automated") === "on",
       });
     } catch (err) {
-      setError(withConflictField(toApiError(err)));
+      setError(toApiError(err)); // a taken email address or username shows at its field (api-error.ts)
       return;
     }
     const result = await signIn("credentials", { email, password, redirect: false });
