@@ -106,7 +106,7 @@ export async function loadDemoData(): Promise<SeedResult> {
       }
     }
     for (const [voter, value] of Object.entries(a.relevance)) {
-      await voteRelevance(agent(voter), argument.id, value);
+      await voteRelevance({ agentId: agent(voter), argumentId: argument.id, value });
       result.votes++;
     }
   }

@@ -63,7 +63,7 @@ const REVERSE: Record<ReversedTable, (tx: SqlTx, agentId: string) => Promise<voi
   async relevance_votes(tx, agentId) {
     const votes = await tx.query<{ argument_id: string }>(Prisma.sql`
       SELECT argument_id::text AS argument_id FROM relevance_votes WHERE agent_id = ${agentId}::uuid ORDER BY argument_id`);
-    for (const v of votes) await changeRelevanceIn(tx, agentId, v.argument_id, null, "include");
+    for (const v of votes) await changeRelevanceIn(tx, { agentId, argumentId: v.argument_id, next: null, hidden: "include" });
   },
 };
 

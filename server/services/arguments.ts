@@ -101,7 +101,7 @@ export async function argumentViews(ids: readonly string[], viewerId: string | n
 }
 
 /** One argument (404 unless it, its child and its parent are visible). */
-export async function getArgument(argumentId: string, viewerId: string | null): Promise<ArgumentOut> {
+export async function getArgument({ argumentId, viewerId }: { argumentId: string; viewerId: string | null }): Promise<ArgumentOut> {
   if (!isUuid(argumentId)) throw notFound(ARGUMENT_NOT_FOUND);
   const [visible] = await readSql<{ id: string }>`
     SELECT g.id::text AS id FROM arguments g JOIN claims p ON p.id = g.parent_claim_id
@@ -131,7 +131,7 @@ export async function addArgument(authorId: string, input: AddArgumentInput): Pr
       if (!parent) throw notFound(CLAIM_NOT_FOUND);
       if ((linked === undefined) === (input.statement === undefined)) throw badRequest(ONE_CHILD);
       const childId = linked === undefined ? await insertChild(tx, authorId, input) : await lockChild(tx, linked);
-      await assertLinkAllowed(tx, parentId, childId);
+      await assertLinkAllowed(tx, { parentId, childId });
       const [created] = await tx.query<{ id: string }>(Prisma.sql`
         INSERT INTO arguments (id, parent_claim_id, child_claim_id, stance, author_id)
         VALUES (gen_random_uuid(), ${parentId}::uuid, ${childId}::uuid, ${input.stance}::"ArgumentStance", ${authorId}::uuid)
@@ -140,7 +140,7 @@ export async function addArgument(authorId: string, input: AddArgumentInput): Pr
       return created.id;
     }),
   );
-  return getArgument(argumentId, authorId);
+  return getArgument({ argumentId, viewerId: authorId });
 }
 
 async function insertChild(tx: SqlTx, authorId: string, input: AddArgumentInput): Promise<string> {
@@ -166,7 +166,7 @@ async function lockChild(tx: SqlTx, childId: string): Promise<string> {
  * cycle) or the longest chain through the new link would be deeper than MAX_ARGUMENT_DEPTH. Hidden
  * links count: they come back on restore. The walks stop one level past the limit.
  */
-async function assertLinkAllowed(tx: SqlTx, parentId: string, childId: string): Promise<void> {
+async function assertLinkAllowed(tx: SqlTx, { parentId, childId }: { parentId: string; childId: string }): Promise<void> {
   const [existing] = await tx.query<{ id: string }>(Prisma.sql`
     SELECT id::text AS id FROM arguments WHERE parent_claim_id = ${parentId}::uuid AND child_claim_id = ${childId}::uuid`);
   if (existing) throw conflict(DUPLICATE_ARGUMENT, "duplicate_argument");
@@ -192,19 +192,19 @@ async function assertLinkAllowed(tx: SqlTx, parentId: string, childId: string): 
 // ---- relevance ----
 
 /** POST /arguments/{id}/relevance: one vote per agent, changeable; the running sums move in O(1). */
-export async function voteRelevance(agentId: string, argumentId: string, value: number): Promise<ArgumentOut> {
-  await changeRelevance(agentId, argumentId, value);
-  return getArgument(argumentId, agentId);
+export async function voteRelevance({ agentId, argumentId, value }: { agentId: string; argumentId: string; value: number }): Promise<ArgumentOut> {
+  await changeRelevance({ agentId, argumentId, next: value });
+  return getArgument({ argumentId, viewerId: agentId });
 }
 
 /** DELETE /arguments/{id}/relevance: removing no vote changes nothing. */
-export async function removeRelevance(agentId: string, argumentId: string): Promise<void> {
-  await changeRelevance(agentId, argumentId, null);
+export async function removeRelevance({ agentId, argumentId }: { agentId: string; argumentId: string }): Promise<void> {
+  await changeRelevance({ agentId, argumentId, next: null });
 }
 
-async function changeRelevance(agentId: string, argumentId: string, next: number | null): Promise<void> {
-  if (!isUuid(argumentId)) throw notFound(ARGUMENT_NOT_FOUND);
-  await sqlTransaction((tx) => changeRelevanceIn(tx, agentId, argumentId, next));
+async function changeRelevance(change: { agentId: string; argumentId: string; next: number | null }): Promise<void> {
+  if (!isUuid(change.argumentId)) throw notFound(ARGUMENT_NOT_FOUND);
+  await sqlTransaction((tx) => changeRelevanceIn(tx, change));
 }
 
 /**
@@ -214,10 +214,18 @@ async function changeRelevance(agentId: string, argumentId: string, next: number
  */
 export async function changeRelevanceIn(
   tx: SqlTx,
-  agentId: string,
-  argumentId: string,
-  next: number | null,
-  hidden: "refuse" | "include" = "refuse",
+  {
+    agentId,
+    argumentId,
+    next,
+    hidden = "refuse",
+  }: {
+    agentId: string;
+    argumentId: string;
+    /** The vote's new value; null removes it. */
+    next: number | null;
+    hidden?: "refuse" | "include";
+  },
 ): Promise<void> {
   const visible = hidden === "include" ? Prisma.sql`true` : Prisma.sql`${visibleClaim("c")} AND ${visibleClaim("p")}`;
   const [argument] = await tx.query<{ id: string; relevance_sum: number; relevance_votes: number }>(Prisma.sql`
@@ -361,7 +369,7 @@ export async function argumentTree(input: TreeInput, viewerId: string | null): P
     let placed = 0;
     let full = false; // the bytes ran out before `take`
     while (placed < take && !full) {
-      const batch = nextBatch(rows, placed, take, shown);
+      const batch = nextBatch({ rows, from: placed, end: take, shown });
       const views = new Map((await argumentViews(batch.fresh, viewerId)).map((v) => [v.id, v]));
       for (; placed < batch.end; placed++) {
         const row = rows[placed];
@@ -416,7 +424,10 @@ export async function argumentTree(input: TreeInput, viewerId: string | null): P
  * The rows from `from` (before `end`) whose views one read fetches: up to VIEWS_PER_READ claims not
  * shown yet, each at its first row (a later row of the same claim becomes a reference).
  */
-function nextBatch(rows: TreeRow[], from: number, end: number, shown: ReadonlySet<string>): { fresh: string[]; end: number } {
+function nextBatch({ rows, from, end, shown }: { rows: TreeRow[]; from: number; end: number; shown: ReadonlySet<string> }): {
+  fresh: string[];
+  end: number;
+} {
   const fresh: string[] = [];
   const claims = new Set<string>();
   let i = from;

@@ -295,7 +295,7 @@ export async function eventPayload(event: StoredEvent, claimRead?: Claim | null)
     claimRead !== undefined ? claimRead : claimView(event.claim_id, null),
     event.evidence_id ? getEvidence({ evidenceId: event.evidence_id, viewerId: null }).catch(() => undefined) : undefined,
     event.comment_id ? getComment({ commentId: event.comment_id }).catch(() => undefined) : undefined,
-    event.argument_id ? getArgument(event.argument_id, null).catch(() => undefined) : undefined,
+    event.argument_id ? getArgument({ argumentId: event.argument_id, viewerId: null }).catch(() => undefined) : undefined,
   ]);
   return JSON.stringify({
     type: event.type,

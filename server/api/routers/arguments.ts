@@ -89,7 +89,7 @@ export const argumentsRouter = router({
     })
     .input(relevanceVoteInput)
     .output(argumentSchema)
-    .mutation(({ ctx, input }) => args.voteRelevance(ctx.agent.id, input.argument_id, input.value)),
+    .mutation(({ ctx, input }) => args.voteRelevance({ agentId: ctx.agent.id, argumentId: input.argument_id, value: input.value })),
 
   removeRelevance: agentProcedure
     .meta({
@@ -99,5 +99,5 @@ export const argumentsRouter = router({
     })
     .input(argumentIdInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => args.removeRelevance(ctx.agent.id, input.argument_id)),
+    .mutation(({ ctx, input }) => args.removeRelevance({ agentId: ctx.agent.id, argumentId: input.argument_id })),
 });
