@@ -13,7 +13,7 @@ export const ERROR_CODES = {
   validation_failed: {
     status: 400,
     trpc: "BAD_REQUEST",
-    when: "The request is not valid: `detail` names the field and the rule, `errors` lists each field",
+    when: "The request is not valid (bad JSON, a wrong type, an out-of-range or unknown value, a bad query parameter): `detail` names the field and the rule, `errors` lists each field",
   },
   invalid_link: {
     status: 400,
@@ -23,37 +23,37 @@ export const ERROR_CODES = {
   unauthenticated: {
     status: 401,
     trpc: "UNAUTHORIZED",
-    when: "No credential where one is needed: sign in or send a token or API key",
+    when: "No credential where one is needed (`Invalid or expired token`): sign in or send a token or API key",
   },
   invalid_token: {
     status: 401,
     trpc: "UNAUTHORIZED",
-    when: "A credential was sent but is malformed, expired or revoked (an access token, API key, refresh token or one-time code): get a new one",
+    when: "A credential was sent but is malformed, expired or revoked, or a refresh token was sent as an access token (`Invalid or expired token`; a one-time code: `Invalid or expired code`): get a new one",
   },
   invalid_credentials: {
     status: 401,
     trpc: "UNAUTHORIZED",
-    when: "Sign-in with an unknown email address or a wrong password",
+    when: "Sign-in with an unknown email address or a wrong password (`Invalid email or password`)",
   },
   forbidden: {
     status: 403,
     trpc: "FORBIDDEN",
-    when: "The credential is valid but the action is not allowed: an API key without the scope, a role too low, one's own claim or evidence to vote on, someone else's comment",
+    when: "The credential is valid but the action is not allowed (`Insufficient permissions`): an API key without the scope, a member calling moderation, a vote on one's own claim or evidence, someone else's comment",
   },
   confirmation_failed: {
     status: 403,
     trpc: "FORBIDDEN",
-    when: "The current password (or, for an account without one, the typed username) does not match",
+    when: "The current password (or, for an account without one, the typed username) does not match (`Insufficient permissions`)",
   },
   account_suspended: {
     status: 403,
     trpc: "FORBIDDEN",
-    when: "Sign-in or refresh of a suspended account",
+    when: "Sign-in or refresh of a suspended account (`Account suspended`)",
   },
   not_found: {
     status: 404,
     trpc: "NOT_FOUND",
-    when: "Unknown resource or route (a malformed id is an unknown one)",
+    when: "Unknown resource or route (`Claim not found`, `Agent not found`, …, `Not found`); a malformed id is an unknown one",
   },
   method_not_allowed: {
     status: 405,
@@ -103,7 +103,7 @@ export const ERROR_CODES = {
   rate_limited: {
     status: 429,
     trpc: "TOO_MANY_REQUESTS",
-    when: "Rate limit exceeded: wait `Retry-After` seconds",
+    when: "`Rate limit exceeded`: wait `Retry-After` seconds",
   },
   too_many_password_failures: {
     status: 429,
@@ -154,7 +154,8 @@ export function statusOf(code: ErrorCode): number {
 /**
  * The rule a field broke, for programs (the web UI words it for people): from zod's issue codes, or
  * declared by a custom check (`params: { rule }`). Size rules carry the bounds the field has (`min`,
- * `max`: characters, items or the value), a format its `format`, a choice its `options`.
+ * `max`: characters, items or the value), a format its `format` (and a pattern its `pattern`), a
+ * choice its `options`.
  */
 export type FieldRule =
   | "required"
@@ -168,9 +169,6 @@ export type FieldRule =
   | "format"
   | "enum"
   | "unknown_field"
-  | "needs_uppercase"
-  | "needs_lowercase"
-  | "needs_digit"
   | "not_above"
   | "invalid";
 
@@ -182,6 +180,8 @@ export interface FieldError {
   max?: number;
   /** `email`, `url`, `uuid`, `date-time`, `pattern`… */
   format?: string;
+  /** The regular expression of a `pattern` format, as the OpenAPI document states it. */
+  pattern?: string;
   options?: string[];
   /** The other field a comparison names (`not_above`: min_gradient must not be above max_gradient). */
   other?: string;

@@ -108,10 +108,12 @@ function declaredBounds(schemas: Schema[], origin: string): { min?: number; max?
   return out;
 }
 
-const RULES = new Set<string>([
+/** Every rule, for the document and for checking what a custom check declares. */
+export const FIELD_RULES = [
   "required", "type", "too_short", "too_long", "too_few", "too_many", "too_small", "too_big", "format", "enum",
-  "unknown_field", "needs_uppercase", "needs_lowercase", "needs_digit", "not_above", "invalid",
-] satisfies FieldRule[]);
+  "unknown_field", "not_above", "invalid",
+] as const satisfies readonly FieldRule[];
+const RULES = new Set<string>(FIELD_RULES);
 
 function sizeRule(origin: string, small: boolean): FieldRule {
   if (origin === "string") return small ? "too_short" : "too_long";
@@ -133,8 +135,11 @@ function ruleOf(issue: z.core.$ZodIssue, schemas: Schema[]): Omit<FieldError, "f
       const max = issue.code === "too_big" ? bound : declared.max;
       return { rule: sizeRule(origin, issue.code === "too_small"), ...(min !== undefined && { min }), ...(max !== undefined && { max }) };
     }
-    case "invalid_format":
-      return { rule: "format", format: issue.format === "regex" ? "pattern" : issue.format === "datetime" ? "date-time" : issue.format };
+    case "invalid_format": {
+      if (issue.format !== "regex") return { rule: "format", format: issue.format === "datetime" ? "date-time" : issue.format };
+      const source = /^\/(.*)\/[a-z]*$/s.exec(String(issue.pattern ?? ""))?.[1];
+      return { rule: "format", format: "pattern", ...(source !== undefined && { pattern: source }) };
+    }
     case "invalid_value":
       return { rule: "enum", options: issue.values.map(String) };
     case "unrecognized_keys":
@@ -147,6 +152,7 @@ function ruleOf(issue: z.core.$ZodIssue, schemas: Schema[]): Omit<FieldError, "f
       if (typeof params.min === "number") out.min = params.min;
       if (typeof params.max === "number") out.max = params.max;
       if (typeof params.format === "string") out.format = params.format;
+      if (typeof params.pattern === "string") out.pattern = params.pattern;
       if (typeof params.other === "string") out.other = params.other;
       return out;
     }
@@ -217,10 +223,12 @@ export function errorBody(error: TRPCError, path?: string): ErrorBody {
     return { ...body, ...cause.extra };
   }
   const code = errorCodeOf(error);
+  // tRPC writes its code as the message of an error made without one.
+  const message = error.message === error.code ? "" : error.message;
   if (code === "internal_error") return { code, detail: INTERNAL_ERROR };
-  if (code === "invalid_token") return { code, detail: error.message || "Invalid or expired token" };
-  if (code === "forbidden" && !error.message) return { code, detail: "Insufficient permissions" };
-  const detail = error.message || "Request failed";
+  if (code === "invalid_token") return { code, detail: message || "Invalid or expired token" };
+  if (code === "forbidden" && !message) return { code, detail: "Insufficient permissions" };
+  const detail = message || "Request failed";
   return code === "validation_failed" ? { code, detail, errors: fieldsOfMessage(detail) } : { code, detail };
 }
 

@@ -6,7 +6,7 @@
 import { generateOpenApiDocument, type OpenApiMeta } from "trpc-to-openapi";
 import { appRouter } from "../api/root.ts";
 import type { ProcedureMeta } from "../api/trpc.ts";
-import { API_ERRORS, type ErrorCode } from "../api/errors.ts";
+import { API_ERRORS, FIELD_RULES, type ErrorCode } from "../api/errors.ts";
 import { ERROR_CODE_LIST, ERROR_EXTRA_FIELDS } from "../errors.ts";
 import { API_KEY_SCOPES, requiredScope, SCOPE_DESCRIPTIONS } from "../domain/scopes.ts";
 import { buildRouteTable } from "./routes.ts";
@@ -123,12 +123,13 @@ const ERROR_SCHEMA: Json = {
           message: { type: "string" },
           rule: {
             type: "string",
-            enum: ["required", "type", "too_short", "too_long", "too_few", "too_many", "too_small", "too_big", "format", "enum", "unknown_field", "needs_uppercase", "needs_lowercase", "needs_digit", "not_above", "invalid"],
+            enum: FIELD_RULES,
             description: "The rule the field broke",
           },
           min: { type: "number", description: "The field's lower bound (characters, items or value) of a size rule" },
           max: { type: "number", description: "The field's upper bound of a size rule" },
           format: { type: "string", description: "The format a `format` rule expects (`email`, `url`, `uuid`, `date-time`, `pattern`…)" },
+          pattern: { type: "string", description: "The regular expression of a `pattern` format" },
           options: { type: "array", items: { type: "string" }, description: "The values an `enum` rule allows" },
           other: { type: "string", description: "The field a comparison names (`not_above`)" },
         },
