@@ -9,19 +9,16 @@ export async function register() {
     const { installGuardOnHttpServers } = await import("./server/http/install-guard.ts");
     installGuardOnHttpServers();
     // Background work starts with the server, not during `next build` (no database then). Under
-    // `npm start` main.ts has started it already, and these second calls do nothing.
+    // `npm start` main.ts has started it already, and this second call does nothing. Under `next start`
+    // and `next dev`, Next's own signal handling ends the process: no stop here (docs/architecture.md#background-work).
     if (process.env.NEXT_PHASE !== "phase-production-build") {
-      // The workers and the live channel (server/jobs).
+      // Every background task and the live channel (server/jobs).
       const { startBackground } = await import("./server/jobs/index.ts");
       const { logError } = await import("./server/log/logger.ts");
       startBackground().catch((err) => logError("[jobs] failed to start", err));
       // Kept pages follow their claims' events (server/http/page-regen.ts).
       const { startPageRegen } = await import("./server/http/page-regen.ts");
       startPageRegen();
-      // The bridging model's background refit (docs/features/bridging.md).
-      const { startBridgingInBackground, stopBridgingInBackground } = await import("./server/jobs/bridging-schedule.ts");
-      startBridgingInBackground();
-      process.once("beforeExit", () => void stopBridgingInBackground());
     }
   }
 }

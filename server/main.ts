@@ -13,8 +13,6 @@ import { closeCache } from "./cache/index.ts";
 import { startBackground, stopBackground } from "./jobs/index.ts";
 import { guarded } from "./http/guard.ts";
 import { installGracefulShutdown } from "./http/shutdown.ts";
-import { startBridgingInBackground, stopBridgingInBackground } from "./jobs/bridging-schedule.ts";
-import { runStopHooks } from "./http/stop-hooks.ts";
 import { lifecycleLog, logError } from "./log/logger.ts";
 import { INTERNAL_ERROR_BODY } from "./errors.ts";
 import { startMetricsServer } from "./metrics/server.ts";
@@ -37,7 +35,7 @@ async function main() {
   }
   const started = Date.now();
   await dbReady();
-  // The outbox relay, fan-out and webhook workers, and the live channel (JOBS_ENABLED=0: live only).
+  // Every background task and the live channel (server/jobs; JOBS_ENABLED=0: live only).
   await startBackground();
   const app = next({ dev: false, dir: process.cwd(), port: cfg.PORT });
   const handleNext = app.getRequestHandler();
@@ -69,14 +67,13 @@ async function main() {
     );
   });
 
-  startBridgingInBackground();
   installGracefulShutdown({
     server,
     graceMs: cfg.SHUTDOWN_GRACE_SECONDS * 1000,
-    // Requests are done: stop the workers (jobs, the bridging round in progress, stop hooks) while the
+    // Requests are done: stop the background work (the rounds and jobs in flight finish) while the
     // database is still open, then close the pools.
     release: async () => {
-      await Promise.allSettled([stopBackground(), stopBridgingInBackground(), runStopHooks()]);
+      await stopBackground().catch((err) => logError("[jobs] stop failed", err));
       await Promise.allSettled([closeDb(), closeRateLimiter(), closeCache(), closeHealthChecks()]);
       metricsServer?.closeAllConnections();
       await new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(undefined)));

@@ -13,6 +13,14 @@ process.env.RATE_LIMIT_SCALE ??= "1000";
 // Claims resolve in the vote that brings them to a consensus they may resolve on, as tests about
 // outcomes expect; tests of the wait before resolution set their own (tests/api/resolution.test.ts).
 process.env.RESOLUTION_STABLE_SECONDS ??= "0";
+// Every account that is not automated (nor suspended) has standing, as before standing existed: the
+// suites test that behaviour; tests of standing set the defaults (docs/features/consensus.md#standing).
+process.env.STANDING_MIN_AGE_SECONDS ??= "0";
+process.env.STANDING_MIN_VOTES ??= "0";
+process.env.STANDING_REQUIRE_VERIFIED ??= "false";
+// The bridging refit runs where a test runs it (tests/api/bridging.test.ts, tests/api/background.test.ts):
+// in the background it would re-score claims under tests that set or expect their standing.
+process.env.BRIDGING_INTERVAL_SECONDS ??= "0";
 process.env.RATE_LIMIT_PREFIX = `test-${randomBytes(6).toString("hex")}`;
 process.env.CACHE_PREFIX ??= `test-cache-${randomBytes(6).toString("hex")}`;
 process.env.LOG_LEVEL ??= "error";
@@ -51,7 +59,7 @@ afterAll(async () => {
     const client = new pg.Client({ connectionString: url.toString() });
     await client.connect();
     await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    // The job queue's schema beside it (server/queue/pg-boss.ts), when the file started the worker.
+    // The job queue's schema beside it (server/queue/pg-boss.ts), when the file started the queue.
     await client.query(`DROP SCHEMA IF EXISTS "${schema}_jobs" CASCADE`);
     await client.end();
   }

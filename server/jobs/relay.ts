@@ -12,11 +12,13 @@
 import type PgBoss from "pg-boss";
 import { logError } from "../log/logger.ts";
 import { Prisma } from "../db/generated/client.ts";
-import { dbBackend, onBackgroundPool, sqlTransaction, type SqlTx } from "../db/client.ts";
+import { dbBackend, sqlTransaction, type SqlTx } from "../db/client.ts";
 import { OUTBOX_CHANNEL } from "../services/outbox.ts";
 import { fanOutTogether, planFanOut, readEvents } from "../services/notifications.ts";
 import { QUEUES, txDb } from "../queue/pg-boss.ts";
+import { enqueueDeliveries, jobQueue, wakeWorker } from "../queue/client.ts";
 import { liveChannel, liveTransport, listenPostgres, publishLive, type LiveEvent } from "../queue/live.ts";
+import type { RoundContext } from "./runner.ts";
 
 const BATCH = 200;
 
@@ -68,61 +70,27 @@ export async function relayOnce(
   return { events: relayed.live.length, deliveries: relayed.deliveries, fanouts: relayed.fanouts };
 }
 
-export interface Relay {
-  stop(): Promise<void>;
-  /** Relays now (tests, and the write paths of this process when they want no wait). */
-  kick(): void;
+/** How often the relay looks without being woken: a safety net on PostgreSQL, the only wake-up on PGlite. */
+export function relayPollMs(): number {
+  return dbBackend() === "pglite" ? 200 : 1000;
 }
 
-export function startRelay(
-  boss: PgBoss,
-  enqueueDeliveries: (tx: SqlTx, deliveryIds: string[]) => Promise<void>,
-  onRelayed: (r: Relayed) => void,
-): Relay {
-  const pollMs = dbBackend() === "pglite" ? 200 : 1000;
-  let stopped = false;
-  let running: Promise<void> | null = null;
-  let again = false;
-  let timer: NodeJS.Timeout | undefined;
+/** PostgreSQL: a NOTIFY from the write's transaction wakes the relay, and so does every (re)connection (it may have missed some). */
+export function relayWakeUp(wake: () => void): { close(): Promise<void> } | null {
+  return dbBackend() === "postgres" ? listenPostgres(OUTBOX_CHANNEL, wake, wake) : null;
+}
 
-  const run = (): void => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    clearTimeout(timer);
-    // Woken by a NOTIFY, a timer or a caller's kick: on the background connections in every case.
-    running = onBackgroundPool(async () => {
-      try {
-        // Drain: a storm of writes is relayed in batches back to back.
-        for (;;) {
-          if (stopped) break;
-          const r = await relayOnce(boss, enqueueDeliveries);
-          if (r.events === 0) break;
-          onRelayed(r);
-        }
-      } catch (err) {
-        if (!stopped) logError("[relay] round failed", err);
-      }
-    }).finally(() => {
-      running = null;
-      if (again) {
-        again = false;
-        run();
-      } else if (!stopped) timer = setTimeout(run, pollMs);
-    });
-  };
-
-  const listener = dbBackend() === "postgres" ? listenPostgres(OUTBOX_CHANNEL, run, run) : null;
-  run();
-  return {
-    kick: run,
-    stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await listener?.close();
-      await running;
-    },
-  };
+/**
+ * One round: relays batches back to back while events wait (a storm of writes), and wakes this
+ * process's workers for the jobs it queued, after commit (they find them at once, not at their next poll).
+ */
+export async function relayRound(ctx: RoundContext): Promise<void> {
+  const queue = jobQueue();
+  await queue.ready;
+  while (!ctx.stopping()) {
+    const r = await relayOnce(queue.boss, enqueueDeliveries);
+    if (r.events === 0) break;
+    if (r.deliveries) wakeWorker(QUEUES.deliver);
+    if (r.fanouts) wakeWorker(QUEUES.fanout);
+  }
 }

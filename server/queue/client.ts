@@ -6,13 +6,13 @@ import type PgBoss from "pg-boss";
 import { dbReady, onBackgroundPool, type SqlTx } from "../db/client.ts";
 import { logError } from "../log/logger.ts";
 import { setQueueDepthSource } from "../metrics/index.ts";
-import { createBoss, createQueues, queueDepths, QUEUES, txDb } from "./pg-boss.ts";
+import { createBoss, ensureQueues, queueDepths, QUEUES, SERVICE_QUEUES, txDb } from "./pg-boss.ts";
 import { processSingleton, processSlot } from "../process-singleton.ts";
 
 export interface JobQueue {
   boss: PgBoss;
   ready: Promise<void>;
-  /** The worker taking each queue in this process, once one was started (server/jobs/index.ts). */
+  /** The worker taking each queue in this process, once one was started (server/jobs/runner.ts). */
   workerIds: Record<string, string>;
   stopped: boolean;
 }
@@ -30,7 +30,7 @@ export function jobQueue(): JobQueue {
     state.ready = onBackgroundPool(async () => {
       await dbReady();
       await boss.start();
-      await createQueues(boss);
+      await ensureQueues(boss, SERVICE_QUEUES);
       setQueueDepthSource(queueDepths);
     });
     state.ready.catch(() => {});

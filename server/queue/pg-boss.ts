@@ -29,15 +29,21 @@ export function txDb(tx: SqlTx): PgBoss.Db {
   };
 }
 
+/**
+ * Completed jobs are kept this long for inspection, then archived by pg-boss's maintenance. A job of
+ * a once-per-period task is its period's record (server/jobs/runner.ts): no period may be longer.
+ */
+export const KEEP_COMPLETED_JOBS_SECONDS = 24 * 3600;
+
 export function createBoss(): PgBoss {
   const pglite = dbBackend() === "pglite";
   return new PgBoss({
     db: { executeSql: (text, values) => rawSql(text, values) as Promise<{ rows: any[] }> },
     schema: jobSchema(),
-    // No cron schedules: nothing here needs them, and their clock checks are queries.
+    // No cron schedules: pg-boss's are minute-granular and its timekeeper's clock checks are queries;
+    // the background runner keeps the periods (docs/architecture.md#background-work).
     schedule: false,
-    // Completed jobs are kept a day for inspection, then archived and dropped by pg-boss's maintenance.
-    archiveCompletedAfterSeconds: 24 * 3600,
+    archiveCompletedAfterSeconds: KEEP_COMPLETED_JOBS_SECONDS,
     // The embedded database is one process and one session: no need to supervise as often.
     superviseIntervalSeconds: pglite ? 300 : 60,
     // Maintenance is also what expires the jobs of a process that died: often enough to retry them soon.
@@ -45,14 +51,23 @@ export function createBoss(): PgBoss {
   } as PgBoss.ConstructorOptions);
 }
 
-/** Creates the queues (idempotent): retries here are pg-boss's, for a handler that threw (a crash, a
- * database error); a webhook's own retry schedule is the delivery log's (server/services/webhooks.ts). */
-export async function createQueues(boss: PgBoss): Promise<void> {
+/** The services' queues: retries here are pg-boss's, for a handler that threw (a crash, a database
+ * error); a webhook's own retry schedule is the delivery log's (server/services/webhooks.ts). */
+export const SERVICE_QUEUES: readonly PgBoss.Queue[] = [
+  // A fan-out whose process died is retried once it expires (a duplicate is harmless: each batch locks
+  // the event row and resumes from its cursor), so expiry is short: an acknowledged write's followers
+  // hear of it within ≈ a minute and a half of a crash, not ten.
+  { name: QUEUES.fanout, retryLimit: 20, retryDelay: 1, retryBackoff: true, expireInSeconds: 60 },
+  { name: QUEUES.deliver, retryLimit: 20, retryDelay: 1, retryBackoff: true, expireInSeconds: 60 },
+];
+
+/** Creates these queues, or gives existing ones the current policy (idempotent). */
+export async function ensureQueues(boss: PgBoss, queues: readonly PgBoss.Queue[]): Promise<void> {
   // Instances starting together on one PostgreSQL race to create the same queues, and pg-boss's
   // createQueue can then deadlock (40P01) or fail: the work is idempotent, so try again shortly.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await createQueuesOnce(boss);
+      return await ensureQueuesOnce(boss, queues);
     } catch (err) {
       if (attempt >= 6) throw err;
       await new Promise((resolve) => setTimeout(resolve, 100 * attempt + Math.random() * 200));
@@ -60,24 +75,17 @@ export async function createQueues(boss: PgBoss): Promise<void> {
   }
 }
 
-async function createQueuesOnce(boss: PgBoss): Promise<void> {
+async function ensureQueuesOnce(boss: PgBoss, queues: readonly PgBoss.Queue[]): Promise<void> {
   const existing = new Set((await boss.getQueues()).map((q) => q.name));
-  const options: Record<string, PgBoss.Queue> = {
-    // A fan-out whose process died is retried once it expires (a duplicate is harmless: each batch locks
-    // the event row and resumes from its cursor), so expiry is short: an acknowledged write's followers
-    // hear of it within ≈ a minute and a half of a crash, not ten.
-    [QUEUES.fanout]: { name: QUEUES.fanout, retryLimit: 20, retryDelay: 1, retryBackoff: true, expireInSeconds: 60 },
-    [QUEUES.deliver]: { name: QUEUES.deliver, retryLimit: 20, retryDelay: 1, retryBackoff: true, expireInSeconds: 60 },
-  };
-  for (const [name, q] of Object.entries(options)) {
+  for (const q of queues) {
     // Databases made before a policy change get the current one.
-    if (existing.has(name)) await boss.updateQueue(name, q);
+    if (existing.has(q.name)) await boss.updateQueue(q.name, q);
     else {
       try {
-        await boss.createQueue(name, q);
+        await boss.createQueue(q.name, q);
       } catch (err) {
         // Another instance created it meanwhile.
-        if (!(await boss.getQueue(name))) throw err;
+        if (!(await boss.getQueue(q.name))) throw err;
       }
     }
   }
