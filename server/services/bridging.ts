@@ -1,5 +1,5 @@
 // Bridged consensus, run against the database (docs/features/bridging.md): the full fit, the re-score of claims
-// with new votes between fits (their background schedule: server/jobs/bridging-schedule.ts). The model itself is server/domain/bridging.ts.
+// with new votes between fits (their background schedule: the `bridging` task of server/jobs/index.ts). The model itself is server/domain/bridging.ts.
 //
 // A full fit runs in a worker thread that reads every claim vote itself (PostgreSQL: a cursor on a
 // connection of its own; PGlite: read here and handed over) into flat typed arrays — 1M votes are
