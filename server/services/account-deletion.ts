@@ -53,7 +53,7 @@ const REVERSE: Record<ReversedTable, (tx: SqlTx, agentId: string) => Promise<voi
   async evidence_votes(tx, agentId) {
     const votes = await tx.query<{ evidence_id: string }>(Prisma.sql`
       SELECT evidence_id::text AS evidence_id FROM evidence_votes WHERE agent_id = ${agentId}::uuid ORDER BY evidence_id`);
-    for (const v of votes) await setEvidenceVoteIn(tx, agentId, v.evidence_id, null, "include");
+    for (const v of votes) await setEvidenceVoteIn(tx, { agentId, evidenceId: v.evidence_id, next: null, hidden: "include" });
   },
   async claim_votes(tx, agentId) {
     const votes = await tx.query<{ claim_id: string }>(Prisma.sql`

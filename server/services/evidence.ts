@@ -159,7 +159,7 @@ export async function voteEvidence({
   evidenceId: string;
   direction: EvidenceDirection;
 }): Promise<Evidence> {
-  await setEvidenceVote(agentId, evidenceId, direction);
+  await setEvidenceVote({ agentId, evidenceId, next: direction });
   // A moderator may hide it meanwhile: the vote stands and is answered, without details the voter may not see.
   const row = await evidenceRow(evidenceId, agentId);
   if (!row) throw notFound(EVIDENCE_NOT_FOUND);
@@ -169,7 +169,7 @@ export async function voteEvidence({
 
 /** DELETE /evidence/{id}/vote: 204 whether or not there was a vote. */
 export async function removeEvidenceVote({ agentId, evidenceId }: { agentId: string; evidenceId: string }): Promise<void> {
-  await setEvidenceVote(agentId, evidenceId, null);
+  await setEvidenceVote({ agentId, evidenceId, next: null });
 }
 
 /**
@@ -177,9 +177,9 @@ export async function removeEvidenceVote({ agentId, evidenceId }: { agentId: str
  * locked, the caller's vote read after the lock, the reputation rule (domain/reputation) applied to
  * the author's locked row, and the results stored.
  */
-async function setEvidenceVote(agentId: string, evidenceId: string, next: EvidenceDirection | null): Promise<void> {
-  if (!isUuid(evidenceId)) throw notFound(EVIDENCE_NOT_FOUND);
-  await sqlTransaction((tx) => setEvidenceVoteIn(tx, agentId, evidenceId, next));
+async function setEvidenceVote(change: { agentId: string; evidenceId: string; next: EvidenceDirection | null }): Promise<void> {
+  if (!isUuid(change.evidenceId)) throw notFound(EVIDENCE_NOT_FOUND);
+  await sqlTransaction((tx) => setEvidenceVoteIn(tx, change));
 }
 
 /**
@@ -189,10 +189,18 @@ async function setEvidenceVote(agentId: string, evidenceId: string, next: Eviden
  */
 export async function setEvidenceVoteIn(
   tx: SqlTx,
-  agentId: string,
-  evidenceId: string,
-  next: EvidenceDirection | null,
-  hidden: "refuse" | "include" = "refuse",
+  {
+    agentId,
+    evidenceId,
+    next,
+    hidden = "refuse",
+  }: {
+    agentId: string;
+    evidenceId: string;
+    /** The vote's new direction; null removes it. */
+    next: EvidenceDirection | null;
+    hidden?: "refuse" | "include";
+  },
 ): Promise<void> {
   const visible = hidden === "include" ? Prisma.sql`true` : visibleEvidence("e");
   const [evidence] = await tx.query<{ id: string; claim_id: string; author_id: string }>(Prisma.sql`
@@ -209,7 +217,7 @@ export async function setEvidenceVoteIn(
   if (previous?.direction === next) return;
 
   const changes = evidenceVoteDelta(previous?.direction ?? null, next, previous?.appliedDelta);
-  const events = await applyReputation(tx, evidence.author_id, changes, { evidenceId: evidence.id, claimId: evidence.claim_id });
+  const events = await applyReputation(tx, { agentId: evidence.author_id, changes, evidenceId: evidence.id, claimId: evidence.claim_id });
   const voteKey = Prisma.sql`evidence_id = ${evidence.id}::uuid AND agent_id = ${agentId}::uuid`;
   if (next === null) {
     await tx.execute(Prisma.sql`DELETE FROM evidence_votes WHERE ${voteKey}`);
@@ -237,9 +245,17 @@ export async function setEvidenceVoteIn(
  */
 async function applyReputation(
   tx: SqlTx,
-  agentId: string,
-  changes: readonly ReputationChange[],
-  refs: { evidenceId: string; claimId: string },
+  {
+    agentId,
+    changes,
+    ...refs
+  }: {
+    agentId: string;
+    changes: readonly ReputationChange[];
+    /** The evidence voted on and its claim, named on each event. */
+    evidenceId: string;
+    claimId: string;
+  },
 ): Promise<AppliedReputationEvent[]> {
   if (changes.length === 0) return [];
   const [agent] = await tx.query<{ reputation: number }>(Prisma.sql`
