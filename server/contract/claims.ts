@@ -39,25 +39,44 @@ export const bridgingSchema = z
 
 export { CONSENSUS_STATUSES } from "../domain/consensus.ts";
 
+const histogramSchema = z.array(z.number().int().min(0)).length(HISTOGRAM_BINS);
+
 /** Where consensus stands (docs/features/consensus.md). */
 export const consensusSchema = z
   .object({
     /**
      * no_votes; too_few_votes (1–4 voters); then the bridging model's verdict when it has enough data
      * (bridged_true/bridged_false → consensus_true/consensus_false, divided, undecided → open); else the
-     * gradient alone (> 0.8 consensus_true, < 0.2 consensus_false, otherwise open).
+     * gradient of the counted votes alone (> 0.8 consensus_true, < 0.2 consensus_false, otherwise open).
+     * Only votes of accounts with standing count (docs/features/consensus.md#standing).
      */
     status: z.enum(CONSENSUS_STATUSES),
-    /** Distinct agents with a current vote (= vote_count). */
+    /** Distinct agents with a current vote that counts: their accounts have standing. */
     voters: z.number().int().min(0),
     /** Which rule decided a consensus: "viewpoints" (bridging) or "votes" (the gradient alone); null otherwise. */
     decided_by: z.enum(DECIDED_BY).nullable(),
-    /** Current votes per value bin [0,0.1), [0.1,0.2), …, [0.9,1.0]; sums to voters. */
-    histogram: z.array(z.number().int().min(0)).length(HISTOGRAM_BINS),
+    /** The counted votes per value bin [0,0.1), [0.1,0.2), …, [0.9,1.0]; sums to voters. */
+    histogram: histogramSchema,
+    /** The counted votes' reputation-weighted mean, the one the rule reads; null without counted votes. */
+    gradient: z.number().min(0).max(1).nullable(),
+    /** Current votes that do not count: people's accounts without standing (yet), and automated accounts'. */
+    not_counted: z.object({ people: z.number().int().min(0), automated: z.number().int().min(0) }),
     /** When the current status began; null for no_votes. */
     since: isoDate.nullable(),
   })
   .meta({ id: "Consensus" });
+
+/** The automated accounts' votes, shown beside the status (they never decide it). */
+export const agentsViewSchema = z
+  .object({
+    /** Automated accounts with a current vote. */
+    voters: z.number().int().min(0),
+    /** Their votes' reputation-weighted mean; null without any. */
+    gradient: z.number().min(0).max(1).nullable(),
+    /** Their votes per value bin, as consensus.histogram; sums to voters. */
+    histogram: histogramSchema,
+  })
+  .meta({ id: "AgentsView" });
 
 export type Consensus = z.infer<typeof consensusSchema>;
 
@@ -84,6 +103,7 @@ export const claimSchema = z
     is_following: z.boolean().nullable(),
     bridging: bridgingSchema,
     consensus: consensusSchema,
+    agents: agentsViewSchema,
     /** Only on hidden content, shown to its author and moderators (docs/features/moderation.md). */
     moderation: moderationInfoSchema.optional(),
   })
@@ -100,6 +120,20 @@ export const claimDetailSchema = claimSchema
     /** Oldest first. */
     gradient_history: z.array(gradientPointSchema),
     parent_claims: z.array(claimSchema),
+    /**
+     * Why the people's votes in consensus.not_counted.people do not count yet, by the first thing
+     * their accounts lack (at most 1,000 of them looked at); `restating`: accounts that have standing
+     * now, whose votes are about to count.
+     */
+    not_counted_reasons: z
+      .object({
+        suspended: z.number().int().min(0),
+        unverified: z.number().int().min(0),
+        too_new: z.number().int().min(0),
+        too_few_votes: z.number().int().min(0),
+        restating: z.number().int().min(0),
+      })
+      .meta({ id: "NotCountedReasons" }),
   })
   .meta({ id: "ClaimDetail" });
 

@@ -29,6 +29,8 @@ export const agentSchema = z
     role: roleSchema,
     /** The account says it is automated (software acting on its own): its claim votes are left out of gradient_people. */
     automated: z.boolean(),
+    /** Its claim votes decide consensus statuses (docs/features/consensus.md#standing). */
+    standing: z.boolean(),
     created_at: isoDate,
   })
   .meta({ id: "Agent" });
@@ -77,6 +79,7 @@ export interface AgentRow {
   tier: z.infer<typeof tierSchema>;
   role: Role;
   automated: boolean;
+  standing: boolean;
   createdAt: Date;
 }
 
@@ -90,6 +93,7 @@ export const agentSelect = {
   tier: true,
   role: true,
   automated: true,
+  standing: true,
   createdAt: true,
 } as const;
 
@@ -104,6 +108,7 @@ export function toAgent(row: AgentRow): AgentOut {
     tier: row.tier,
     role: row.role,
     automated: Boolean(row.automated),
+    standing: Boolean(row.standing),
     created_at: row.createdAt.toISOString(),
   };
 }

@@ -1,4 +1,4 @@
-// Every claim vote, read for the bridging fit on a PostgreSQL connection of its own (the fit's worker
+// Every counted claim vote (with standing: docs/features/consensus.md#standing), read for the bridging fit on a PostgreSQL connection of its own (the fit's worker
 // thread opens it: the API's pool and event loop never see these rows). A server-side cursor
 // streams a sequential scan in batches of plain arrays into flat typed arrays, so memory stays at the
 // arrays' 16 bytes a vote plus one batch, however many votes there are.
@@ -37,7 +37,7 @@ export async function streamVotesFromPostgres(
     );
     const builder = new VoteMatrixBuilder(Math.ceil((estimate[0]?.n ?? 0) * 1.05) + 1024);
     // No ORDER BY: a sequential scan, the cheapest read; the builder numbers ids in a fixed order.
-    await client.query("DECLARE bridging_votes NO SCROLL CURSOR FOR SELECT claim_id, agent_id, value FROM claim_votes");
+    await client.query("DECLARE bridging_votes NO SCROLL CURSOR FOR SELECT claim_id, agent_id, value FROM claim_votes WHERE counted");
     for (;;) {
       const started = performance.now();
       const { rows } = await client.query<[string, string, number]>({

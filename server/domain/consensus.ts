@@ -1,8 +1,11 @@
 // Where consensus on a claim stands (docs/features/consensus.md): a status decided from the number of
-// voters, the bridging status and the gradient, in that order; the histogram of the current votes'
-// values; when the status began; and when a claim at consensus is due to resolve. Pure: the services
-// store what these functions return, in the transaction of the vote or bridging write that changes it.
-import { consensusDirection, MIN_RESOLUTION_VOTES } from "./gradient.ts";
+// voters with standing, the bridging status and their gradient, in that order; the histograms of the
+// counted votes' values and of the agents'; a claim's counts as votes move in and out of them; when
+// the status began; and when a claim at consensus is due to resolve. Pure: the services store what
+// these functions return, in the transaction of the vote, bridging write or standing change that
+// changes it.
+import { applyVote, consensusDirection, gradientFromSums, MIN_RESOLUTION_VOTES, type GradientSums, type WeightedVote } from "./gradient.ts";
+import type { VoteClass } from "./standing.ts";
 
 export const CONSENSUS_STATUSES = ["no_votes", "too_few_votes", "consensus_true", "consensus_false", "divided", "open"] as const;
 export type ConsensusStatus = (typeof CONSENSUS_STATUSES)[number];
@@ -31,7 +34,7 @@ export interface ConsensusVerdict {
 }
 
 /**
- * The status, in this order: no votes; fewer than 5 voters; what the bridging model says when it has
+ * The status, in this order (`voters` and `gradient` are the counted votes'): no votes; fewer than 5 voters; what the bridging model says when it has
  * enough data (bridged → consensus by viewpoints, divided, undecided → open); otherwise the gradient
  * alone (strictly beyond 0.8 / 0.2 → consensus by votes, else open). Only a consensus names who decided.
  */
@@ -82,6 +85,47 @@ export function applyToHistogram(histogram: readonly number[], previous: number 
   if (previous !== null) bins[histogramBin(previous)] = Math.max(0, bins[histogramBin(previous)] - 1);
   if (next !== null) bins[histogramBin(next)] += 1;
   return bins;
+}
+
+/** A stored vote: its value and weight, and how it is sorted (domain/standing.ts voteClass). */
+export type SortedVote = WeightedVote & VoteClass;
+
+/**
+ * A claim's counts, all kept in O(1) per vote: every vote (the gradient), the people's (not automated:
+ * gradient_people), the counted (with standing: the status, consensus.voters and consensus.histogram),
+ * and the agents' histogram (automated). The agents' sums are every vote's less the people's.
+ */
+export interface ClaimTally {
+  all: GradientSums;
+  people: GradientSums;
+  counted: GradientSums;
+  countedHistogram: number[];
+  agentsHistogram: number[];
+}
+
+/** The tally after replacing the vote `previous` by `next` (either may be null; a re-sort keeps the value). */
+export function applyToTally(tally: ClaimTally, previous: SortedVote | null, next: SortedVote | null): ClaimTally {
+  const when = (vote: SortedVote | null, test: (v: SortedVote) => boolean) => (vote && test(vote) ? vote : null);
+  const counted = (v: SortedVote) => v.counted;
+  const automated = (v: SortedVote) => v.automated;
+  const person = (v: SortedVote) => !v.automated;
+  return {
+    all: applyVote(tally.all, previous, next),
+    people: applyVote(tally.people, when(previous, person), when(next, person)),
+    counted: applyVote(tally.counted, when(previous, counted), when(next, counted)),
+    countedHistogram: applyToHistogram(tally.countedHistogram, when(previous, counted)?.value ?? null, when(next, counted)?.value ?? null),
+    agentsHistogram: applyToHistogram(tally.agentsHistogram, when(previous, automated)?.value ?? null, when(next, automated)?.value ?? null),
+  };
+}
+
+/** The gradient the rule reads: the counted votes' weighted mean (0.5 without any). */
+export function countedGradient(tally: Pick<ClaimTally, "counted">): number {
+  return gradientFromSums(tally.counted);
+}
+
+/** The status of a tally under the claim's bridging status. */
+export function tallyVerdict(tally: Pick<ClaimTally, "counted">, bridgingStatus: BridgingStatusName): ConsensusVerdict {
+  return consensusVerdict({ voters: tally.counted.voteCount, bridgingStatus, gradient: countedGradient(tally) });
 }
 
 /**

@@ -143,6 +143,7 @@ export const AGENT_REFERENCES = [
     why: "reports the person filed: a report stands for its reporter",
   },
   { table: "agent_bridging", column: "agent_id", foreignKey: "cascade", onDeletion: "cascade", why: "the person's factor in the bridging fit (the next fit runs without their votes)" },
+  { table: "standing_pending", column: "agent_id", foreignKey: "cascade", onDeletion: "cascade", why: "the mark that the person's standing is to be decided again (their votes are gone with them)" },
   {
     table: "agent_track_records",
     column: "agent_id",

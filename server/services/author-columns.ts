@@ -7,7 +7,7 @@ import { toAgent, type AgentOut, type AgentRow } from "../contract/common.ts";
 export const AUTHOR_COLUMNS = Prisma.raw(
   `a.id::text AS author_id, a.username AS author_username, a.display_name AS author_display_name,
    a.avatar_url AS author_avatar_url, a.bio AS author_bio, a.reputation AS author_reputation,
-   a.tier::text AS author_tier, a.role::text AS author_role, a.automated AS author_automated, a.created_at AS author_created_at`,
+   a.tier::text AS author_tier, a.role::text AS author_role, a.automated AS author_automated, a.standing AS author_standing, a.created_at AS author_created_at`,
 );
 
 export interface AuthorColumns {
@@ -20,6 +20,7 @@ export interface AuthorColumns {
   author_tier: AgentRow["tier"];
   author_role: AgentRow["role"];
   author_automated: boolean;
+  author_standing: boolean;
   author_created_at: Date;
 }
 
@@ -34,6 +35,7 @@ export function authorOf(row: AuthorColumns): AgentOut {
     tier: row.author_tier,
     role: row.author_role,
     automated: row.author_automated,
+    standing: row.author_standing,
     createdAt: row.author_created_at,
   });
 }

@@ -1,17 +1,18 @@
 // Automated accounts counted apart (docs/features/mcp.md). An account says whether it is automated;
 // each claim vote records what its account was when the vote was written, and the claim's people
-// sums (gradient_people) count exactly the votes recorded as a person's — updated in the vote's own
-// statement (services/votes.ts), O(1) per vote.
+// sums (gradient_people) count exactly the votes recorded as a person's, the agents' view the others
+// — updated in the vote's own statement (services/votes.ts), O(1) per vote. An automated account has
+// no standing (docs/features/consensus.md#standing): its votes never decide a status.
 //
-// Changing the flag re-sorts the account's existing votes, one claim per transaction with the claim
-// row locked as a vote locks it (the only lock taken: no order to get wrong). Each transaction reads
-// the flag afresh, so concurrent changes and votes converge on the flag that committed last, and the
-// people sums match the votes as recorded at every commit.
-import { sqlTransaction, readSql } from "../db/client.ts";
+// Changing the flag re-sorts the account's existing votes through the standing module
+// (services/standing.ts restateStanding): claims in id order with their rows locked as a vote locks
+// them, each vote moved from its own flags as they are under the lock, so concurrent changes and votes
+// converge on the flag that committed last and the counts match the votes as recorded at every commit.
+import { sqlTransaction } from "../db/client.ts";
 import { updateProfile } from "./accounts.ts";
 import type { UpdateProfileInput } from "../contract/accounts.ts";
 import { Prisma } from "../db/generated/client.ts";
-import { applyVote, type WeightedVote } from "../domain/gradient.ts";
+import { restateStanding } from "./standing.ts";
 import { me } from "./auth.ts";
 import { announcePagesChanged } from "../queue/live.ts";
 import { logError } from "../log/logger.ts";
@@ -29,41 +30,19 @@ export async function updateSelf(agentId: string, input: { automated?: boolean }
   return me(agentId);
 }
 
-/** Sets the account's flag and re-sorts its votes; returns the number of claims whose votes it re-sorted. */
+/**
+ * Sets the account's flag and re-sorts its votes at once (the standing job would too: the flag is one
+ * of the facts its standing is decided from); returns the number of claims whose counts moved.
+ */
 export async function setAutomated(agentId: string, automated: boolean): Promise<number> {
   await sqlTransaction((tx) =>
     tx.execute(Prisma.sql`UPDATE agents SET automated = ${automated}::boolean, updated_at = now() WHERE id = ${agentId}::uuid`),
   );
-  const claims = await readSql<{ claim_id: string }>`
-    SELECT claim_id::text AS claim_id FROM claim_votes WHERE agent_id = ${agentId}::uuid AND automated <> ${automated}::boolean
-    ORDER BY claim_id`;
-  for (const { claim_id } of claims) await resortVote(agentId, claim_id);
-  return claims.length;
-}
-
-async function resortVote(agentId: string, claimId: string): Promise<void> {
-  await sqlTransaction(async (tx) => {
-    const [claim] = await tx.query<{ people_weighted_sum: number; people_weight_total: number; people_vote_count: number }>(Prisma.sql`
-      SELECT people_weighted_sum, people_weight_total, people_vote_count FROM claims WHERE id = ${claimId}::uuid FOR NO KEY UPDATE`);
-    if (!claim) return;
-    const [vote] = await tx.query<{ value: number; weight: number; automated: boolean; agent_automated: boolean }>(Prisma.sql`
-      SELECT v.value, v.weight, v.automated, a.automated AS agent_automated
-      FROM claim_votes v JOIN agents a ON a.id = v.agent_id
-      WHERE v.claim_id = ${claimId}::uuid AND v.agent_id = ${agentId}::uuid`);
-    if (!vote || vote.automated === vote.agent_automated) return;
-    const counted: WeightedVote = { value: Number(vote.value), weight: Number(vote.weight) };
-    // Into the people sums when it becomes a person's vote, out of them when it becomes automated.
-    const people = applyVote(
-      { weightedSum: Number(claim.people_weighted_sum), weightTotal: Number(claim.people_weight_total), voteCount: Number(claim.people_vote_count) },
-      vote.agent_automated ? counted : null,
-      vote.agent_automated ? null : counted,
-    );
-    await tx.execute(Prisma.sql`
-      WITH vote AS (
-        UPDATE claim_votes SET automated = ${vote.agent_automated}::boolean WHERE claim_id = ${claimId}::uuid AND agent_id = ${agentId}::uuid
-      )
-      UPDATE claims SET people_weighted_sum = ${people.weightedSum}::float8, people_weight_total = ${people.weightTotal}::float8,
-        people_vote_count = ${people.voteCount}::int
-      WHERE id = ${claimId}::uuid`);
-  });
+  // Busy: another transaction holds the account's row for a moment (a moderator's action).
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await restateStanding(agentId);
+    if (outcome.kind === "done") return outcome.claims;
+    if (outcome.kind === "gone" || attempt >= 20) return 0; // the job re-sorts them later
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

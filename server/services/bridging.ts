@@ -36,7 +36,8 @@ const WRITE_BATCH = 1_000;
 export const RESCORE_BATCH = 500;
 
 /**
- * Every claim vote on PGlite, in keyset batches (the (claim_id, agent_id) unique index) on this
+ * Every counted claim vote (docs/features/consensus.md#standing: only votes with standing enter the
+ * model, so only they can bridge a claim) on PGlite, in keyset batches (the (claim_id, agent_id) unique index) on this
  * thread: PGlite is in-process, its one connection is ours. PostgreSQL never comes here: the
  * fit's worker thread reads the votes on a connection of its own (server/db/vote-stream.ts).
  */
@@ -44,9 +45,9 @@ export async function readVoteSnapshot(batch = READ_BATCH): Promise<VoteSnapshot
   const builder = new VoteMatrixBuilder();
   let after: { c: string; a: string } | null = null;
   for (;;) {
-    const keyset: Prisma.Sql = after ? Prisma.sql`WHERE (claim_id, agent_id) > (${after.c}::uuid, ${after.a}::uuid)` : Prisma.empty;
+    const keyset: Prisma.Sql = after ? Prisma.sql`AND (claim_id, agent_id) > (${after.c}::uuid, ${after.a}::uuid)` : Prisma.empty;
     const rows: { c: string; a: string; v: number }[] = await readSql(
-      Prisma.sql`SELECT claim_id::text AS c, agent_id::text AS a, value AS v FROM claim_votes ${keyset}
+      Prisma.sql`SELECT claim_id::text AS c, agent_id::text AS a, value AS v FROM claim_votes WHERE counted ${keyset}
                  ORDER BY claim_id, agent_id LIMIT ${batch}`,
     );
     for (const r of rows) builder.add(r.c, r.a, Number(r.v));
@@ -244,13 +245,13 @@ export async function runBridgingFit(options: FitOptions = {}): Promise<FitSumma
       const at = now();
       const pace = gauge ? pacer(gauge) : async () => {};
       const changedClaims = await writeClaimResults(claimIds, results, at, pace);
-      // Claims that lost all their votes are no longer in the snapshot.
-      // (A claim without votes has no_votes whatever its bridging row says: its consensus stays.)
+      // Claims that lost all their counted votes are no longer in the snapshot.
+      // (A claim without them has no_votes whatever its bridging row says: its consensus stays.)
       const emptied = await sqlTransaction((tx) =>
         tx.execute(Prisma.sql`
           UPDATE claim_bridging b SET score = NULL, polarity = NULL, status = 'insufficient_data', computed_at = ${at}
           FROM claims c
-          WHERE c.id = b.claim_id AND c.vote_count = 0 AND b.status <> 'insufficient_data'`),
+          WHERE c.id = b.claim_id AND c.counted_vote_count = 0 AND b.status <> 'insufficient_data'`),
       );
       const changedAgents = await writeAgentResults(agentIds, fit, at, pace);
       const t3 = performance.now();
@@ -315,7 +316,7 @@ async function rescoreIn(t: SqlTx, model: { mu: number; factorScale: number }, c
                  sum(v.value - ${model.mu}::float8 - b.intercept) AS sy,
                  sum(b.factor * (v.value - ${model.mu}::float8 - b.intercept)) AS sxy
           FROM claim_votes v JOIN agent_bridging b ON b.agent_id = v.agent_id
-          WHERE v.claim_id = ANY(${claimIds}::uuid[])
+          WHERE v.claim_id = ANY(${claimIds}::uuid[]) AND v.counted
           GROUP BY v.claim_id) s`);
   const none: FrozenSums = { n: 0, sx: 0, sxx: 0, sy: 0, sxy: 0 };
   const sumsOf = new Map<string, FrozenSums>(claimIds.map((id) => [id, none]));

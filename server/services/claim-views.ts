@@ -19,9 +19,14 @@ interface ClaimViewRow extends AuthorColumns {
   tags: string[];
   parent_ids: string[];
   gradient: number;
+  weighted_sum: number;
+  weight_total: number;
   people_weighted_sum: number;
   people_weight_total: number;
   people_vote_count: number;
+  counted_weighted_sum: number;
+  counted_weight_total: number;
+  counted_vote_count: number;
   vote_count: number;
   evidence_count: number;
   created_at: Date;
@@ -37,14 +42,32 @@ interface ClaimViewRow extends AuthorColumns {
   bridging_computed_at: Date | null;
   consensus_status: ConsensusStatus;
   consensus_since: Date | null;
-  vote_histogram: number[];
+  counted_histogram: number[];
+  agents_histogram: number[];
+}
+
+/** The gradient of some of the claim's votes (their sums and count); null when there are none. */
+function gradientOrNull(weightedSum: number, weightTotal: number, voteCount: number): number | null {
+  if (voteCount <= 0) return null;
+  return gradientFromSums({ weightedSum, weightTotal, voteCount });
 }
 
 /** gradient_people: the gradient of the people sums, null when no person has voted. */
 function peopleGradient(row: ClaimViewRow): number | null {
-  const voteCount = Number(row.people_vote_count);
-  if (voteCount === 0) return null;
-  return gradientFromSums({ weightedSum: Number(row.people_weighted_sum), weightTotal: Number(row.people_weight_total), voteCount });
+  return gradientOrNull(Number(row.people_weighted_sum), Number(row.people_weight_total), Number(row.people_vote_count));
+}
+
+/**
+ * The agents' view (docs/features/consensus.md#agents-beside-people): the automated accounts' votes are
+ * every vote less the people's, so their sums are the difference of the two running sums.
+ */
+function agentsView(row: ClaimViewRow): Claim["agents"] {
+  const voters = Number(row.vote_count) - Number(row.people_vote_count);
+  return {
+    voters,
+    gradient: gradientOrNull(Number(row.weighted_sum) - Number(row.people_weighted_sum), Number(row.weight_total) - Number(row.people_weight_total), voters),
+    histogram: row.agents_histogram.map(Number),
+  };
 }
 
 /**
@@ -58,11 +81,12 @@ export function claimViewQuery(from: Prisma.Sql, where: Prisma.Sql, viewerId: st
     SELECT c.id::text AS id, c.statement, c.complexity_tier::text AS complexity_tier, c.tags,
            ARRAY(SELECT p.parent_id::text FROM claim_parents p JOIN claims pc ON pc.id = p.parent_id
                  WHERE p.claim_id = c.id AND ${visibleClaim("pc")} ORDER BY p.position, p.parent_id) AS parent_ids,
-           c.gradient, c.people_weighted_sum, c.people_weight_total, c.people_vote_count,
+           c.gradient, c.weighted_sum, c.weight_total, c.people_weighted_sum, c.people_weight_total, c.people_vote_count,
+           c.counted_weighted_sum, c.counted_weight_total, c.counted_vote_count,
            c.vote_count, c.evidence_count, c.created_at, c.updated_at,
            cb.score AS bridging_score, cb.polarity AS bridging_polarity,
            coalesce(cb.status::text, 'insufficient_data') AS bridging_status, cb.computed_at AS bridging_computed_at,
-           c.consensus_status::text AS consensus_status, c.consensus_since, c.vote_histogram,
+           c.consensus_status::text AS consensus_status, c.consensus_since, c.counted_histogram, c.agents_histogram,
            ${AUTHOR_COLUMNS},
            ${userVote} AS user_vote, (b.agent_id IS NOT NULL) AS is_bookmarked, (f.agent_id IS NOT NULL) AS is_following,
            c.hidden_at, c.hidden_reason
@@ -104,11 +128,17 @@ export function toClaim(row: ClaimViewRow, hasViewer: boolean): Claim {
     },
     consensus: {
       status: row.consensus_status,
-      voters: Number(row.vote_count),
+      voters: Number(row.counted_vote_count),
       decided_by: decidedBy(row.consensus_status, row.bridging_status),
-      histogram: row.vote_histogram.map(Number),
+      histogram: row.counted_histogram.map(Number),
+      gradient: gradientOrNull(Number(row.counted_weighted_sum), Number(row.counted_weight_total), Number(row.counted_vote_count)),
+      not_counted: {
+        people: Number(row.people_vote_count) - Number(row.counted_vote_count),
+        automated: Number(row.vote_count) - Number(row.people_vote_count),
+      },
       since: row.consensus_since ? row.consensus_since.toISOString() : null,
     },
+    agents: agentsView(row),
   };
 }
 

@@ -9,6 +9,8 @@ import { claimAfterWrite, claimView, claimViews, type Claim } from "./claim-view
 import { mayReveal, visibleClaim, VISIBLE_CLAIM_WHERE } from "./visibility.ts";
 import { claimWithStatement, duplicateStatement, isDuplicateStatement, TEXT_SEARCH_TIMEOUT_MS, TRIGRAM_MATCH, TRIGRAM_RANK } from "./similar-claims.ts";
 import { searchPrefix } from "../domain/near-words.ts";
+import { notCountedReasons } from "./standing.ts";
+
 
 type Tx = Prisma.TransactionClient;
 
@@ -269,18 +271,19 @@ export async function getClaimDetail(claimId: string, viewerId: string | null): 
   const claim = isUuid(claimId) ? await claimView(claimId, viewerId, { includeHidden: true }) : null;
   // Hidden: 404 to everyone but its author and moderators (docs/features/moderation.md).
   if (!claim || (claim.moderation && !(await mayReveal(viewerId, claim.author.id)))) throw notFound(CLAIM_NOT_FOUND);
-  const [recent, parents] = await Promise.all([
+  const [recent, parents, not_counted_reasons] = await Promise.all([
     readSql<{ gradient: number; vote_count: number; recorded_at: Date }>(Prisma.sql`
       SELECT gradient, vote_count, recorded_at FROM gradient_history
       WHERE claim_id = ${claim.id}::uuid ORDER BY id DESC LIMIT ${GRADIENT_HISTORY_LIMIT}`, { prepared: true }),
     claimViews(claim.parent_ids, viewerId),
+    notCountedReasons({ claimId: claim.id, people: claim.consensus.not_counted.people }),
   ]);
   const gradient_history = recent.reverse().map((p) => ({
     gradient: p.gradient,
     vote_count: p.vote_count,
     recorded_at: p.recorded_at.toISOString(),
   }));
-  return { ...claim, gradient_history, parent_claims: parents };
+  return { ...claim, gradient_history, parent_claims: parents, not_counted_reasons };
 }
 
 // ---- the caller's lists ----

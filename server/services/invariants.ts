@@ -3,8 +3,8 @@
 // (claims, the claim-vote stripes), the tag counters (tag_stats, tag_daily_counts), each agent's
 // reputation and tier against their reputation events, and the outcome records against the
 // resolution events and the agents' resolved-vote counts, every claim's bridging row, and each claim's
-// vote histogram and consensus status (docs/features/consensus.md), each argument's relevance sums
-// (docs/features/arguments.md).
+// counted sums, histograms and consensus status, each vote's sorting and each account's standing
+// (docs/features/consensus.md), each argument's relevance sums (docs/features/arguments.md).
 // Used after concurrency tests and by `npm run check:invariants` against any database.
 import { readSql } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
@@ -13,6 +13,8 @@ import { MIN_VOTE_WEIGHT, NEUTRAL_GRADIENT } from "../domain/gradient.ts";
 import { visibleClaimText } from "./visibility.ts";
 import { HISTOGRAM_BINS, histogramBinSql, MIN_CONSENSUS_VOTERS } from "../domain/consensus.ts";
 import { CONSENSUS_HIGH, CONSENSUS_LOW } from "../domain/gradient.ts";
+import { sameVerdict, standingOf } from "../domain/standing.ts";
+import { factsFromRow, ruleFromRow, STANDING_FACT_COLUMNS, type StandingFactRow } from "./standing.ts";
 
 // Counters count visible content only (docs/features/moderation.md; server/services/visibility.ts): the claims total,
 // the vote total, the tag counters over visible claims; evidence_count and comment_count over the
@@ -67,66 +69,95 @@ const CHECKS: Check[] = [
       `from its votes: ${r.n} votes, Σw·v=${r.swv}, Σw=${r.sw}, gradient=${r.expected_gradient}`,
   },
   {
-    // gradient_people's sums against the votes of people (accounts not automated when they voted).
+    // gradient_people's sums against the votes of people (accounts not automated when they voted), and
+    // the counted sums (consensus.voters, the gradient the rule reads) against the votes with standing.
     sql: `
       WITH v AS (
-        SELECT claim_id, count(*) AS n, sum(weight * value) AS swv, sum(weight) AS sw
-        FROM claim_votes WHERE NOT automated GROUP BY claim_id
+        SELECT claim_id,
+               count(*) FILTER (WHERE NOT automated) AS pn, sum(weight * value) FILTER (WHERE NOT automated) AS pswv,
+               sum(weight) FILTER (WHERE NOT automated) AS psw,
+               count(*) FILTER (WHERE counted) AS cn, sum(weight * value) FILTER (WHERE counted) AS cswv,
+               sum(weight) FILTER (WHERE counted) AS csw
+        FROM claim_votes GROUP BY claim_id
       )
       SELECT c.id::text AS id, c.people_vote_count, c.people_weighted_sum, c.people_weight_total,
-             coalesce(v.n, 0) AS n, coalesce(v.swv, 0) AS swv, coalesce(v.sw, 0) AS sw
+             coalesce(v.pn, 0) AS pn, coalesce(v.pswv, 0) AS pswv, coalesce(v.psw, 0) AS psw,
+             c.counted_vote_count, c.counted_weighted_sum, c.counted_weight_total,
+             coalesce(v.cn, 0) AS cn, coalesce(v.cswv, 0) AS cswv, coalesce(v.csw, 0) AS csw
       FROM claims c LEFT JOIN v ON v.claim_id = c.id
-      WHERE c.people_vote_count <> coalesce(v.n, 0) OR ${differs("c.people_weighted_sum", "coalesce(v.swv, 0)")}
-         OR ${differs("c.people_weight_total", "coalesce(v.sw, 0)")}`,
+      WHERE c.people_vote_count <> coalesce(v.pn, 0) OR ${differs("c.people_weighted_sum", "coalesce(v.pswv, 0)")}
+         OR ${differs("c.people_weight_total", "coalesce(v.psw, 0)")}
+         OR c.counted_vote_count <> coalesce(v.cn, 0) OR ${differs("c.counted_weighted_sum", "coalesce(v.cswv, 0)")}
+         OR ${differs("c.counted_weight_total", "coalesce(v.csw, 0)")}`,
     describe: (r) =>
       `claim ${r.id}: stored people_vote_count=${r.people_vote_count} people_weighted_sum=${r.people_weighted_sum} ` +
-      `people_weight_total=${r.people_weight_total}; from the votes of people: ${r.n} votes, Σw·v=${r.swv}, Σw=${r.sw}`,
+      `people_weight_total=${r.people_weight_total}, counted_vote_count=${r.counted_vote_count} counted_weighted_sum=${r.counted_weighted_sum} ` +
+      `counted_weight_total=${r.counted_weight_total}; from the votes of people: ${r.pn} votes, Σw·v=${r.pswv}, Σw=${r.psw}; ` +
+      `from the counted votes: ${r.cn} votes, Σw·v=${r.cswv}, Σw=${r.csw}`,
   },
   {
-    // Every vote is sorted as its account says it is (people or automated).
+    // Every vote is sorted as its account is (automated or not; counted when it has standing, never
+    // when automated), unless the account is marked for the standing job, which is about to re-sort it.
     sql: `
-      SELECT v.claim_id::text AS claim_id, v.agent_id::text AS agent_id, v.automated, a.automated AS agent_automated
-      FROM claim_votes v JOIN agents a ON a.id = v.agent_id WHERE v.automated <> a.automated`,
-    describe: (r) => `vote of agent ${r.agent_id} on claim ${r.claim_id}: automated=${r.automated} but the account says ${r.agent_automated}`,
+      SELECT v.claim_id::text AS claim_id, v.agent_id::text AS agent_id, v.automated, v.counted,
+             a.automated AS agent_automated, a.standing AS agent_standing
+      FROM claim_votes v JOIN agents a ON a.id = v.agent_id
+      WHERE (v.counted AND v.automated)
+         OR ((v.automated <> a.automated OR v.counted <> (a.standing AND NOT a.automated))
+             AND NOT EXISTS (SELECT 1 FROM standing_pending p WHERE p.agent_id = v.agent_id))`,
+    describe: (r) =>
+      `vote of agent ${r.agent_id} on claim ${r.claim_id}: automated=${r.automated} counted=${r.counted} but the account says ` +
+      `automated=${r.agent_automated} standing=${r.agent_standing} and is not marked for restating`,
   },
   {
-    // The histogram against the claim's vote rows: the current votes per value bin, counted in one
-    // pass over the votes (a look-up per claim and bin took 24 s on 20k claims once the planner knew
-    // that few of them have votes).
+    // The histograms against the claim's vote rows: the counted votes and the automated accounts' votes
+    // per value bin, counted in one pass over the votes (a look-up per claim and bin took 24 s on 20k
+    // claims once the planner knew that few of them have votes).
     sql: `
       WITH v AS (
-        SELECT claim_id, ARRAY[${Array.from({ length: HISTOGRAM_BINS }, (_, b) => `count(*) FILTER (WHERE bin = ${b})`).join(", ")}]::int[] AS expected
-        FROM (SELECT claim_id, ${histogramBinSql("value")} AS bin FROM claim_votes) x GROUP BY claim_id
+        SELECT claim_id,
+               ARRAY[${Array.from({ length: HISTOGRAM_BINS }, (_, b) => `count(*) FILTER (WHERE bin = ${b} AND counted)`).join(", ")}]::int[] AS counted,
+               ARRAY[${Array.from({ length: HISTOGRAM_BINS }, (_, b) => `count(*) FILTER (WHERE bin = ${b} AND automated)`).join(", ")}]::int[] AS agents
+        FROM (SELECT claim_id, counted, automated, ${histogramBinSql("value")} AS bin FROM claim_votes) x GROUP BY claim_id
       ), h AS (
-        SELECT c.id, c.vote_histogram, coalesce(v.expected, ARRAY[${new Array(HISTOGRAM_BINS).fill(0).join(", ")}]::int[]) AS expected
+        SELECT c.id, c.counted_histogram, c.agents_histogram,
+               coalesce(v.counted, ARRAY[${new Array(HISTOGRAM_BINS).fill(0).join(", ")}]::int[]) AS counted,
+               coalesce(v.agents, ARRAY[${new Array(HISTOGRAM_BINS).fill(0).join(", ")}]::int[]) AS agents
         FROM claims c LEFT JOIN v ON v.claim_id = c.id
       )
-      SELECT id::text AS id, array_to_string(vote_histogram, ',') AS stored, array_to_string(expected, ',') AS expected
-      FROM h WHERE vote_histogram IS DISTINCT FROM expected`,
-    describe: (r) => `claim ${r.id}: vote_histogram=[${r.stored}] but its votes give [${r.expected}]`,
+      SELECT id::text AS id, array_to_string(counted_histogram, ',') AS stored, array_to_string(counted, ',') AS expected,
+             array_to_string(agents_histogram, ',') AS stored_agents, array_to_string(agents, ',') AS expected_agents
+      FROM h WHERE counted_histogram IS DISTINCT FROM counted OR agents_histogram IS DISTINCT FROM agents`,
+    describe: (r) =>
+      r.stored !== r.expected
+        ? `claim ${r.id}: counted_histogram=[${r.stored}] but its counted votes give [${r.expected}]`
+        : `claim ${r.id}: agents_histogram=[${r.stored_agents}] but its automated accounts' votes give [${r.expected_agents}]`,
   },
   {
-    // The stored consensus status is the rule's, from the claim's vote count, bridging status and
-    // gradient (server/domain/consensus.ts consensusVerdict); it has a start unless there are no votes.
+    // The stored consensus status is the rule's, from the claim's counted votes (their number and
+    // gradient) and bridging status (server/domain/consensus.ts consensusVerdict); it has a start
+    // unless there are no counted votes.
     sql: `
       WITH c AS (
-        SELECT c.id, c.consensus_status::text AS status, c.consensus_since, c.vote_count, c.gradient, b.status::text AS bridging,
-               CASE WHEN c.vote_count = 0 THEN 'no_votes'
-                    WHEN c.vote_count < ${MIN_CONSENSUS_VOTERS} THEN 'too_few_votes'
+        SELECT c.id, c.consensus_status::text AS status, c.consensus_since, c.counted_vote_count, b.status::text AS bridging,
+               g.gradient,
+               CASE WHEN c.counted_vote_count = 0 THEN 'no_votes'
+                    WHEN c.counted_vote_count < ${MIN_CONSENSUS_VOTERS} THEN 'too_few_votes'
                     WHEN b.status = 'bridged_true' THEN 'consensus_true'
                     WHEN b.status = 'bridged_false' THEN 'consensus_false'
                     WHEN b.status = 'divided' THEN 'divided'
                     WHEN b.status = 'undecided' THEN 'open'
-                    WHEN c.gradient > ${CONSENSUS_HIGH} THEN 'consensus_true'
-                    WHEN c.gradient < ${CONSENSUS_LOW} THEN 'consensus_false'
+                    WHEN g.gradient > ${CONSENSUS_HIGH} THEN 'consensus_true'
+                    WHEN g.gradient < ${CONSENSUS_LOW} THEN 'consensus_false'
                     ELSE 'open' END AS expected
-        FROM claims c LEFT JOIN claim_bridging b ON b.claim_id = c.id
+        FROM claims c LEFT JOIN claim_bridging b ON b.claim_id = c.id,
+             LATERAL (SELECT round((c.counted_weighted_sum / nullif(c.counted_weight_total, 0))::numeric, 9) AS gradient) g
       )
-      SELECT id::text AS id, status, expected, consensus_since, vote_count, gradient, bridging FROM c
+      SELECT id::text AS id, status, expected, consensus_since, counted_vote_count, gradient, bridging FROM c
       WHERE status <> expected OR (consensus_since IS NULL) <> (status = 'no_votes')`,
     describe: (r) =>
       r.status !== r.expected
-        ? `claim ${r.id}: consensus_status=${r.status} but ${r.vote_count} votes, bridging ${r.bridging ?? "missing"} and gradient ${r.gradient} give ${r.expected}`
+        ? `claim ${r.id}: consensus_status=${r.status} but ${r.counted_vote_count} counted votes, bridging ${r.bridging ?? "missing"} and their gradient ${r.gradient === null ? "none" : Number(r.gradient)} give ${r.expected}`
         : `claim ${r.id}: consensus_status=${r.status} with consensus_since=${r.consensus_since === null ? "null" : String(r.consensus_since)}`,
   },
   {
@@ -269,6 +300,31 @@ const CHECKS: Check[] = [
   },
 ];
 
+/**
+ * Each account's stored standing is what the rule (domain/standing.ts, under the stored rule) gives
+ * for its facts now — unless it is marked for the standing job, or its time has come and the job has
+ * not run yet (standing_gains_at passed).
+ */
+async function standingViolations(): Promise<string[]> {
+  const rows = await readSql<StandingFactRow & { id: string; votes: number; db_now: Date }>(Prisma.sql`
+    SELECT a.id::text AS id, ${STANDING_FACT_COLUMNS}, coalesce(n.votes, 0)::int AS votes, now() AS db_now
+    FROM agents a LEFT JOIN standing_rule r ON r.id = 1
+    LEFT JOIN (SELECT agent_id, count(*) AS votes FROM claim_votes GROUP BY agent_id) n ON n.agent_id = a.id
+    WHERE NOT EXISTS (SELECT 1 FROM standing_pending p WHERE p.agent_id = a.id)
+      AND (a.standing_gains_at IS NULL OR a.standing_gains_at > now())`);
+  const violations: string[] = [];
+  for (const row of rows) {
+    const verdict = standingOf({ ...factsFromRow(row), votes: Number(row.votes) }, ruleFromRow(row), row.db_now);
+    if (sameVerdict({ standing: Boolean(row.standing), gainsAt: row.standing_gains_at }, verdict)) continue;
+    violations.push(
+      `agent ${row.id}: standing=${row.standing} standing_gains_at=${row.standing_gains_at?.toISOString() ?? "null"} but the rule gives ` +
+        `standing=${verdict.standing} gains_at=${verdict.gainsAt?.toISOString() ?? "null"} (${verdict.shortfalls.join(", ") || "nothing missing"}), and it is not marked for restating`,
+    );
+    if (violations.length >= MAX_REPORTED) break;
+  }
+  return violations;
+}
+
 /** Every violation found, one line each; empty when the database is consistent. */
 export async function checkInvariants(): Promise<string[]> {
   const violations: string[] = [];
@@ -276,5 +332,6 @@ export async function checkInvariants(): Promise<string[]> {
     const rows = await readSql<Row>(Prisma.raw(`${check.sql}\nLIMIT ${MAX_REPORTED}`));
     violations.push(...rows.map(check.describe));
   }
+  violations.push(...(await standingViolations()));
   return violations;
 }

@@ -21,7 +21,7 @@ export async function findAgent(idOrUsername: string): Promise<AgentRow> {
     : Prisma.sql`username_key = ${idOrUsername.toLowerCase()}`;
   const [agent] = await readSql<AgentRow>(Prisma.sql`
     SELECT id::text AS id, username, display_name AS "displayName", avatar_url AS "avatarUrl", bio, reputation,
-           tier::text AS tier, role::text AS role, automated, created_at AS "createdAt"
+           tier::text AS tier, role::text AS role, automated, standing, created_at AS "createdAt"
     FROM agents WHERE ${where}`, { prepared: true });
   if (!agent) throw notFound("Agent not found");
   return agent;

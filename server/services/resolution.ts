@@ -1,5 +1,5 @@
 // Resolution (docs/features/consensus.md): a claim resolves once, after it has held consensus_true or
-// consensus_false for RESOLUTION_STABLE_SECONDS with at least 10 voters. With 0 the vote that brings it
+// consensus_false for RESOLUTION_STABLE_SECONDS with at least 10 voters with standing. With 0 the vote that brings it
 // there resolves it in its own transaction; otherwise (and for consensus reached through a bridging
 // re-score) the resolution job of every instance looks for due claims. Exactly one transaction
 // resolves a claim: it holds the claim row's lock and sets resolved_at only WHERE resolved_at IS NULL,
@@ -22,7 +22,7 @@ export const RESOLUTION_BATCH = 50;
 interface DueClaim {
   id: string;
   gradient: number;
-  vote_count: number;
+  counted_vote_count: number;
   consensus_status: ConsensusStatus;
   consensus_since: Date | null;
   resolved: boolean;
@@ -39,11 +39,11 @@ export async function resolveDueClaims(limit = RESOLUTION_BATCH, stableSeconds =
   for (let i = 0; i < limit; i++) {
     const outcome = await sqlTransaction(async (tx) => {
       const [claim] = await tx.query<DueClaim>(Prisma.sql`
-        SELECT c.id::text AS id, c.gradient, c.vote_count, c.consensus_status::text AS consensus_status,
+        SELECT c.id::text AS id, c.gradient, c.counted_vote_count, c.consensus_status::text AS consensus_status,
                c.consensus_since, (c.resolved_at IS NOT NULL) AS resolved, GREATEST(now(), c.consensus_since) AS db_now
         FROM claims c
         WHERE c.resolved_at IS NULL AND c.consensus_status IN ('consensus_true', 'consensus_false')
-          AND c.vote_count >= ${MIN_RESOLUTION_VOTES}::int
+          AND c.counted_vote_count >= ${MIN_RESOLUTION_VOTES}::int
           AND c.consensus_since <= now() - make_interval(secs => ${stableSeconds}::float8)
           AND ${visibleClaim("c")}
         ORDER BY c.consensus_since, c.id
@@ -52,12 +52,12 @@ export async function resolveDueClaims(limit = RESOLUTION_BATCH, stableSeconds =
       if (!claim) return "none" as const;
       // The row as it is now that it is locked (READ COMMITTED re-reads a row it waited for).
       const due = resolutionDue(
-        { status: claim.consensus_status, since: claim.consensus_since, voters: Number(claim.vote_count), resolved: claim.resolved },
+        { status: claim.consensus_status, since: claim.consensus_since, voters: Number(claim.counted_vote_count), resolved: claim.resolved },
         claim.db_now,
         stableSeconds,
       );
       if (!due) return "skipped" as const;
-      return (await resolveClaim(tx, claim.id, Number(claim.gradient), claim.consensus_status === "consensus_true"))
+      return (await resolveClaim(tx, { claimId: claim.id, gradient: Number(claim.gradient), consensusTrue: claim.consensus_status === "consensus_true" }))
         ? ("resolved" as const)
         : ("skipped" as const);
     });
@@ -74,7 +74,10 @@ export async function resolveDueClaims(limit = RESOLUTION_BATCH, stableSeconds =
  * 0); both count a resolved vote, aligned ones a correct one; each change is a reputation event.
  * Voters' rows are locked in id order.
  */
-export async function resolveClaim(tx: SqlTx, claimId: string, gradient: number, consensusTrue: boolean): Promise<boolean> {
+export async function resolveClaim(
+  tx: SqlTx,
+  { claimId, gradient, consensusTrue }: { claimId: string; gradient: number; consensusTrue: boolean },
+): Promise<boolean> {
   const marked = await tx.query<{ id: string }>(Prisma.sql`
     UPDATE claims SET resolved_at = now() WHERE id = ${claimId}::uuid AND resolved_at IS NULL RETURNING id::text AS id`);
   if (marked.length === 0) return false;

@@ -28,7 +28,7 @@ type LeaderRow = AgentRow & { scored_votes: number | null; peer_score: number | 
 
 export async function getLeaderboard(input: LeaderboardInput): Promise<Leaderboard> {
   const columns = Prisma.sql`a.id::text AS id, a.username, a.display_name AS "displayName", a.avatar_url AS "avatarUrl",
-    a.bio, a.reputation, a.tier::text AS tier, a.role::text AS role, a.automated, a.created_at AS "createdAt",
+    a.bio, a.reputation, a.tier::text AS tier, a.role::text AS role, a.automated, a.standing, a.created_at AS "createdAt",
     t.scored_votes, t.peer_score, t.brier_score`;
   // automated=true|false: only automated accounts, or only people; absent: everyone.
   const automatedFilter = input.automated === undefined ? Prisma.sql`true` : Prisma.sql`a.automated = ${input.automated}::boolean`;

@@ -134,18 +134,64 @@ describe("checkInvariants reports a corrupted counter", () => {
     );
   });
 
-  it("a claim's vote histogram against its votes", async () => {
+  it("a claim's histograms against its votes: the counted votes' and the agents'", async () => {
     const claim = await newClaim(api, author.token);
     await vote(claim.id, 0.35, await quickAgent());
     await vote(claim.id, 1, await quickAgent());
-    const stored = (await api.get(`/claims/${claim.id}`)).body.consensus.histogram;
-    expect(stored).toEqual([0, 0, 0, 1, 0, 0, 0, 0, 0, 1]);
+    const agent = await quickAgent();
+    await sql(`UPDATE agents SET automated = true WHERE id = $1::uuid`, agent.id);
+    await vote(claim.id, 0.8, agent);
+    const stored = (await api.get(`/claims/${claim.id}`)).body;
+    expect(stored.consensus.histogram).toEqual([0, 0, 0, 1, 0, 0, 0, 0, 0, 1]);
+    expect(stored.agents.histogram).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 1, 0]);
     // One vote moved to the wrong bin: the sum still matches the vote count, the bins do not.
     await expectReported(
-      `UPDATE claims SET vote_histogram = '{0,0,1,0,0,0,0,0,0,1}' WHERE id = $1::uuid`,
-      `UPDATE claims SET vote_histogram = '{0,0,0,1,0,0,0,0,0,1}' WHERE id = $1::uuid`,
-      new RegExp(`claim ${claim.id}: vote_histogram=\\[0,0,1,0,0,0,0,0,0,1\\] but its votes give \\[0,0,0,1,0,0,0,0,0,1\\]`),
+      `UPDATE claims SET counted_histogram = '{0,0,1,0,0,0,0,0,0,1}' WHERE id = $1::uuid`,
+      `UPDATE claims SET counted_histogram = '{0,0,0,1,0,0,0,0,0,1}' WHERE id = $1::uuid`,
+      new RegExp(`claim ${claim.id}: counted_histogram=\\[0,0,1,0,0,0,0,0,0,1\\] but its counted votes give \\[0,0,0,1,0,0,0,0,0,1\\]`),
       [claim.id],
+    );
+    await expectReported(
+      `UPDATE claims SET agents_histogram = '{0,0,0,0,0,0,0,1,0,0}' WHERE id = $1::uuid`,
+      `UPDATE claims SET agents_histogram = '{0,0,0,0,0,0,0,0,1,0}' WHERE id = $1::uuid`,
+      new RegExp(`claim ${claim.id}: agents_histogram=\\[0,0,0,0,0,0,0,1,0,0\\] but its automated accounts' votes give \\[0,0,0,0,0,0,0,0,1,0\\]`),
+      [claim.id],
+    );
+  });
+
+  it("a claim's counted sums, each vote's sorting and each account's standing", async () => {
+    const claim = await newClaim(api, author.token);
+    const voter = await quickAgent();
+    await vote(claim.id, 0.7, voter);
+    await expectReported(
+      `UPDATE claims SET counted_vote_count = counted_vote_count + 1 WHERE id = $1::uuid`,
+      `UPDATE claims SET counted_vote_count = counted_vote_count - 1 WHERE id = $1::uuid`,
+      new RegExp(`claim ${claim.id}: .*counted_vote_count=2 .*from the counted votes: 1 votes`),
+      [claim.id],
+    );
+    await expectReported(
+      `UPDATE claims SET counted_weighted_sum = counted_weighted_sum + 0.01 WHERE id = $1::uuid`,
+      `UPDATE claims SET counted_weighted_sum = counted_weighted_sum - 0.01 WHERE id = $1::uuid`,
+      new RegExp(`claim ${claim.id}: .*counted_weighted_sum=0.08`),
+      [claim.id],
+    );
+    // A vote sorted against its account's standing, with nothing marked to re-sort it.
+    await expectReported(
+      `WITH v AS (UPDATE claim_votes SET counted = false WHERE claim_id = $1::uuid AND agent_id = $2::uuid)
+       UPDATE claims SET counted_vote_count = 0, counted_weighted_sum = 0, counted_weight_total = 0, counted_histogram = '{0,0,0,0,0,0,0,0,0,0}',
+         consensus_status = 'no_votes', consensus_since = NULL WHERE id = $1::uuid`,
+      `WITH v AS (UPDATE claim_votes SET counted = true WHERE claim_id = $1::uuid AND agent_id = $2::uuid)
+       UPDATE claims SET counted_vote_count = 1, counted_weighted_sum = 0.07, counted_weight_total = 0.1, counted_histogram = '{0,0,0,0,0,0,0,1,0,0}',
+         consensus_status = 'too_few_votes', consensus_since = now() WHERE id = $1::uuid`,
+      new RegExp(`vote of agent ${voter.id} on claim ${claim.id}: automated=false counted=false but the account says automated=false standing=true`),
+      [claim.id, voter.id],
+    );
+    // An account whose stored standing is not the rule's, not marked for restating.
+    await expectReported(
+      `UPDATE agents SET standing = false WHERE id = $1::uuid`,
+      `UPDATE agents SET standing = true WHERE id = $1::uuid`,
+      new RegExp(`agent ${voter.id}: standing=false .*but the rule gives standing=true`),
+      [voter.id],
     );
   });
 
@@ -170,7 +216,7 @@ describe("checkInvariants reports a corrupted counter", () => {
     await expectReported(
       `UPDATE claims SET consensus_status = 'open' WHERE id = $1::uuid`,
       `UPDATE claims SET consensus_status = 'consensus_true' WHERE id = $1::uuid`,
-      new RegExp(`claim ${claim.id}: consensus_status=open but 5 votes, bridging insufficient_data and gradient 0.9 give consensus_true`),
+      new RegExp(`claim ${claim.id}: consensus_status=open but 5 counted votes, bridging insufficient_data and their gradient 0.9 give consensus_true`),
       [claim.id],
     );
     await expectReported(
