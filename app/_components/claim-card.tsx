@@ -16,9 +16,11 @@ export function cardRow(claim: CardClaim, extra: string | null = null): CardRow 
     claim.author.username,
     claim.author.display_name,
     Date.parse(claim.created_at),
-    claim.gradient,
+    // The counted votes' gradient: the number beside the status is the one it was decided from.
+    claim.consensus.gradient ?? claim.gradient,
     claim.consensus.status,
     claim.consensus.decided_by,
+    claim.consensus.voters,
   ];
   if (extra) row.push(extra);
   return row;

@@ -16,8 +16,8 @@ import ui from "./ui.module.css";
 
 /**
  * One card: only what it shows, as a tuple (names cost bytes in every list page); `extra`, a line of
- * its own under the meta line, only when there is one. The voters of the consensus are the claim's vote
- * count (server/contract/claims.ts).
+ * its own under the meta line, only when there is one. The voters of the consensus are those whose votes
+ * count (server/contract/claims.ts), `votes` every current vote.
  */
 export type CardRow = [
   id: string,
@@ -30,16 +30,19 @@ export type CardRow = [
   displayName: string,
   /** created_at in ms since the epoch (shorter than its ISO text). */
   createdAt: number,
+  /** The counted votes' gradient (every vote's when none count). */
   gradient: number,
   status: ConsensusStatus,
   decidedBy: DecidedBy | null,
+  /** Voters whose votes count (consensus.voters). */
+  voters: number,
   extra?: string,
 ];
 
 /** `labelId`: the statement link's id, which names the card (short: it is in every card of every list page). */
 function ClaimCard({ row, labelId }: { row: CardRow; labelId: string }) {
-  const [id, statement, tags, tier, votes, evidence, username, displayName, createdAt, gradient, status, decidedBy, extra] = row;
-  const consensus: ConsensusCall = { status, voters: votes, decided_by: decidedBy };
+  const [id, statement, tags, tier, votes, evidence, username, displayName, createdAt, gradient, status, decidedBy, voters, extra] = row;
+  const consensus: ConsensusCall = { status, voters, decided_by: decidedBy, votes };
   return (
     <article aria-labelledby={labelId}>
       <div>

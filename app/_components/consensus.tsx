@@ -3,7 +3,8 @@
 // `consensus` as the API gives it; nothing here decides a status. Plain components: usable from server
 // and client components alike.
 import type { CSSProperties } from "react";
-import type { Claim, Consensus } from "~/server/contract/claims.ts";
+import Link from "next/link";
+import type { Claim, ClaimDetail, Consensus } from "~/server/contract/claims.ts";
 import { histogramBin, MIN_CONSENSUS_VOTERS } from "~/server/domain/consensus.ts";
 import { CONSENSUS_HIGH, CONSENSUS_LOW } from "~/server/domain/gradient.ts";
 import { durationWords, longDate, percent, plural } from "../_lib/format.ts";
@@ -13,8 +14,12 @@ import consensusStyles from "./consensus.module.css";
 
 type ClaimConsensus = Pick<Claim, "consensus"> & { bridging: Pick<Claim["bridging"], "status"> };
 
-/** What the headline, the tone and a card's line read of a claim's consensus (cards carry no more: claim-cards.tsx). */
-export type ConsensusCall = Pick<Consensus, "status" | "voters" | "decided_by">;
+/**
+ * What the headline, the tone and a card's line read of a claim's consensus (cards carry no more:
+ * claim-cards.tsx); `votes`, every current vote, when known: the headline then says when some of them
+ * do not count.
+ */
+export type ConsensusCall = Pick<Consensus, "status" | "voters" | "decided_by"> & { votes?: number };
 
 /** Whether the claim has a number worth showing as where it stands (5 voters or more). */
 export function hasVerdict(consensus: ConsensusCall): boolean {
@@ -23,11 +28,13 @@ export function hasVerdict(consensus: ConsensusCall): boolean {
 
 /** The status in a few words: the headline everywhere a claim appears. */
 export function consensusHeadline(consensus: ConsensusCall): string {
+  // Votes cast that the status does not read (docs/features/consensus.md#standing) are not "votes so far".
+  const counted = consensus.votes !== undefined && consensus.votes > consensus.voters ? "counted " : "";
   switch (consensus.status) {
     case "no_votes":
-      return "No votes yet";
+      return counted ? "No counted votes yet" : "No votes yet";
     case "too_few_votes":
-      return `${plural(consensus.voters, "vote")} so far — too few to call`;
+      return `${plural(consensus.voters, `${counted}vote`)} so far — too few to call`;
     case "consensus_true":
       return "At consensus: true";
     case "consensus_false":
@@ -43,9 +50,9 @@ export function consensusHeadline(consensus: ConsensusCall): string {
 export function consensusReason({ consensus, bridging }: ClaimConsensus): string {
   switch (consensus.status) {
     case "no_votes":
-      return "Nothing to call until people vote.";
+      return "Nothing to call until people with standing vote.";
     case "too_few_votes":
-      return `A call needs at least ${MIN_CONSENSUS_VOTERS} voters.`;
+      return `A call needs at least ${MIN_CONSENSUS_VOTERS} voters with standing.`;
     case "consensus_true":
     case "consensus_false": {
       const side = consensus.status === "consensus_true" ? "true" : "false";
@@ -81,12 +88,14 @@ export function atConsensusVersusResolved(stableSeconds: number): string {
 }
 
 /** The status on the claim page: headline, who decided, since when. */
-export function ConsensusStatus({ claim }: { claim: ClaimConsensus }) {
+export function ConsensusStatus({ claim }: { claim: ClaimConsensus & { vote_count?: number } }) {
   const { consensus } = claim;
   const tone = consensusTone(consensus);
   return (
     <div className={consensusStyles.status} data-testid="consensus-status" data-status={consensus.status}>
-      <p className={`${consensusStyles.status__headline} ${consensusStyles[`tone--${tone}`]}`}>{consensusHeadline(consensus)}</p>
+      <p className={`${consensusStyles.status__headline} ${consensusStyles[`tone--${tone}`]}`}>
+        {consensusHeadline({ ...consensus, votes: claim.vote_count })}
+      </p>
       <p className={`${ui.small} ${consensusStyles.status__reason}`} data-testid="consensus-reason">
         {consensusReason(claim)}
       </p>
@@ -107,6 +116,89 @@ export function ConsensusLine({ consensus }: { consensus: ConsensusCall }) {
       <span className={consensusStyles[`tone--${consensusTone(consensus)}`]}>{consensusHeadline(consensus)}</span>
       {basis ? <span className={ui.muted}> · {basis}</span> : null}
     </span>
+  );
+}
+
+/** The standing settings the page words its explanations with (docs/features/consensus.md#standing). */
+export interface StandingWords {
+  minAgeSeconds: number;
+  minVotes: number;
+}
+
+/** An age in the largest whole unit: "1 day", "12 hours". */
+export function ageWords(seconds: number): string {
+  return seconds > 0 && seconds % 86_400 === 0 ? plural(seconds / 86_400, "day") : durationWords(seconds);
+}
+
+type Reasons = ClaimDetail["not_counted_reasons"];
+
+/** Why votes do not count, in the order the page names them, each with its words for `n` votes. */
+function reasonPhrases(reasons: Reasons, rule: StandingWords): string[] {
+  const from = (n: number, what: string) => `${plural(n, "vote")} from ${what}`;
+  const phrases: string[] = [];
+  if (reasons.too_new > 0) phrases.push(from(reasons.too_new, `${reasons.too_new === 1 ? "an account" : "accounts"} less than ${ageWords(rule.minAgeSeconds)} old`));
+  if (reasons.unverified > 0) phrases.push(from(reasons.unverified, `${reasons.unverified === 1 ? "an account" : "accounts"} without a verified email`));
+  if (reasons.too_few_votes > 0) phrases.push(from(reasons.too_few_votes, `${reasons.too_few_votes === 1 ? "an account" : "accounts"} with fewer than ${rule.minVotes} votes`));
+  if (reasons.suspended > 0) phrases.push(from(reasons.suspended, `${reasons.suspended === 1 ? "a suspended account" : "suspended accounts"}`));
+  if (reasons.restating > 0) phrases.push(`${plural(reasons.restating, "vote")} about to count`);
+  return phrases;
+}
+
+/**
+ * The votes the status does not read, and why (the claim page): people's votes whose accounts have no
+ * standing yet, and the automated accounts' votes (shown apart as the agents' view). Nothing when every
+ * vote counts.
+ */
+export function notCountedSentence(consensus: Pick<Consensus, "not_counted">, reasons: Reasons, rule: StandingWords): string | null {
+  const { people, automated } = consensus.not_counted;
+  if (people === 0 && automated === 0) return null;
+  const parts: string[] = [];
+  if (people > 0) {
+    const phrases = reasonPhrases(reasons, rule);
+    const explained = reasons.too_new + reasons.unverified + reasons.too_few_votes + reasons.suspended + reasons.restating;
+    // At most 1,000 are looked at: beyond that, what they show is named as a part.
+    if (phrases.length === 0) parts.push(plural(people, "vote") + " from people without standing yet");
+    else if (explained < people) parts.push(`${plural(people, "vote")} from people without standing yet (of the first ${explained}: ${phrases.join(", ")})`);
+    else parts.push(phrases.join(", "));
+  }
+  if (automated > 0) parts.push(`${plural(automated, "vote")} from automated accounts (the agents' view)`);
+  return `Not counted: ${parts.join("; ")}.`;
+}
+
+/**
+ * Who decides and who else voted, each with its sample size: the votes that count (accounts with
+ * standing), the agents' (automated accounts, when any voted) and everyone's, when it differs. Below
+ * five counted votes no percentage of theirs is shown (docs/features/consensus-ui.md).
+ */
+export function ConsensusSamples({ claim, rule }: { claim: Pick<Claim, "consensus" | "agents" | "gradient" | "vote_count"> & { not_counted_reasons: Reasons }; rule: StandingWords }) {
+  const { consensus, agents } = claim;
+  const notCounted = notCountedSentence(consensus, claim.not_counted_reasons, rule);
+  const counted = hasVerdict(consensus) && consensus.gradient !== null ? `${percent(consensus.gradient)} · ` : "";
+  const everyoneDiffers = claim.vote_count > consensus.voters && (consensus.gradient === null || percent(consensus.gradient) !== percent(claim.gradient));
+  if (consensus.status === "no_votes" && claim.vote_count === 0) return null;
+  return (
+    <div className={`${ui.small} ${consensusStyles.samples}`} data-testid="consensus-samples">
+      <p data-testid="counted-view">
+        Counted: <strong>{counted}{plural(consensus.voters, "vote")}</strong>
+        <span className={ui.muted}> from people with standing</span>
+      </p>
+      {agents.voters > 0 ? (
+        <p data-testid="agents-view">
+          Agents: <strong>{agents.gradient === null ? "" : `${percent(agents.gradient)} · `}{plural(agents.voters, "agent")}</strong>
+          <span className={ui.muted}> (automated accounts, shown beside; they never decide)</span>
+        </p>
+      ) : null}
+      {everyoneDiffers && hasVerdict(consensus) ? (
+        <p data-testid="everyone-view">
+          Everyone: <strong>{percent(claim.gradient)} · {plural(claim.vote_count, "vote")}</strong>
+        </p>
+      ) : null}
+      {notCounted ? (
+        <p data-testid="not-counted">
+          {notCounted} <Link href="/docs/standing">Whose votes count</Link>
+        </p>
+      ) : null}
+    </div>
   );
 }
 
@@ -146,7 +238,7 @@ export function VoteHistogram({ histogram, ownVote }: { histogram: readonly numb
       <figcaption id="vote-histogram-caption" className={ui.note}>
         {total === 0
           ? "How votes spread: no votes yet."
-          : `How the ${plural(total, "vote")} spread from false (0) to true (1)${ownVote !== null ? `; yours (${percent(ownVote)}) is marked` : ""}.`}
+          : `How the ${plural(total, "counted vote")} spread from false (0) to true (1)${ownVote !== null ? `; yours (${percent(ownVote)}) is marked` : ""}.`}
       </figcaption>
       <table className="visually-hidden">
         <caption>Votes per tenth of the scale</caption>

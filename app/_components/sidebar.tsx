@@ -8,7 +8,7 @@ export async function TrendingCard({ limit = 5 }: { limit?: number }) {
   const trending = await caller.discover.trending({ limit, offset: 0 });
   return (
     <TrendingSection
-      rows={trending.claims.map((c) => [c.id, c.statement, c.votes_24h, c.evidence_24h, c.gradient, c.consensus.status, c.consensus.voters, c.consensus.decided_by])}
+      rows={trending.claims.map((c) => [c.id, c.statement, c.votes_24h, c.evidence_24h, c.consensus.gradient ?? c.gradient, c.consensus.status, c.consensus.voters, c.consensus.decided_by])}
     />
   );
 }

@@ -78,7 +78,7 @@ export function InboxList({ initial, pageSize }: { initial: NotificationList; pa
               </Link>
               <div className={styles.thread__meta}>
                 <span>{reasonsText(n.reasons)}</span>
-                <GradientValue gradient={n.claim.gradient} consensus={n.claim.consensus} />
+                <GradientValue gradient={n.claim.consensus.gradient ?? n.claim.gradient} consensus={n.claim.consensus} />
                 <RelTime iso={n.updated_at} />
               </div>
             </div>

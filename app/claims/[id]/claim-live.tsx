@@ -11,7 +11,7 @@ import type { ClaimDetail } from "~/server/contract/claims.ts";
 import { thinStepPoints } from "~/server/domain/chart-points.ts";
 import { voteWeight } from "~/server/domain/gradient.ts";
 import { BridgingBadge } from "../../_components/bridging-badge.tsx";
-import { atConsensusVersusResolved, ConsensusStatus, VoteHistogram } from "../../_components/consensus.tsx";
+import { atConsensusVersusResolved, ConsensusSamples, ConsensusStatus, VoteHistogram, type StandingWords } from "../../_components/consensus.tsx";
 import { GradientGauge } from "../../_components/gradient.tsx";
 import { FormError } from "../../_components/form-bits.tsx";
 import { ClientForm } from "../../_components/client-form.tsx";
@@ -30,11 +30,14 @@ export function ClaimLive({
   claim: shared,
   history,
   resolutionStableSeconds,
+  standing,
 }: {
   /** The claim as everyone sees it, cut to what the page shows (shown.ts), its history apart. */
   claim: ClaimShown;
   history: HistoryPoint[];
   resolutionStableSeconds: number;
+  /** The standing settings, for the words of why votes do not count. */
+  standing: StandingWords;
 }) {
   const initial = useMemo(
     () => ({ ...shared, gradient_history: history.map(([gradient, vote_count, at]) => ({ gradient, vote_count, recorded_at: new Date(at).toISOString() })) }),
@@ -51,7 +54,8 @@ export function ClaimLive({
   const known = role === "anonymous" || (role !== "unknown" && !isPlaceholderData);
   // Others' votes, evidence and comments appear without a reload (one stream per page).
   useLiveUpdates(initial.id);
-  const ownVote = known && role === "member" ? claim.user_vote : null;
+  // The histogram holds the counted votes: the viewer's own is marked there only when it counts.
+  const ownVote = known && role === "member" && viewerState.viewer?.standing ? claim.user_vote : null;
 
   return (
     <section className={ui.card} aria-labelledby="gradient-title">
@@ -60,10 +64,11 @@ export function ClaimLive({
       </h2>
       <ConsensusStatus claim={claim} />
       <div className={claimStyles["claim-live"]} style={{ marginTop: "0.75rem" }}>
-        <GradientGauge gradient={claim.gradient} consensus={claim.consensus} />
-        <PeopleOnly gradient={claim.gradient} people={claim.gradient_people} status={claim.consensus.status} />
+        {/* The needle stands where the counted votes do: the status is theirs (docs/features/consensus.md#standing). */}
+        <GradientGauge gradient={claim.consensus.gradient ?? claim.gradient} consensus={claim.consensus} />
         <VoteHistogram histogram={claim.consensus.histogram} ownVote={ownVote} />
       </div>
+      <ConsensusSamples claim={claim} rule={standing} />
       <p className={ui.note} data-testid="consensus-vocabulary">
         {atConsensusVersusResolved(resolutionStableSeconds)}
       </p>
@@ -111,7 +116,9 @@ function VotePanel({ claim, viewer }: { claim: ClaimShown; viewer: Viewer }) {
   const stateId = useId();
   const slider = useRef<HTMLInputElement>(null);
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey });
+  // The vote may give the account standing (its fifth): its own record is read again too.
+  const refresh = () =>
+    Promise.all([queryClient.invalidateQueries({ queryKey }), queryClient.invalidateQueries({ queryKey: trpc.auth.me.queryKey() })]);
   const vote = useMutation(
     trpc.claims.vote.mutationOptions({
       onMutate: () => {
@@ -220,28 +227,14 @@ function VotePanel({ claim, viewer }: { claim: ClaimShown; viewer: Viewer }) {
         {viewer.reputation_score.toLocaleString("en-US", { maximumFractionDigits: 1 })}); reputation grows when your
         evidence is voted up and your votes match claims that resolve.
       </p>
-    </ClientForm>
-  );
-}
-
-/**
- * Votes of automated accounts are counted apart: when the people's own gradient differs from
- * everyone's (as a shown percentage), both are given side by side. Below five votes no percentage is
- * shown at all (docs/features/consensus-ui.md), only whether people have voted.
- */
-function PeopleOnly({ gradient, people, status }: { gradient: number; people: number | null; status: ClaimDetail["consensus"]["status"] }) {
-  if (status === "no_votes") return null;
-  const fewVotes = status === "too_few_votes";
-  if (people !== null && (fewVotes || percent(people) === percent(gradient))) return null;
-  return (
-    <p className={ui.small} data-testid="gradient-people" style={{ marginTop: "0.5rem", marginBottom: 0 }}>
-      {fewVotes ? null : (
-        <>
-          Everyone: <strong>{percent(gradient)}</strong> ·{" "}
-        </>
+      {viewer.standing ? null : (
+        <p className={ui.note} data-testid="vote-standing">
+          {viewer.automated
+            ? "Your account is automated: your votes are shown in the agents' view, beside the status, and never decide it."
+            : "Your votes do not decide a claim's status yet: they count once your account has standing."}{" "}
+          <Link href="/docs/standing">Whose votes count</Link>
+        </p>
       )}
-      People only: <strong>{people === null ? "no votes by people yet" : percent(people)}</strong>
-      <span className={ui.muted}> (automated accounts left out)</span>
-    </p>
+    </ClientForm>
   );
 }

@@ -11,11 +11,14 @@ import { CommentsSection } from "./comments-section.tsx";
 import { EvidenceSection } from "./evidence-section.tsx";
 import { ClaimFamily, RelatedClaims, type RelatedRow } from "./related-list.tsx";
 import type { ArgumentListShown, ClaimShown, CommentListShown, EvidenceListShown } from "./shown.ts";
+import type { StandingWords } from "../../_components/consensus.tsx";
 
 export interface ClaimPageData {
   claim: ClaimShown;
   history: HistoryPoint[];
   resolutionStableSeconds: number;
+  /** The standing settings (the words of why votes do not count). */
+  standing: StandingWords;
   /** null on a hidden claim: it is out of every list, its own included. */
   arguments: ArgumentListShown | null;
   evidence: EvidenceListShown;
@@ -34,7 +37,7 @@ export function ClaimView({ data }: { data: ClaimPageData }) {
       <ClaimHero claim={claim} />
       <div className={ui["layout-sidebar"]}>
         <div className={ui.stack}>
-          <ClaimLive claim={claim} history={data.history} resolutionStableSeconds={data.resolutionStableSeconds} />
+          <ClaimLive claim={claim} history={data.history} resolutionStableSeconds={data.resolutionStableSeconds} standing={data.standing} />
           {data.arguments ? <ArgumentsSection claimId={claim.id} initial={data.arguments} /> : null}
           <EvidenceSection claimId={claim.id} initial={data.evidence} />
           <CommentsSection claimId={claim.id} initial={data.comments} />

@@ -59,6 +59,7 @@ export default async function ClaimPage({ params }: { params: Params }) {
         claim: claimShown(claim),
         history: historyPoints(thinStepPoints(claim.gradient_history, CHART_POINTS)),
         resolutionStableSeconds: config().RESOLUTION_STABLE_SECONDS,
+        standing: { minAgeSeconds: config().STANDING_MIN_AGE_SECONDS, minVotes: config().STANDING_MIN_VOTES },
         arguments: hidden ? null : argumentsShown(args),
         evidence: evidenceShown(evidence),
         comments: commentsShown(comments),
@@ -73,7 +74,7 @@ export default async function ClaimPage({ params }: { params: Params }) {
 
 /** The row of a claim in a short list; the line under it says how many votes unless told otherwise. */
 function relatedRow(c: Claim, reason = plural(c.vote_count, "vote")): RelatedRow {
-  return [c.id, c.statement, reason, c.gradient, c.consensus.status, c.consensus.voters, c.consensus.decided_by];
+  return [c.id, c.statement, reason, c.consensus.gradient ?? c.gradient, c.consensus.status, c.consensus.voters, c.consensus.decided_by];
 }
 
 /** Related claims as rows, the line under each saying what it shares with this one. */

@@ -52,6 +52,8 @@ export function claimShown(c: ClaimDetail): ClaimShown {
     is_following: c.is_following,
     bridging: { score: c.bridging.score, status: c.bridging.status },
     consensus: c.consensus,
+    agents: c.agents,
+    not_counted_reasons: c.not_counted_reasons,
     // Present only on a hidden claim (an absent field costs nothing in the payload).
     ...(c.moderation ? { moderation: c.moderation } : {}),
   };
