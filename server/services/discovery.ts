@@ -74,6 +74,12 @@ async function computeTrending(now: Date): Promise<TrendingRanking> {
   return { rows: rankTrending(rows), updated_at: now.toISOString() };
 }
 
+/** When a ranking is computed (now) and where it is kept between calls (the shared cache). */
+interface RankingOptions {
+  now?: Date;
+  store?: Cache;
+}
+
 /**
  * One ranking (the top TRENDING_RANKING_SIZE) is computed at most once per TRENDING_CACHE_SECONDS and
  * every page is cut from it, so pages of one period never overlap or skip (shared by every instance
@@ -83,8 +89,7 @@ async function computeTrending(now: Date): Promise<TrendingRanking> {
 export async function trending(
   input: { limit: number; offset: number },
   viewerId: string | null,
-  now = new Date(),
-  store: Cache = cache(),
+  { now = new Date(), store = cache() }: RankingOptions = {},
 ): Promise<Trending> {
   const ttl = config().TRENDING_CACHE_SECONDS;
   const ranking =
@@ -324,8 +329,7 @@ async function computeShortlist(agentId: string, now: Date): Promise<Shortlist> 
 export async function recommended(
   agentId: string,
   input: { limit: number },
-  now = new Date(),
-  store: Cache = cache(),
+  { now = new Date(), store = cache() }: RankingOptions = {},
 ): Promise<RecommendedClaims> {
   const ttl = config().RECOMMENDED_CACHE_SECONDS;
   const shortlist =

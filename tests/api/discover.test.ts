@@ -111,7 +111,7 @@ describe("GET /discover/trending", () => {
     expect(mine.body.claims[0]).toMatchObject({ id: listed, user_vote: 0.9 });
     // Recomputed (here: on an empty cache), the new activity ranks.
     const empty = createCache({ prefix: `fresh-${seq}` });
-    const fresh = await trending({ limit: 7, offset: 0 }, null, new Date(), empty);
+    const fresh = await trending({ limit: 7, offset: 0 }, null, { store: empty });
     await empty.close();
     expect(ids(fresh.claims)).toContain(hot);
     expect(fresh.updated_at > before.body.updated_at).toBe(true);
@@ -264,7 +264,7 @@ describe("GET /discover/recommended", () => {
 
     // Ranked again (here: on an empty cache), the new claim is in.
     const empty = createCache({ prefix: `fresh-rec-${seq}` });
-    const fresh = await recommended(me.id, { limit: 50 }, new Date(), empty);
+    const fresh = await recommended(me.id, { limit: 50 }, { store: empty });
     await empty.close();
     expect(ids(fresh.claims)).toContain(later);
     expect(ids(fresh.claims)).not.toContain(b);

@@ -54,12 +54,12 @@ describe("trending: one ranking serves every page", () => {
       for (let k = 0; k <= i; k++) expect((await api.post(`/claims/${c}/comments`, { content: `c${k}` }, { token: bob.token })).status).toBe(201);
     }
     const { cache, keys } = recordingCache(`trend-${Date.now()}`);
-    const first = await trending({ limit: 1, offset: 0 }, null, new Date(), cache);
+    const first = await trending({ limit: 1, offset: 0 }, null, { store: cache });
     // New activity after the ranking was computed: the other pages still come from the same ranking.
     const hot = await newClaim();
     for (let k = 0; k < 5; k++) await api.post(`/claims/${hot}/comments`, { content: `hot ${k}` }, { token: bob.token });
-    const second = await trending({ limit: 1, offset: 1 }, null, new Date(), cache);
-    const wide = await trending({ limit: 50, offset: 0 }, null, new Date(), cache);
+    const second = await trending({ limit: 1, offset: 1 }, null, { store: cache });
+    const wide = await trending({ limit: 50, offset: 0 }, null, { store: cache });
     await cache.close();
     expect(keys.size).toBe(1);
     expect(second.updated_at).toBe(first.updated_at);
