@@ -11,6 +11,7 @@ import { attemptDeliveries, encryptClearWebhookSecrets } from "../services/webho
 import { resolveDueClaims, RESOLUTION_BATCH } from "../services/resolution.ts";
 import { refreshStaleRelatedSets } from "../services/discovery.ts";
 import { RESCORE_BATCH, rescorePending, runBridgingFit } from "../services/bridging.ts";
+import { applyStandingRule, drainStanding } from "../services/standing.ts";
 import { QUEUES } from "../queue/pg-boss.ts";
 import { enqueueDeliveries, stopJobQueue, wakeWorker } from "../queue/client.ts";
 import { startLiveSubscriber, stopLive } from "../queue/live.ts";
@@ -26,6 +27,8 @@ const DELIVER_BATCH = 50;
 const QUEUE_POLL_SECONDS = 0.5;
 /** Related sets recomputed per round at most (each ≈ one former related request): bounds the CPU it takes. */
 const RELATED_REFRESH_BATCH = 20;
+/** Accounts restated per round at most (each O(its votes)). */
+const STANDING_BATCH = 50;
 
 /** Often enough that a claim resolves within a quarter of the stable time after it is due (0.5–10 s). */
 function resolutionTickMs(stableSeconds: number): number {
@@ -109,7 +112,30 @@ export const BACKGROUND_TASKS: readonly BackgroundTask[] = [
     // Bulk work, paced for the requests: it takes its turn with them for connections.
     round: (ctx) => onRequestPool(() => bridgingRound(ctx)),
   },
+  // Standing (docs/features/consensus.md#standing): the configured rule stored at start (a new rule
+  // marks every account), then every second the marked accounts (facts changed, their time come)
+  // restated, each under a lease (one instance at a time per account) and the account's advisory
+  // lock, its votes re-sorted with their claim rows locked: each vote moves once.
+  {
+    kind: "periodic",
+    name: "standing",
+    everyMs: () => 1_000,
+    instances: "each-instance",
+    runAtStart: true,
+    round: (ctx) => standingRound(ctx),
+  },
 ];
+
+/** Whether this process has stored the configured standing rule (once per start; idempotent anyway). */
+let standingRuleApplied = false;
+
+async function standingRound(ctx: RoundContext): Promise<void> {
+  if (!standingRuleApplied) {
+    await applyStandingRule();
+    standingRuleApplied = true;
+  }
+  await drainBatches(ctx, STANDING_BATCH, async () => (await drainStanding({ limit: STANDING_BATCH })).accounts);
+}
 
 async function bridgingRound(ctx: RoundContext): Promise<void> {
   const summary = await runBridgingFit({ minIntervalSeconds: config().BRIDGING_INTERVAL_SECONDS });
