@@ -61,7 +61,7 @@ const nextConfig = {
     "standardwebhooks",
     "pino",
     "prom-client",
-    // One copy for the node-level OAuth endpoints and the consent page (server/auth/mcp-oauth.ts).
+    // One copy for the node-level OAuth endpoints and the consent page (server/oauth/).
     "oidc-provider",
   ],
   // Server actions read their body with this limit (the 256 KiB every other way in has: docs/security.md#every-way-in);

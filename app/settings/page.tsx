@@ -3,7 +3,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { currentViewer } from "~/server/api/server-caller.ts";
+import { currentViewer, serverCaller } from "~/server/api/server-caller.ts";
 import { BIO_MAX } from "~/server/contract/accounts.ts";
 import {
   DeleteAccountForm,
@@ -13,6 +13,7 @@ import {
   ProfileForm,
   SignOutEverywhereButton,
 } from "./account-forms.tsx";
+import { ConnectedApps } from "./connected-apps.tsx";
 import styles from "./settings.module.css";
 import ui from "../_components/ui.module.css";
 
@@ -22,6 +23,7 @@ export const metadata: Metadata = { title: "Settings" };
 export default async function SettingsPage() {
   const viewer = await currentViewer();
   if (!viewer) redirect(`/signin?redirect_to=${encodeURIComponent("/settings")}`);
+  const { connected_apps } = await (await serverCaller()).connectedApps.list({});
   return (
     <>
       <div className={ui["page-header"]}>
@@ -76,10 +78,9 @@ export default async function SettingsPage() {
         </p>
       </section>
 
-      <section className={`${ui.card} ${styles.section}`} aria-labelledby="settings-mcp" id="mcp-clients">
-        <h2 id="settings-mcp">MCP clients</h2>
-        <p className={ui.muted}>AI assistants you connect over MCP will be listed here, each with what it may do, so that you can disconnect it.</p>
-      </section>
+      <div id="mcp-clients">
+        <ConnectedApps initialApps={connected_apps} />
+      </div>
 
       <section className={`${ui.card} ${styles.section}`} aria-labelledby="settings-export">
         <h2 id="settings-export">Your data</h2>

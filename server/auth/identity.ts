@@ -8,7 +8,7 @@ import type { Role } from "../domain/roles.ts";
 import type { ApiKeyScope } from "../domain/scopes.ts";
 import { notSuspendedSql } from "../domain/suspension.ts";
 import { apiKeyMatches, isWellFormedApiKey, looksLikeApiKey, lookupPrefix } from "./api-keys.ts";
-import { verifyMcpAccessToken } from "./mcp-oauth.ts";
+import { verifyMcpAccessToken } from "../oauth/access-tokens.ts";
 import { hashToken, verifyAccessToken } from "./tokens.ts";
 
 export interface SessionAgent {

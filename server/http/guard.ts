@@ -25,7 +25,7 @@ import { EVERY_PAGE, onAnyLiveEvent } from "../queue/live.ts";
 import { FRESH_COOKIE, PageCache } from "./page-cache.ts";
 import { isKeptPage, isOwnRerender, noteServedRequest, previewModeId, RENDER_WINDOW_MS, REVALIDATE_HEADER, startPageRegen } from "./page-regen.ts";
 import { syncViewerHint } from "./viewer-hint.ts";
-import { handleOAuthRequest, isOAuthEndpoint, OAUTH_MAX_BODY_BYTES } from "../auth/mcp-oauth.ts";
+import { handleOAuthRequest, isOAuthEndpoint, OAUTH_MAX_BODY_BYTES } from "../oauth/endpoint.ts";
 import { publicOriginOfNode } from "./public-origin.ts";
 import { isChargedHandler, isPageRender } from "./page-routes.ts";
 import { isStorableText } from "../domain/text-guard.ts";

@@ -20,7 +20,6 @@ export const ROUTE_HANDLERS = [
   "/mcp",
   "/oauth/authorization-server",
   "/oauth/protected-resource",
-  "/settings/api-keys/mcp-clients/[grantId]/revoke",
 ] as const;
 
 /**

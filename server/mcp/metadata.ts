@@ -3,7 +3,7 @@
 // and where an MCP client registers, sends the person to consent, and gets its tokens.
 import { publicOrigin } from "../http/public-origin.ts";
 import { API_KEY_SCOPES } from "../domain/scopes.ts";
-import { authorizationServerMetadata } from "../auth/mcp-oauth.ts";
+import { authorizationServerMetadata } from "../oauth/provider.ts";
 import { MCP_PATH } from "./handler.ts";
 
 export function protectedResourceMetadata(origin: string) {

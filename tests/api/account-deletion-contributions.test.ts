@@ -20,7 +20,7 @@ import { createExchangeCode } from "../../server/services/oauth.ts";
 import { signInWithProvider } from "../../server/services/oauth-accounts.ts";
 import { fanOutEvents } from "../../server/services/notifications.ts";
 import { runBridgingFit } from "../../server/services/bridging.ts";
-import { verifyMcpAccessToken } from "../../server/auth/mcp-oauth.ts";
+import { verifyMcpAccessToken } from "../../server/oauth/access-tokens.ts";
 import { TOMBSTONE_AGENT_ID } from "../../server/domain/accounts.ts";
 import { createAgent, type TestAgent, type TestApi } from "../helpers/api.ts";
 import { tokenIn, type SmtpSink } from "../helpers/smtp-sink.ts";

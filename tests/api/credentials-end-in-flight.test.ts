@@ -8,20 +8,19 @@
 // checked over real HTTP (the OAuth server's node handler, /mcp's route handler, the REST adapter).
 import type { AdapterPayload } from "oidc-provider";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listMcpGrants, oauthProvider } from "../../server/auth/mcp-oauth.ts";
+import { listMcpGrants } from "../../server/oauth/grants.ts";
+import { oauthProvider } from "../../server/oauth/provider.ts";
 import { readSql } from "../../server/db/client.ts";
 import { createAgent, type TestAgent, type TestApi } from "../helpers/api.ts";
 import { OAuthProviderServer, startCredentialServers } from "../helpers/mcp-code-flow.ts";
 import { tokenIn, type SmtpSink } from "../helpers/smtp-sink.ts";
 
-/** The public origin (NEXTAUTH_URL in tests): the issuer, and the resource `${ORIGIN}/mcp`. */
-const ORIGIN = "http://localhost:3000";
 
 let api: TestApi;
 let smtp: SmtpSink;
 let oauth: OAuthProviderServer;
 let servers: Awaited<ReturnType<typeof startCredentialServers>>;
-beforeAll(async () => void ({ api, smtp, oauth } = servers = await startCredentialServers(ORIGIN)));
+beforeAll(async () => void ({ api, smtp, oauth } = servers = await startCredentialServers()));
 afterAll(() => servers.close());
 
 // ---- the rows, and writing them back as a request in flight would ----
@@ -52,7 +51,7 @@ async function writeBack(rows: Artifact[], kind: Kind, which: (row: Artifact) =>
   for (const row of chosen) {
     const ttl = Math.max(1, Math.floor(((row.expires_at ? new Date(row.expires_at).getTime() : Date.now() + 3_600_000) - Date.now()) / 1000));
     const payload = savedNow ? { ...row.payload, iat: Math.floor(Date.now() / 1000) } : row.payload;
-    await oauthProvider(ORIGIN)[kind].adapter.upsert(row.id, payload, ttl);
+    await oauthProvider()[kind].adapter.upsert(row.id, payload, ttl);
   }
 }
 

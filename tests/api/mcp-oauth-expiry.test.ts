@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, readSql } from "../../server/db/client.ts";
-import { CLIENT_UNUSED_TTL, oauthPruneClock, pruneOAuthArtifacts } from "../../server/auth/mcp-oauth.ts";
+import { CLIENT_UNUSED_TTL, oauthPruneClock, pruneOAuthArtifacts } from "../../server/oauth/artifacts.ts";
 import type { TestAgent } from "../helpers/api.ts";
 import { authorizePath, browse, CALLBACK, consentThrough, form, Jar, pkce, registeredClient, startOAuthAppWithPerson, type OAuthApp } from "../helpers/mcp-oauth.ts";
 

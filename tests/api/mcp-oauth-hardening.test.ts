@@ -7,14 +7,10 @@
 import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, readSql } from "../../server/db/client.ts";
-import {
-  CLIENT_METADATA_MAX_BYTES,
-  CLIENT_NAME_MAX_CHARS,
-  consentRequest,
-  listMcpGrants,
-  OAUTH_MAX_BODY_BYTES,
-  REDIRECT_URIS_MAX,
-} from "../../server/auth/mcp-oauth.ts";
+import { consentRequest } from "../../server/oauth/consent.ts";
+import { OAUTH_MAX_BODY_BYTES } from "../../server/oauth/endpoint.ts";
+import { listMcpGrants } from "../../server/oauth/grants.ts";
+import { CLIENT_METADATA_MAX_BYTES, CLIENT_NAME_MAX_CHARS, REDIRECT_URIS_MAX } from "../../server/oauth/registration.ts";
 import type { TestAgent } from "../helpers/api.ts";
 import {
   answer,
@@ -145,10 +141,10 @@ describe("client names that hide characters (the consent page could be spoofed)"
     const clientId = await client("Shop agent", ["https://bücher.example/oauth/cb"]);
     const start = await browse(app.base, new Jar(), authorizePath(clientId, pkce().challenge, { redirect_uri: "https://bücher.example/oauth/cb" }));
     expect(start.location).toMatch(/^\/consent\//);
-    const request = await consentRequest(ORIGIN, start.location.split("/")[2]);
+    const request = await consentRequest(start.location.split("/")[2]);
     expect(request).toMatchObject({ clientName: "Shop agent", returnHost: "xn--bcher-kva.example", returnsToLoopback: false });
     const loopback = await browse(app.base, new Jar(), authorizePath(await client(), pkce().challenge));
-    expect(await consentRequest(ORIGIN, loopback.location.split("/")[2])).toMatchObject({ returnHost: "127.0.0.1:51234", returnsToLoopback: true });
+    expect(await consentRequest(loopback.location.split("/")[2])).toMatchObject({ returnHost: "127.0.0.1:51234", returnsToLoopback: true });
   });
 });
 

@@ -6,7 +6,7 @@
 process.env.NEXTAUTH_URL = "https://claims.example";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { consentRequest } from "../../server/auth/mcp-oauth.ts";
+import { consentRequest } from "../../server/oauth/consent.ts";
 import { parseConfig } from "../../server/config.ts";
 import { authorizationServerMetadataResponse, protectedResourceMetadataResponse } from "../../server/mcp/metadata.ts";
 import { llmsTxtResponse } from "../../server/mcp/site.ts";
@@ -32,7 +32,7 @@ describe("behind a TLS proxy", () => {
     const cookies = start.res.headers.getSetCookie();
     expect(cookies.length).toBeGreaterThan(0);
     for (const cookie of cookies) expect(cookie.toLowerCase().split("; ")).toContain("secure");
-    const request = await consentRequest(PUBLIC, start.location.split("/")[2]);
+    const request = await consentRequest(start.location.split("/")[2]);
     expect(request?.returnTo.startsWith(`${PUBLIC}/oauth/authorize/`), request?.returnTo).toBe(true);
   });
 

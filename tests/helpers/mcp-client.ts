@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { finishConsent } from "../../server/auth/mcp-oauth.ts";
+import { finishConsent } from "../../server/oauth/consent.ts";
 import { dbReady } from "../../server/db/client.ts";
 import { guarded } from "../../server/http/guard.ts";
 import { publicOrigin } from "../../server/http/public-origin.ts";
@@ -152,7 +152,7 @@ export async function startMcpWorld(onAnswer: (what: string, status: number) => 
       const toConsent = await browse(jar, authorizePath(clientId, challenge, scope));
       const consentPath = new URL(toConsent.location).pathname;
       if (!consentPath.startsWith("/consent/")) throw new Error(`authorize: expected the consent page, got ${toConsent.status} ${toConsent.location}`);
-      const returnTo = await finishConsent(origin, consentPath.slice("/consent/".length), agentId, true);
+      const returnTo = await finishConsent(consentPath.slice("/consent/".length), agentId, true);
       if (!returnTo) throw new Error("consent: the interaction is gone");
       const back = await browse(jar, returnTo);
       const callback = new URL(back.location);

@@ -6,7 +6,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "vitest";
 import { POST as mcpPost } from "../../app/mcp/route.ts";
-import { finishConsent, handleOAuthRequest } from "../../server/auth/mcp-oauth.ts";
+import { finishConsent } from "../../server/oauth/consent.ts";
+import { handleOAuthRequest } from "../../server/oauth/endpoint.ts";
+import { oauthIssuer } from "../../server/oauth/provider.ts";
 import { startApi, uniqueName, type TestApi } from "./api.ts";
 import { authorizePath } from "./mcp-oauth.ts";
 import { CALLBACK, Jar, pkce } from "./oauth-browser.ts";
@@ -33,7 +35,7 @@ export type Outcome = { consent?: string; code?: string; refused?: number };
 export class OAuthProviderServer {
   /** Where it listens. */
   base: string;
-  /** The issuer it names itself and its addresses by (NEXTAUTH_URL's origin, or `base`). */
+  /** The issuer it names itself and its addresses by: the process's (NEXTAUTH_URL's origin in tests). */
   issuer: string;
   private server: Server;
 
@@ -43,14 +45,15 @@ export class OAuthProviderServer {
     this.issuer = issuer;
   }
 
-  /** Starts the provider for `issuer`, or for its own address when none is given. */
-  static async start(issuer?: string): Promise<OAuthProviderServer> {
-    let named = issuer ?? "";
-    const server = createServer((req, res) => void handleOAuthRequest(named, req, res));
+  /**
+   * Starts the process's provider on a port of its own. It answers as the issuer (one provider per
+   * process), not as the address it listens on: every request is handed in as reaching the issuer.
+   */
+  static async start(): Promise<OAuthProviderServer> {
+    const issuer = oauthIssuer();
+    const server = createServer((req, res) => void handleOAuthRequest(issuer, req, res));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    named ||= base;
-    return new OAuthProviderServer(server, base, named);
+    return new OAuthProviderServer(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, issuer);
   }
 
   close(): Promise<void> {
@@ -104,7 +107,7 @@ export class OAuthProviderServer {
     const { verifier, challenge } = pkce();
     const { consent } = await this.follow(jar, authorizePath(clientId, challenge, { scope }));
     expect(consent).toBeTruthy();
-    const returnTo = await finishConsent(this.issuer, consent!, agentId, true);
+    const returnTo = await finishConsent(consent!, agentId, true);
     return { clientId, jar, uid: consent!, returnTo: returnTo!, verifier };
   }
 
@@ -148,12 +151,12 @@ export class OAuthProviderServer {
   }
 }
 
-/** What the tests of ending credentials talk to: the REST adapter, an SMTP sink (set as SMTP_URL) and the provider for `issuer`. */
-export async function startCredentialServers(issuer?: string) {
+/** What the tests of ending credentials talk to: the REST adapter, an SMTP sink (set as SMTP_URL) and the provider. */
+export async function startCredentialServers() {
   const smtp: SmtpSink = await startSmtpSink();
   process.env.SMTP_URL = smtp.url;
   const api: TestApi = await startApi();
-  const oauth = await OAuthProviderServer.start(issuer);
+  const oauth = await OAuthProviderServer.start();
   const close = async () => {
     await oauth.close();
     await api.close();

@@ -6,7 +6,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "vitest";
-import { finishConsent } from "../../server/auth/mcp-oauth.ts";
+import { finishConsent } from "../../server/oauth/consent.ts";
 import { dbReady } from "../../server/db/client.ts";
 import { guarded } from "../../server/http/guard.ts";
 import { handleNodeRest } from "../../server/rest/node.ts";
@@ -93,9 +93,6 @@ export async function browse(base: string, jar: Jar, path: string, headers: Reco
 export const form = (base: string, path: string, fields: Record<string, string>) =>
   fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields) }).then(answer);
 
-/** The issuer: NEXTAUTH_URL's origin (tests/setup.ts), whatever address the test server listens on. */
-const ISSUER = () => new URL(process.env.NEXTAUTH_URL!).origin;
-
 /** Through consent (the person `agentId` allows) back into the provider; returns the PKCE verifier and the provider's next redirect. */
 export async function consentThrough(base: string, jar: Jar, clientId: string, agentId: string, extra: Record<string, string> = {}) {
   const { verifier, challenge } = pkce();
@@ -103,7 +100,7 @@ export async function consentThrough(base: string, jar: Jar, clientId: string, a
   expect(start.status).toBe(303);
   expect(start.location).toMatch(/^\/consent\//);
   const uid = start.location.split("/")[2];
-  const next = await finishConsent(ISSUER(), uid, agentId, true);
+  const next = await finishConsent(uid, agentId, true);
   expect(next).toBeTruthy();
   return { verifier, back: await browse(base, jar, new URL(next!).pathname) };
 }

@@ -89,7 +89,7 @@ describe("the page budget cannot be walked around", () => {
 
   it.each([
     ["POST", "/consent/x/decision", "text/html"],
-    ["POST", "/settings/api-keys/mcp-clients/x/revoke", "application/json"],
+    ["POST", "/consent/x/decision", "application/json"],
     ["GET", "/auth/complete?redirect_to=/", "text/html"],
     ["GET", "/.well-known/oauth-protected-resource", "application/json"],
     ["GET", "/api/auth/session", "application/json"],

@@ -27,6 +27,8 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
  * - ratelimit, cache: the limiter policy and its backends; shared caches.
  * - mail: outgoing mail (SMTP, or files in development).
  * - auth: tokens, passwords, API keys, identities, providers' credentials.
+ * - oauth: the authorization server for MCP clients (its provider, storage, consent and grants); below
+ *   auth, whose identities accept its access tokens at /mcp.
  * - contract: request/response schemas, imported by routers and services alike.
  * - errors.ts: the service's own errors (AppError), mapped to tRPC in server/api/trpc.ts only.
  * - db, store, log, metrics, config.ts: database, Redis connections, process output, counters, configuration.
@@ -47,6 +49,7 @@ const LAYERS: ReadonlyArray<readonly string[]> = [
   ["ratelimit"],
   ["mail"],
   ["auth"],
+  ["oauth"],
   ["contract"],
   ["errors.ts"],
   ["db"],

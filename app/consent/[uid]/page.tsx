@@ -3,12 +3,12 @@
 // and what each scope it asks for allows, and allows or denies. The name is the client's own word
 // (refused at registration if it hides characters); the host it returns to, shown large, is not.
 import type { Metadata } from "next";
-import { cookies, headers } from "next/headers";
+import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { currentViewer } from "~/server/api/server-caller.ts";
-import { consentRequest, INTERACTION_COOKIE } from "~/server/auth/mcp-oauth.ts";
+import { consentRequest } from "~/server/oauth/consent.ts";
+import { INTERACTION_COOKIE } from "~/server/oauth/routes.ts";
 import { SCOPE_DESCRIPTIONS } from "~/server/domain/scopes.ts";
-import { publicOriginOfHeaders } from "~/server/http/public-origin.ts";
 import ui from "../../_components/ui.module.css";
 import styles from "./consent.module.css";
 
@@ -30,7 +30,7 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
   if (!viewer) redirect(`/signin?redirect_to=${encodeURIComponent(`/consent/${uid}`)}`);
   // The request belongs to the browser that started it (the provider's cookie names it).
   if ((await cookies()).get(INTERACTION_COOKIE)?.value !== uid) return <Expired />;
-  const request = await consentRequest(publicOriginOfHeaders(await headers()), uid);
+  const request = await consentRequest(uid);
   if (!request) return <Expired />;
   return (
     <div style={{ maxWidth: 640, margin: "0 auto" }}>

@@ -5,7 +5,7 @@ import { currentViewer, serverCaller } from "~/server/api/server-caller.ts";
 import { MAX_LIVE_API_KEYS } from "~/server/contract/api-keys.ts";
 import { API_KEY_SCOPES, SCOPE_DESCRIPTIONS } from "~/server/domain/scopes.ts";
 import { ApiKeysManager } from "./api-keys-manager.tsx";
-import { McpClients } from "./mcp-clients.tsx";
+import { ConnectedApps } from "../connected-apps.tsx";
 import ui from "../../_components/ui.module.css";
 
 export const dynamic = "force-dynamic";
@@ -15,7 +15,7 @@ export default async function ApiKeysPage() {
   const viewer = await currentViewer();
   if (!viewer) redirect(`/signin?redirect_to=${encodeURIComponent("/settings/api-keys")}`);
   const caller = await serverCaller();
-  const { api_keys } = await caller.apiKeys.list({});
+  const [{ api_keys }, { connected_apps }] = await Promise.all([caller.apiKeys.list({}), caller.connectedApps.list({})]);
   return (
     <div style={{ maxWidth: 900, margin: "0 auto" }}>
       <div className={ui["page-header"]}>
@@ -32,7 +32,7 @@ export default async function ApiKeysPage() {
         scopes={API_KEY_SCOPES.map((scope) => ({ scope, description: SCOPE_DESCRIPTIONS[scope] }))}
         maxKeys={MAX_LIVE_API_KEYS}
       />
-      <McpClients agentId={viewer.id} />
+      <ConnectedApps initialApps={connected_apps} />
     </div>
   );
 }

@@ -3,7 +3,8 @@
 // cookie) can answer; the browser then goes back into the provider, which redirects to the client
 // with a code or with error=access_denied.
 import { cookies } from "next/headers";
-import { finishConsent, INTERACTION_COOKIE } from "~/server/auth/mcp-oauth.ts";
+import { finishConsent } from "~/server/oauth/consent.ts";
+import { INTERACTION_COOKIE } from "~/server/oauth/routes.ts";
 import { identityFromNextAuthRequest } from "~/server/nextauth/session.ts";
 import { publicOrigin } from "~/server/http/public-origin.ts";
 
@@ -28,7 +29,7 @@ export async function POST(request: Request, { params }: { params: Promise<{ uid
     return refused(400, "decision: must be allow or deny");
   }
   if (decision !== "allow" && decision !== "deny") return refused(400, "decision: must be allow or deny");
-  const next = await finishConsent(origin, uid, identity.agent.id, decision === "allow");
+  const next = await finishConsent(uid, identity.agent.id, decision === "allow");
   if (!next) return refused(400, "This request has expired; start again from the client");
   return seeOther(next);
 }
