@@ -65,7 +65,7 @@ describe("the web tRPC endpoint charges work", () => {
       for (const n of [11, 200]) {
         const res = await trpcGET(new Request(listBatch(n), { headers: fromIp(ip) }));
         expect(res.status).toBe(400);
-        expect(await res.json()).toEqual({ detail: `batch: at most 10 calls per request (got ${n})` });
+        expect(await res.json()).toMatchObject({ code: "validation_failed", detail: `batch: at most 10 calls per request (got ${n})` });
       }
       expect((await rateLimiter().peekRequest({ ip })).remaining).toBe(60);
     });

@@ -212,7 +212,7 @@ describe("a client that leaves mid-upload", () => {
       readBody: () => Promise.reject(new ClientGoneError()),
     });
     expect(res.status).toBe(400);
-    expect(JSON.parse(String(res.body))).toEqual({ detail: "body: the connection closed before the body arrived" });
+    expect(JSON.parse(String(res.body))).toMatchObject({ code: "validation_failed", detail: "body: the connection closed before the body arrived" });
   });
 });
 

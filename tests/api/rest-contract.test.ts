@@ -26,14 +26,14 @@ describe("errors are {detail} with the contract's status", () => {
     const res = await api.get("/nothing/here");
     expect(res.status).toBe(404);
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
-    expect(res.body).toEqual({ detail: "Not found" });
+    expect(res.body).toEqual({ code: "not_found", detail: "Not found" });
     expectRateLimitHeaders(res.headers);
   });
 
   it("known path, wrong method → 405 with Allow", async () => {
     const res = await api.request("PUT", "/auth/login", { body: {} });
     expect(res.status).toBe(405);
-    expect(res.body).toEqual({ detail: "Method not allowed" });
+    expect(res.body).toEqual({ code: "method_not_allowed", detail: "Method not allowed" });
     expect(res.headers.get("allow")).toBe("POST");
     expectRateLimitHeaders(res.headers);
   });
@@ -41,7 +41,11 @@ describe("errors are {detail} with the contract's status", () => {
   it("malformed JSON → 400", async () => {
     const res = await api.request("POST", "/auth/login", { rawBody: '{"email": "x@y.z", ', headers: { "content-type": "application/json" } });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ detail: "body: malformed JSON" });
+    expect(res.body).toEqual({
+      code: "validation_failed",
+      detail: "body: malformed JSON",
+      errors: [{ field: "body", message: "body: malformed JSON", rule: "format", format: "json" }],
+    });
     expectRateLimitHeaders(res.headers);
   });
 
@@ -80,20 +84,20 @@ describe("errors are {detail} with the contract's status", () => {
   it("a non-JSON content type → 415", async () => {
     const res = await api.request("POST", "/auth/login", { rawBody: "email=a&password=b", headers: { "content-type": "application/x-www-form-urlencoded" } });
     expect(res.status).toBe(415);
-    expect(res.body).toEqual({ detail: "Content-Type must be application/json" });
+    expect(res.body).toEqual({ code: "unsupported_media_type", detail: "Content-Type must be application/json" });
   });
 
   it("an invalid token → 401 Invalid or expired token, public routes included; the credential endpoints ignore it", async () => {
     const me = await api.get("/auth/me", { token: "garbage" });
     expect(me.status).toBe(401);
-    expect(me.body).toEqual({ detail: "Invalid or expired token" });
+    expect(me.body).toEqual({ code: "invalid_token", detail: "Invalid or expired token" });
     const claims = await api.get("/claims", { token: "garbage" });
     expect(claims.status).toBe(401);
-    expect(claims.body).toEqual({ detail: "Invalid or expired token" });
+    expect(claims.body).toEqual({ code: "invalid_token", detail: "Invalid or expired token" });
     // docs/security.md#every-way-in: login answers on the credentials it was given, whatever token came along.
     const login = await api.post("/auth/login", { email: "x@example.test", password: "Password123" }, { token: "garbage" });
     expect(login.status).toBe(401);
-    expect(login.body).toEqual({ detail: "Invalid email or password" });
+    expect(login.body).toEqual({ code: "invalid_credentials", detail: "Invalid email or password" });
   });
 
   it("every response carries the security and CORS headers", async () => {
@@ -121,7 +125,7 @@ describe("GET /openapi.json", () => {
     const doc = res.body;
     expect(doc.openapi).toMatch(/^3\./);
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
-    expect(doc.components.schemas.Error.required).toEqual(["detail"]);
+    expect(doc.components.schemas.Error.required).toEqual(["code", "detail"]);
     expect(doc.paths["/auth/register"].post.responses["201"]).toBeDefined();
     expect(doc.paths["/auth/register"].post.responses["200"]).toBeUndefined();
     expect(doc.paths["/auth/logout"].post.responses["204"]).toBeDefined();
@@ -162,7 +166,7 @@ describe("the Next route handler (next dev) serves the same adapter", () => {
       new Request("http://localhost/api/v1/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: "{" }),
     );
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({ detail: "body: malformed JSON" });
+    expect(await bad.json()).toMatchObject({ code: "validation_failed", detail: "body: malformed JSON" });
 
     const missing = await nextRoute.GET(new Request("http://localhost/api/v1/nope"));
     expect(missing.status).toBe(404);

@@ -45,6 +45,7 @@ describe("web tRPC endpoint", () => {
       expect(res.status).toBe(401);
       const body = await res.json();
       expect(body.error.detail).toBe("Invalid or expired token");
+      expect(body.error.data.error_code).toBe(headers.authorization ? "invalid_token" : "unauthenticated");
     }
     const list = await api.get("/claims?q=signed");
     expect(list.body.total).toBe(0);
@@ -63,7 +64,11 @@ describe("web tRPC endpoint", () => {
     expect(res.status).toBe(400);
     const { error } = await res.json();
     expect(error.detail).toBe("statement: must be 10-5000 characters");
-    expect(error.errors).toEqual([{ field: "statement", message: "statement: must be 10-5000 characters" }]);
+    expect(error.errors).toEqual([{ field: "statement", message: "statement: must be 10-5000 characters", rule: "too_short", min: 10, max: 5000 }]);
+    // The contract's code beside tRPC's own: tRPC's client reads `code` (a number) and `data.code`.
+    expect(error.data.error_code).toBe("validation_failed");
+    expect(error.data.code).toBe("BAD_REQUEST");
+    expect(typeof error.code).toBe("number");
   });
 
   it("fills the caller's fields of public queries from the session", async () => {
@@ -99,7 +104,7 @@ describe("web tRPC endpoint", () => {
     for (const origin of ["https://evil.example", "null", "http://127.0.0.1.evil.example"]) {
       const res = await call("POST", "claims.create", { statement: `Forged with Origin ${origin} only.` }, { cookie, origin });
       expect(res.status, origin).toBe(403);
-      expect((await res.json()).detail).toBe("Cross-site request refused");
+      expect(await res.json()).toEqual({ code: "forbidden", detail: "Cross-site request refused" });
     }
     for (const site of ["same-site", "cross-site"]) {
       const res = await call("POST", "claims.create", { statement: "Forged from a sibling site." }, { cookie, "sec-fetch-site": site });
