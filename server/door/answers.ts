@@ -87,9 +87,9 @@ export const RATE_LIMITED_BODY: ErrorBody = { code: "rate_limited", detail: "Rat
 /** A spent budget where the refusal travels as an error (the web tRPC endpoint's context). */
 export const rateLimitedError = () => new AppError(RATE_LIMITED_BODY.code, RATE_LIMITED_BODY.detail);
 
-/** A body the door writes itself; a `validation_failed` names its field in `errors` too. */
-export function errorBodyOf(code: ErrorCode, detail: string, field?: { field: string; message: string }): ErrorBody {
-  return field ? { code, detail, errors: [field] } : { code, detail };
+/** A body the door writes itself. */
+export function errorBodyOf(code: ErrorCode, detail: string): ErrorBody {
+  return { code, detail };
 }
 
 /** The body of a service's error (AppError) caught outside a procedure. */
@@ -99,9 +99,14 @@ export function appErrorBody(error: AppError): ErrorBody {
   return body;
 }
 
-/** A request whose `field` breaks `rule` ("body", "malformed JSON" → "body: malformed JSON"). */
-export const invalidField = (field: string, rule: string): ErrorBody =>
-  errorBodyOf("validation_failed", `${field}: ${rule}`, { field, message: rule });
+/**
+ * A request whose `field` breaks a rule, named in `errors` as every validation failure names its fields
+ * (`field`, "malformed JSON" → detail "body: malformed JSON"; `rule`: the rule for programs, FieldRule).
+ */
+export function invalidField(field: string, text: string, rule: Omit<FieldError, "field" | "message"> = { rule: "invalid" }): ErrorBody {
+  const message = `${field}: ${text}`;
+  return { code: "validation_failed", detail: message, errors: [{ field, message, ...rule }] };
+}
 
 /** Every request body is read through one bounded reader (server/http/body-limit.ts) and stops here unless a route says otherwise. */
 export const MAX_BODY_BYTES = 256 * 1024;
@@ -114,7 +119,7 @@ export const NOT_JSON: ErrorBody = errorBodyOf("unsupported_media_type", "Conten
 export const NOT_FOUND: ErrorBody = errorBodyOf("not_found", "Not found");
 export const METHOD_NOT_ALLOWED: ErrorBody = errorBodyOf("method_not_allowed", "Method not allowed");
 export const CROSS_SITE: ErrorBody = errorBodyOf("forbidden", "Cross-site request refused");
-export const BAD_PATH: ErrorBody = invalidField("path", "malformed percent-encoding");
+export const BAD_PATH: ErrorBody = invalidField("path", "malformed percent-encoding", { rule: "format" });
 export const INTERNAL: ErrorBody = errorBodyOf("internal_error", INTERNAL_ERROR);
 const BUSY: ErrorBody = errorBodyOf("service_unavailable", DATABASE_BUSY);
 

@@ -134,12 +134,12 @@ async function parseBody(req: RestRequest): Promise<ParsedBody> {
   try {
     value = JSON.parse(raw.toString("utf8"));
   } catch {
-    return refused(invalidField("body", "malformed JSON"));
+    return refused(invalidField("body", "malformed JSON", { rule: "format", format: "json" }));
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return refused(invalidField("body", "must be a JSON object"));
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return refused(invalidField("body", "must be a JSON object", { rule: "type" }));
   // Deep nesting overflows the stack of the recursive code downstream (JSON.stringify in tRPC's
   // node adapter): a 500. No request of this API nests more than a few levels.
-  if (exceedsDepth(value, MAX_BODY_DEPTH)) return refused(invalidField("body", `nested more than ${MAX_BODY_DEPTH} levels deep`));
+  if (exceedsDepth(value, MAX_BODY_DEPTH)) return refused(invalidField("body", `nested more than ${MAX_BODY_DEPTH} levels deep`, { rule: "too_big", max: MAX_BODY_DEPTH }));
   return { ok: true, value };
 }
 

@@ -33,7 +33,9 @@ async function handler(request: Request): Promise<Response> {
   // Sec-Fetch-Site and by Origin.
   if (fromAnotherSite(request.headers)) return toResponse(errorAnswer(CROSS_SITE));
   const calls = callCount(new URL(request.url));
-  if (calls > MAX_BATCH_CALLS) return toResponse(errorAnswer(invalidField("batch", `at most ${MAX_BATCH_CALLS} calls per request (got ${calls})`)));
+  if (calls > MAX_BATCH_CALLS) {
+    return toResponse(errorAnswer(invalidField("batch", `at most ${MAX_BATCH_CALLS} calls per request (got ${calls})`, { rule: "too_many", max: MAX_BATCH_CALLS })));
+  }
   const bounded = await withBoundedBody(request);
   if (bounded === TOO_LARGE) return toResponse(bodyTooLarge());
   return fetchRequestHandler({
