@@ -47,7 +47,7 @@ export async function relayOnce(
       WHERE id = ANY(${pending.map((e) => e.id)}::bigint[]) AND relayed_at IS NULL ORDER BY id FOR UPDATE SKIP LOCKED`);
     const locked = new Set(rows.map((r) => r.id));
     if (locked.size === 0) return { live: [], deliveries: 0, fanouts: 0 };
-    const together = await fanOutTogether(tx, plan, locked, enqueueDeliveries);
+    const together = await fanOutTogether(tx, { plan, locked, enqueue: enqueueDeliveries });
     const alone = [...plan.alone.filter((e) => locked.has(e.id)).map((e) => e.id), ...together.leftOver];
     if (alone.length) {
       await boss.insert(

@@ -112,9 +112,16 @@ export async function planFanOut(events: PendingEvent[]): Promise<FanoutPlan> {
  */
 export async function fanOutTogether(
   tx: SqlTx,
-  plan: FanoutPlan,
-  locked: Set<string>,
-  enqueue: (tx: SqlTx, deliveryIds: string[]) => Promise<void>,
+  {
+    plan,
+    locked,
+    enqueue,
+  }: {
+    plan: FanoutPlan;
+    /** The ids of the plan's events this transaction holds. */
+    locked: Set<string>;
+    enqueue: (tx: SqlTx, deliveryIds: string[]) => Promise<void>;
+  },
 ): Promise<FanoutResult & { leftOver: string[] }> {
   const batch = plan.together.filter((e) => locked.has(e.id));
   // Content taken down before its event went out (docs/features/moderation.md) reaches no inbox and no webhook.
@@ -172,7 +179,7 @@ export async function fanOutEvents(
       const locked = await tx.query<{ id: string }>(Prisma.sql`
         SELECT id::text AS id FROM outbox_events WHERE id = ANY(${plan.together.map((e) => e.id)}::bigint[]) AND fanned_out_at IS NULL
         ORDER BY id FOR UPDATE SKIP LOCKED`);
-      return fanOutTogether(tx, plan, new Set(locked.map((r) => r.id)), enqueue);
+      return fanOutTogether(tx, { plan, locked: new Set(locked.map((r) => r.id)), enqueue });
     });
     result.recipients += together.recipients;
     result.deliveries.push(...together.deliveries);
