@@ -82,7 +82,7 @@ beforeAll(async () => {
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
     if (!headers.has("authorization")) headers.set("authorization", `Bearer ${token}`);
     headers.set(CLIENT_IP_HEADER, sealedClientIp("127.0.0.1"));
-    const body = req.method === "GET" || req.method === "HEAD" ? undefined : await bodyOf(req);
+    const body = req.method === "GET" || req.method === "HEAD" ? undefined : new Uint8Array(await bodyOf(req));
     const answer = await handleMcp(new Request(`${url.replace(/\/mcp$/, "")}${req.url}`, { method: req.method, headers, body }));
     res.writeHead(answer.status, Object.fromEntries(answer.headers));
     res.end(Buffer.from(await answer.arrayBuffer()));
