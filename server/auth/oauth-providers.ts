@@ -2,6 +2,7 @@
 // which ones this deployment has credentials for. No NextAuth here: the sign-in page, the REST
 // route and the NextAuth options all ask this module.
 import { config, type Config } from "../config.ts";
+import type { PROVIDER_PARAMS } from "../contract/oauth.ts";
 
 export const OAUTH_PROVIDER_IDS = ["github", "google", "twitter"] as const;
 export type OAuthProviderId = (typeof OAUTH_PROVIDER_IDS)[number];
@@ -13,7 +14,7 @@ export const OAUTH_PROVIDER_NAMES: Record<OAuthProviderId, string> = {
 };
 
 /** Path names accepted by GET /auth/oauth/{provider}: `x` is Twitter's new name. */
-const PROVIDER_BY_PARAM: Record<string, OAuthProviderId> = {
+const PROVIDER_BY_PARAM: Record<(typeof PROVIDER_PARAMS)[number], OAuthProviderId> = {
   github: "github",
   google: "google",
   twitter: "twitter",
@@ -21,7 +22,8 @@ const PROVIDER_BY_PARAM: Record<string, OAuthProviderId> = {
 };
 
 export function providerFromParam(param: string): OAuthProviderId | null {
-  return Object.hasOwn(PROVIDER_BY_PARAM, param.toLowerCase()) ? PROVIDER_BY_PARAM[param.toLowerCase()] : null;
+  const name = param.toLowerCase();
+  return Object.hasOwn(PROVIDER_BY_PARAM, name) ? PROVIDER_BY_PARAM[name as keyof typeof PROVIDER_BY_PARAM] : null;
 }
 
 export interface ProviderCredentials {

@@ -1,7 +1,7 @@
 // Request and response shapes of the account endpoints people manage themselves
 // (docs/features/accounts.md): profile, password, reset, verification, export, deletion.
 import { z } from "zod";
-import { agentWithEmailSchema, isoDate } from "./common.ts";
+import { agentWithEmailSchema, isoDate, trimmedText } from "./common.ts";
 import { displayNameSchema, emailSchema, passwordRules } from "./auth.ts";
 import { strictBodyField } from "./claims.ts";
 
@@ -30,11 +30,12 @@ export const changePasswordInput = z.object({
 
 export const passwordResetInput = z.object({ email: emailSchema });
 
-const tokenSchema = z
-  .string({ message: "token: is required" })
-  .trim()
-  .min(1, { message: "token: is required" })
-  .max(200, { message: "token: is invalid or expired" });
+const tokenSchema = trimmedText("token: is required", {
+  min: 1,
+  max: 200,
+  minMessage: "token: is required",
+  maxMessage: "token: is invalid or expired",
+});
 
 export const passwordResetConfirmInput = z.object({ token: tokenSchema, new_password: newPasswordSchema });
 export const emailVerifyConfirmInput = z.object({ token: tokenSchema });

@@ -1,7 +1,8 @@
 // Request and response shapes of API keys (docs/api.md#api-keys).
 import { z } from "zod";
 import { API_KEY_SCOPES } from "../domain/scopes.ts";
-import { isoDate, pathId } from "./common.ts";
+import { isoDate, pathId, trimmedText } from "./common.ts";
+import { strictBodyField } from "./claims.ts";
 
 export const MAX_LIVE_API_KEYS = 20;
 
@@ -9,22 +10,20 @@ const scopeMessage = `scopes: each scope must be one of ${API_KEY_SCOPES.join(",
 const expiresMessage = "expires_in_days: must be an integer between 1 and 365";
 
 export const createApiKeyInput = z.object({
-  name: z
-    .string({ message: "name: is required" })
-    .trim()
-    .min(1, { message: "name: must be 1-100 characters" })
-    .max(100, { message: "name: must be 1-100 characters" }),
+  name: trimmedText("name: is required", {
+    min: 1,
+    max: 100,
+    minMessage: "name: must be 1-100 characters",
+    maxMessage: "name: must be 1-100 characters",
+  }),
   scopes: z
     .array(z.enum(API_KEY_SCOPES, { message: scopeMessage }), { message: "scopes: must be a list of scopes" })
     .min(1, { message: "scopes: at least one scope is required" })
     .max(API_KEY_SCOPES.length * 2, { message: "scopes: too many entries" })
     .transform((s) => API_KEY_SCOPES.filter((scope) => s.includes(scope))),
-  expires_in_days: z
-    .number({ message: expiresMessage })
-    .int({ message: expiresMessage })
-    .min(1, { message: expiresMessage })
-    .max(365, { message: expiresMessage })
-    .optional(),
+  expires_in_days: strictBodyField(
+    z.number({ message: expiresMessage }).int({ message: expiresMessage }).min(1, { message: expiresMessage }).max(365, { message: expiresMessage }),
+  ).optional(),
 });
 
 export const apiKeyIdInput = z.object({ key_id: pathId });

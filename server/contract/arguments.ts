@@ -1,6 +1,6 @@
 // Request and response shapes of arguments (docs/features/arguments.md).
 import { z } from "zod";
-import { agentSchema, boundedInt, isoDate, offsetSchema, pathId } from "./common.ts";
+import { agentSchema, boundedInt, isoDate, offsetSchema, pathId, REST_TEXT } from "./common.ts";
 import { claimSchema, complexityTierSchema, createClaimInput, strictBodyField } from "./claims.ts";
 
 export const STANCES = ["supports", "opposes"] as const;
@@ -38,12 +38,14 @@ export const addArgumentInput = z
   .object({
     claim_id: pathId,
     stance: z.enum(STANCES, { message: stanceMessage }),
-    /** An existing claim to link as the argument (exactly one of this and `statement`). */
-    child_claim_id: z.string({ message: "child_claim_id: must be a claim id" }).optional(),
+    /** An existing claim to link as the argument (exactly one of this and `statement`); one that is not visible is a 400 naming it. */
+    child_claim_id: z.string({ message: "child_claim_id: must be a claim id" }).meta({ format: "uuid" }).optional(),
     statement: createClaimInput.shape.statement.optional(),
     complexity_tier: complexityTierSchema.optional(),
     tags: createClaimInput.shape.tags.optional(),
-  });
+  })
+  // For the document (server/rest/openapi-schemas.ts adds an input's rules across fields to its body).
+  .meta({ oneOf: [{ required: ["child_claim_id"] }, { required: ["statement"] }] });
 
 /** Exactly one of child_claim_id and statement: checked by the service once the parent is known to exist (404 first). */
 export const ONE_CHILD = "body: give exactly one of child_claim_id and statement";
@@ -153,3 +155,6 @@ export const treeSchema = z
   .meta({ id: "ArgumentTree" });
 
 export type ArgumentTree = z.infer<typeof treeSchema>;
+
+/** `format=argdown`: the tree as Argdown text (the REST answer is the text itself, text/plain). */
+export const argdownTextSchema = z.object({ argdown: z.string() }).meta({ id: "ArgdownText", [REST_TEXT]: "argdown" });

@@ -1,24 +1,38 @@
 // Request and response shapes of the account endpoints (docs/api.md#sign-in).
 import { z } from "zod";
-import { hasInvisibleCharacters } from "../domain/display-name.ts";
+import { WITHOUT_INVISIBLE_CHARACTERS } from "../domain/display-name.ts";
 import { strictBodyField } from "./claims.ts";
+import { trimmedText } from "./common.ts";
 
+/** Trimmed and lower-cased before the address is checked (the document states the check). */
 export const emailSchema = z
   .string({ message: "email: is required" })
   .trim()
   .toLowerCase()
-  .max(254, { message: "email: must be at most 254 characters" })
-  .pipe(z.email({ message: "email: must be a valid email address" }));
+  .max(254, { message: "email: must be at most 254 characters", abort: true })
+  .email({ message: "email: must be a valid email address" });
 
-/** The password rules (docs/api.md), with messages naming `field` (password, new_password). */
+/** bcrypt reads this many bytes of a password: a longer one would sign in with its first 72 bytes. */
+export const PASSWORD_MAX_BYTES = 72;
+
+/**
+ * The password rules (docs/api.md), with messages naming `field` (password, new_password). JSON Schema
+ * counts characters, not bytes: the document states the byte limit as `x-max-utf8-bytes` (and as a
+ * maxLength, which it implies).
+ */
 export const passwordRules = (field: string) =>
   z
     .string({ message: `${field}: is required` })
     .min(8, { message: `${field}: must be at least 8 characters` })
-    .refine((p) => Buffer.byteLength(p, "utf8") <= 72, { message: `${field}: must be at most 72 bytes` })
-    .refine((p) => /[A-Z]/.test(p), { message: `${field}: must contain an uppercase letter` })
-    .refine((p) => /[a-z]/.test(p), { message: `${field}: must contain a lowercase letter` })
-    .refine((p) => /[0-9]/.test(p), { message: `${field}: must contain a digit` });
+    .refine((p) => Buffer.byteLength(p, "utf8") <= PASSWORD_MAX_BYTES, { message: `${field}: must be at most ${PASSWORD_MAX_BYTES} bytes` })
+    .regex(/[A-Z]/, { message: `${field}: must contain an uppercase letter` })
+    .regex(/[a-z]/, { message: `${field}: must contain a lowercase letter` })
+    .regex(/[0-9]/, { message: `${field}: must contain a digit` })
+    .meta({
+      description: `At least 8 characters and at most ${PASSWORD_MAX_BYTES} bytes in UTF-8, with an uppercase letter, a lowercase letter and a digit`,
+      maxLength: PASSWORD_MAX_BYTES,
+      "x-max-utf8-bytes": PASSWORD_MAX_BYTES,
+    });
 
 export const passwordSchema = passwordRules("password");
 
@@ -28,14 +42,14 @@ export const usernameSchema = z
     message: "username: must be 3-30 characters of letters, digits and underscore",
   });
 
-export const displayNameSchema = z
-  .string({ message: "display_name: must be a string" })
-  .trim()
-  .min(1, { message: "display_name: must be 1-100 characters" })
-  .max(100, { message: "display_name: must be 1-100 characters" })
-  .refine((name) => !hasInvisibleCharacters(name), {
-    message: "display_name: must not contain invisible formatting characters (bidi overrides, zero-width characters) or control characters",
-  });
+export const displayNameSchema = trimmedText("display_name: must be a string", {
+  min: 1,
+  max: 100,
+  minMessage: "display_name: must be 1-100 characters",
+  maxMessage: "display_name: must be 1-100 characters",
+}).regex(WITHOUT_INVISIBLE_CHARACTERS, {
+  message: "display_name: must not contain invisible formatting characters (bidi overrides, zero-width characters) or control characters",
+});
 
 export const registerInput = z.object({
   email: emailSchema,

@@ -1,7 +1,7 @@
 // Request and response shapes of the claim endpoints (docs/api.md#shapes, #claims).
 import { z } from "zod";
-import { agentSchema, boundedInt, isoDate, moderationInfoSchema, offsetSchema, pathId } from "./common.ts";
-import { normalizeTags } from "../domain/tags.ts";
+import { agentSchema, boundedInt, canonicalId, COMMA_SEPARATED, isoDate, moderationInfoSchema, offsetSchema, pathId, trimmedText } from "./common.ts";
+import { MAX_TAGS, normalizeTags, TAG_PATTERN } from "../domain/tags.ts";
 import { CONSENSUS_STATUSES, DECIDED_BY, HISTOGRAM_BINS, type ConsensusStatus } from "../domain/consensus.ts";
 
 export const COMPLEXITY_TIERS = ["simple", "moderate", "complex", "contested"] as const;
@@ -18,7 +18,22 @@ export const Q_MIN = 2;
 export const Q_MAX = 200;
 /** Words in `q` (operators such as `or` and `-` aside): each OR term widens the set that is ranked. */
 export const MAX_SEARCH_TERMS = 10;
-const searchTerms = (q: string) => (q.match(/[\p{L}\p{N}_]+/gu) ?? []).filter((w) => w.toLowerCase() !== "or").length;
+/** Tags one `tags` filter may name, once split at commas (GET /claims). */
+export const MAX_QUERY_TAGS = 50;
+
+/**
+ * At most MAX_SEARCH_TERMS words, as a pattern the document can state: a word is a run of letters,
+ * digits and `_`; the word `or` (any case) is an operator and does not count. Each word is followed by
+ * a separator or the end, and a counted word is never `or`, so the string is read one way only (no
+ * backtracking over the ways to read it).
+ */
+const SEARCH_TERMS_PATTERN = (() => {
+  const word = "[\\p{L}\\p{N}_]";
+  const gap = "[^\\p{L}\\p{N}_]";
+  const or = `[oO][rR](?:${gap}+|$)`;
+  const term = `(?![oO][rR](?:${gap}|$))${word}+(?:${gap}+|$)`;
+  return new RegExp(`^${gap}*(?:${or})*(?:${term}(?:${or})*){0,${MAX_SEARCH_TERMS}}$`, "u");
+})();
 
 // ---- responses ----
 
@@ -178,9 +193,12 @@ export type BookmarkOut = z.infer<typeof bookmarkSchema>;
 export const strictBodyField = <T extends z.ZodType>(schema: T) => schema.transform((value) => value);
 
 const statementMessage = `statement: must be ${STATEMENT_MIN}-${STATEMENT_MAX} characters`;
+// The document states the tags the server keeps: at most MAX_TAGS, each in its final form (the server
+// trims and lower-cases each one and drops repeats first, so more entries may reduce to them).
 const tagsSchema = z
-  .array(z.string({ message: "must be a string" }), { message: "tags: must be an array of strings" })
+  .array(z.string({ message: "must be a string" }).meta({ pattern: TAG_PATTERN.source }), { message: "tags: must be an array of strings" })
   .max(MAX_RAW_TAGS, { message: `tags: at most ${MAX_RAW_TAGS} entries are accepted` })
+  .meta({ maxItems: MAX_TAGS, description: `At most ${MAX_TAGS} tags of a-z, 0-9, _ and - (1-50 characters), trimmed and lower-cased by the server; repeats count once` })
   .transform((raw, ctx) => {
     const result = normalizeTags(raw);
     if (!result.ok) {
@@ -191,15 +209,17 @@ const tagsSchema = z
   });
 
 export const createClaimInput = z.object({
-  statement: z
-    .string({ message: "statement: is required" })
-    .trim()
-    .min(STATEMENT_MIN, { message: statementMessage })
-    .max(STATEMENT_MAX, { message: statementMessage }),
+  statement: trimmedText("statement: is required", {
+    min: STATEMENT_MIN,
+    max: STATEMENT_MAX,
+    minMessage: statementMessage,
+    maxMessage: statementMessage,
+  }),
   complexity_tier: complexityTierSchema.default("simple"),
   tags: tagsSchema.default([]),
+  // Ids of visible claims; one that is not (malformed or unknown) is a 400 naming it.
   parent_ids: z
-    .array(z.string({ message: "must be a string" }), { message: "parent_ids: must be an array of claim ids" })
+    .array(z.string({ message: "must be a string" }).transform(canonicalId).meta({ format: "uuid" }), { message: "parent_ids: must be an array of claim ids" })
     .max(MAX_PARENTS, { message: `parent_ids: at most ${MAX_PARENTS} parent claims are allowed` })
     .default([]),
 });
@@ -225,26 +245,26 @@ export const SORT_FIELDS = ["created_at", "gradient", "vote_count", "bridging_sc
 
 export const listClaimsInput = z
   .object({
-    q: z
-      .string({ message: qMessage })
-      .trim()
-      .min(Q_MIN, { message: qMessage })
-      .max(Q_MAX, { message: qMessage })
-      .refine((q) => searchTerms(q) <= MAX_SEARCH_TERMS, { message: `q: at most ${MAX_SEARCH_TERMS} search terms` })
+    q: trimmedText(qMessage, { min: Q_MIN, max: Q_MAX, minMessage: qMessage, maxMessage: qMessage })
+      .regex(SEARCH_TERMS_PATTERN, { message: `q: at most ${MAX_SEARCH_TERMS} search terms` })
       .optional(),
     /** Comma-separated, or the parameter repeated; a claim matches when it has any of them. */
-    tags: z.array(z.string({ message: "tags: must be a string" })).optional(),
+    tags: z
+      .array(z.string({ message: "tags: must be a string" }))
+      .meta({ maxItems: MAX_QUERY_TAGS, description: `A claim with any of these tags (at most ${MAX_QUERY_TAGS}); repeating the parameter works too`, [COMMA_SEPARATED]: true })
+      .optional(),
     complexity: z
       .enum(COMPLEXITY_TIERS, { message: `complexity: must be one of ${COMPLEXITY_TIERS.join(", ")}` })
       .optional(),
-    min_gradient: gradientBound("min_gradient"),
+    min_gradient: gradientBound("min_gradient").meta({ description: "At most max_gradient when both are given" }),
     max_gradient: gradientBound("max_gradient"),
     bridging_status: z
       .enum(BRIDGING_STATUS_VALUES, { message: `bridging_status: must be one of ${BRIDGING_STATUS_VALUES.join(", ")}` })
       .optional(),
     /** Comma-separated, or the parameter repeated; a claim matches when its status is any of them. */
     consensus: z
-      .array(z.string({ message: consensusFilterMessage }))
+      .array(z.string({ message: consensusFilterMessage }).meta({ enum: [...CONSENSUS_STATUSES] }))
+      .meta({ description: "A claim whose status is any of these; repeating the parameter works too", [COMMA_SEPARATED]: true })
       .superRefine((raw, ctx) => {
         const bad = splitList(raw).find((s) => !(CONSENSUS_STATUSES as readonly string[]).includes(s));
         if (bad !== undefined) ctx.addIssue({ code: "custom", message: `${consensusFilterMessage} (got "${bad.slice(0, 40)}")` });
@@ -293,11 +313,7 @@ export type FollowFlags = Partial<Record<"notify_on_vote" | "notify_on_evidence"
 
 const similarQMessage = `q: must be ${STATEMENT_MIN}-${STATEMENT_MAX} characters`;
 export const similarClaimsInput = z.object({
-  q: z
-    .string({ message: similarQMessage })
-    .trim()
-    .min(STATEMENT_MIN, { message: similarQMessage })
-    .max(STATEMENT_MAX, { message: similarQMessage }),
+  q: trimmedText(similarQMessage, { min: STATEMENT_MIN, max: STATEMENT_MAX, minMessage: similarQMessage, maxMessage: similarQMessage }),
   limit: boundedInt("limit", 1, 20, 5),
 });
 

@@ -1,22 +1,21 @@
 // Request and response shapes of the comment endpoints (docs/api.md#evidence-and-comments).
 import { z } from "zod";
-import { agentSchema, boundedInt, canonicalId, isoDate, moderationInfoSchema, offsetSchema, pathId } from "./common.ts";
+import { agentSchema, boundedInt, canonicalId, isoDate, moderationInfoSchema, offsetSchema, pathId, trimmedText } from "./common.ts";
 
 export const MAX_COMMENT_LENGTH = 5000;
 export { MAX_COMMENT_DEPTH } from "../domain/comments.ts";
 
-const contentSchema = z
-  .string({ message: "content: is required" })
-  .trim()
-  .min(1, { message: `content: must be 1-${MAX_COMMENT_LENGTH} characters` })
-  .max(MAX_COMMENT_LENGTH, { message: `content: must be 1-${MAX_COMMENT_LENGTH} characters` });
+const contentMessage = `content: must be 1-${MAX_COMMENT_LENGTH} characters`;
+const contentSchema = trimmedText("content: is required", { min: 1, max: MAX_COMMENT_LENGTH, minMessage: contentMessage, maxMessage: contentMessage });
 
 export const createCommentInput = z.object({
   claim_id: pathId,
   content: contentSchema,
+  // A visible comment on the same claim; any other id is a 400 naming it.
   parent_id: z
     .string({ message: "parent_id: must be a comment id" })
     .transform(canonicalId)
+    .meta({ format: "uuid" })
     .nullish(),
 });
 

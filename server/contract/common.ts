@@ -5,6 +5,18 @@ import { TIERS } from "../domain/reputation.ts";
 
 export const isoDate = z.iso.datetime().meta({ example: "2026-11-20T12:00:00.000Z" });
 
+/**
+ * Marks an output alternative that the REST adapter sends as the text in its one field (text/plain)
+ * rather than as JSON; tRPC and MCP callers get the object (server/rest/openapi-schemas.ts).
+ */
+export const REST_TEXT = "x-rest-text";
+
+/**
+ * Marks a query list given comma-separated (`?tags=a,b`; the parameter may also be repeated): the
+ * document declares it so (style form, explode false), which is how its item rules and count read.
+ */
+export const COMMA_SEPARATED = "x-comma-separated";
+
 export const tierSchema = z.enum(TIERS);
 
 /** docs/features/moderation.md: member (everyone), moderator, admin. */
@@ -38,6 +50,37 @@ export const agentSchema = z
 export const agentWithEmailSchema = agentSchema
   .extend({ email: z.string().nullable() })
   .meta({ id: "AgentWithEmail" });
+
+/**
+ * A string the server trims, of `min`–`max` characters once trimmed, checked so that the document can
+ * state it: JSON Schema has no "once trimmed", so the minimum is checked on the string as sent as a
+ * pattern that needs `min` characters from its first non-space character to its last (JavaScript's
+ * trim() and `\s` agree on what a space is). The maximum is checked after trimming; the document's
+ * maxLength, on the string as sent, is the stricter reading of it. A string too short gets one message.
+ */
+export function trimmedText(typeMessage: string, rule: { min: number; max: number; minMessage: string; maxMessage: string }) {
+  // With the u flag, as JSON Schema reads patterns: a character outside the BMP is one, as zod and JSON Schema count lengths.
+  const pattern = rule.min <= 1 ? /\S/u : new RegExp(`\\S[\\s\\S]{${rule.min - 2},}\\S`, "u");
+  return z
+    .string({ message: typeMessage })
+    .min(rule.min, { message: rule.minMessage, abort: true })
+    .regex(pattern, { message: rule.minMessage, abort: true })
+    .trim()
+    .max(rule.max, { message: rule.maxMessage });
+}
+
+/**
+ * An absolute URL as the document states it (a pattern, beside `format: uri`): the scheme, a host name
+ * whose last label starts with a letter or an IPv4 address, an optional port, then anything but spaces.
+ * Every such URL is one a browser's parser reads with that host, which is what the server checks; the
+ * server takes more (IPv6 hosts, user names, international names), the document names the plain form.
+ */
+export function urlPattern(scheme: "https" | "https?"): string {
+  const label = "(?![xX][nN]--)[A-Za-z0-9-]+";
+  const name = `(?:${label}\\.)*(?![xX][nN]--)[A-Za-z][A-Za-z0-9-]*\\.?`;
+  const octet = "(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])";
+  return `^${scheme}://(?:${name}|(?:${octet}\\.){3}${octet})(?::[0-9]{1,4})?(?:[/?#]\\S*)?$`;
+}
 
 /** A query integer with bounds and a default, e.g. limit (1–100, default 20). */
 export const boundedInt = (name: string, min: number, max: number, def: number) => {

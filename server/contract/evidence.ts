@@ -1,6 +1,6 @@
 // Request and response shapes of the evidence endpoints (docs/api.md#shapes, #evidence-and-comments).
 import { z } from "zod";
-import { agentSchema, boundedInt, isoDate, moderationInfoSchema, offsetSchema, pathId } from "./common.ts";
+import { agentSchema, boundedInt, isoDate, moderationInfoSchema, offsetSchema, pathId, urlPattern } from "./common.ts";
 
 import { CONTENT_TYPES, EXCERPT_MAX, POSITIONS, TITLE_MAX } from "../domain/evidence.ts";
 
@@ -86,11 +86,21 @@ export const createEvidenceInput = z
     content: z
       .string({ message: "content: is required" })
       .max(CONTENT_MAX, { message: contentMessage })
-      .refine((c) => c.trim().length > 0, { message: contentMessage }),
+      .regex(/\S/, { message: contentMessage })
+      .meta({ minLength: 1 }),
     title: describingText("title", TITLE_MAX),
     excerpt: describingText("excerpt", EXCERPT_MAX),
   })
-  .refine((e) => e.content_type !== "link" || isHttpUrl(e.content.trim()), { message: linkMessage, path: ["content"], params: { rule: "format", format: "url", max: LINK_MAX } });
+  .refine((e) => e.content_type !== "link" || isHttpUrl(e.content.trim()), { message: linkMessage, path: ["content"], params: { rule: "format", format: "url", max: LINK_MAX } })
+  // For the document (server/rest/openapi-schemas.ts adds an input's rules across fields to its body).
+  .meta({
+    allOf: [
+      {
+        if: { properties: { content_type: { const: "link" } }, required: ["content_type"] },
+        then: { properties: { content: { type: "string", format: "uri", maxLength: LINK_MAX, pattern: urlPattern("https?") } } },
+      },
+    ],
+  });
 
 /** Validated input; title and excerpt may be left out by callers inside the server (the demo seed). */
 export type CreateEvidenceInput = Omit<z.infer<typeof createEvidenceInput>, "title" | "excerpt"> & { title?: string | null; excerpt?: string | null };

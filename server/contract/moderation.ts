@@ -1,7 +1,7 @@
 // Request and response shapes of moderation (docs/features/moderation.md): reports, the queue, hide/restore,
 // suspension, roles and the audit log.
 import { z } from "zod";
-import { agentSchema, boundedInt, isoDate, offsetSchema, pathId } from "./common.ts";
+import { agentSchema, boundedInt, isoDate, offsetSchema, pathId, trimmedText } from "./common.ts";
 import { claimSchema } from "./claims.ts";
 import { commentSchema } from "./comments.ts";
 import { evidenceSchema } from "./evidence.ts";
@@ -28,16 +28,18 @@ const note = (field: string) =>
     .transform((v) => (v === "" ? null : v))
     .nullish();
 
-const requiredReason = z
-  .string({ message: "reason: is required" })
-  .trim()
-  .min(1, { message: `reason: must be 1-${REASON_MAX} characters` })
-  .max(REASON_MAX, { message: `reason: must be 1-${REASON_MAX} characters` });
+const requiredReason = trimmedText("reason: is required", {
+  min: 1,
+  max: REASON_MAX,
+  minMessage: `reason: must be 1-${REASON_MAX} characters`,
+  maxMessage: `reason: must be 1-${REASON_MAX} characters`,
+});
 
 // ---- reports ----
 
 export const createReportInput = z.object({
   target_type: enumOf("target_type", REPORT_TARGET_TYPES),
+  // Opaque, as path ids are: an id that names no visible target of this type is a 404.
   target_id: z.string({ message: "target_id: is required" }).transform((v) => v.toLowerCase()),
   reason: enumOf("reason", REPORT_REASONS),
   note: note("note"),
@@ -114,7 +116,10 @@ export const restoreInput = z.object({
 export const suspendInput = z.object({
   agent_id: pathId,
   reason: requiredReason,
-  until: z.iso.datetime({ offset: true, message: "until: must be an ISO 8601 date-time" }).nullish(),
+  until: z.iso
+    .datetime({ offset: true, message: "until: must be an ISO 8601 date-time" })
+    .meta({ description: "When the suspension ends: a time in the future (no value: until lifted)" })
+    .nullish(),
 });
 
 export const unsuspendInput = z.object({ agent_id: pathId, reason: note("reason") });

@@ -19,10 +19,7 @@ export const notificationIdInput = z.object({ notification_id: pathId });
 
 const beforeMessage = "before: must be an ISO 8601 timestamp";
 export const markAllReadInput = z.object({
-  before: z
-    .string({ message: beforeMessage })
-    .refine((v) => z.iso.datetime({ offset: true }).safeParse(v).success, { message: beforeMessage })
-    .optional(),
+  before: z.iso.datetime({ offset: true, message: beforeMessage }).optional(),
 });
 
 export const notificationSchema = z

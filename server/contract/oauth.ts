@@ -1,13 +1,14 @@
 // Request and response shapes of the OAuth endpoints (docs/api.md#sign-in).
 import { z } from "zod";
-import { MAX_REDIRECT_LENGTH, safeRedirectPath } from "../domain/redirect.ts";
+import { MAX_REDIRECT_LENGTH, SAFE_REDIRECT_PATTERN, safeRedirectPath } from "../domain/redirect.ts";
 
 const REDIRECT_MESSAGE = "redirect_to: must be a path on this site, e.g. /claims";
 
 /** A same-origin path only: anything else would make sign-in an open redirect. */
 export const redirectToSchema = z
   .string({ message: REDIRECT_MESSAGE })
-  .max(MAX_REDIRECT_LENGTH, { message: `redirect_to: must be at most ${MAX_REDIRECT_LENGTH} characters` })
+  .max(MAX_REDIRECT_LENGTH, { message: `redirect_to: must be at most ${MAX_REDIRECT_LENGTH} characters`, abort: true })
+  .regex(SAFE_REDIRECT_PATTERN, { message: REDIRECT_MESSAGE })
   .transform((value, ctx) => {
     const path = safeRedirectPath(value);
     if (path === null) {
@@ -18,8 +19,12 @@ export const redirectToSchema = z
   })
   .meta({ description: "Where to land after signing in: a path on this site (default /)", example: "/claims" });
 
+/** The names GET /auth/oauth/{provider} knows (case-insensitive): `x` is Twitter's new name. */
+export const PROVIDER_PARAMS = ["google", "github", "twitter", "x"] as const;
+
 export const oauthStartInput = z.object({
-  provider: z.string().meta({ description: "google, github, twitter (or its alias x)", example: "github" }),
+  // Any other name is a path that names nothing: 404 `Unknown provider`, as an unknown id is.
+  provider: z.string().meta({ description: "google, github, twitter (or its alias x), in any case", example: "github", enum: [...PROVIDER_PARAMS] }),
   redirect_to: redirectToSchema.optional(),
 });
 

@@ -1,12 +1,18 @@
 // Request and response shapes of webhooks (docs/features/following.md).
 import { z } from "zod";
 import { WEBHOOK_EVENT_TYPES } from "../domain/webhook-events.ts";
-import { boundedInt, isoDate, offsetSchema, pathId } from "./common.ts";
+import { boundedInt, isoDate, offsetSchema, pathId, trimmedText, urlPattern } from "./common.ts";
 
 const eventsMessage = `each event must be one of ${WEBHOOK_EVENT_TYPES.join(", ")}`;
 const urlMessage = "url: must be an https:// URL of at most 2000 characters";
 
-const urlField = z.string({ message: urlMessage }).trim().min(1, { message: urlMessage }).max(2000, { message: urlMessage });
+// The service checks the URL itself (https, no credentials, a host whose every address is public),
+// with messages of its own; the document states its shape.
+const urlField = trimmedText(urlMessage, { min: 1, max: 2000, minMessage: urlMessage, maxMessage: urlMessage }).meta({
+  format: "uri",
+  pattern: urlPattern("https"),
+  description: "An https:// URL whose host resolves to public addresses only",
+});
 const eventsField = z
   .array(z.enum(WEBHOOK_EVENT_TYPES, { message: eventsMessage }), { message: "events: must be a list of event types" })
   .min(1, { message: "events: at least one event type is required" })

@@ -6,6 +6,8 @@
 
 const INVISIBLE = /[\p{Cf}\p{Cc}]/u;
 const INVISIBLE_ALL = /[\p{Cf}\p{Cc}]/gu;
+/** A name without them, as a pattern the API document can state. */
+export const WITHOUT_INVISIBLE_CHARACTERS = /^[^\p{Cf}\p{Cc}]*$/u;
 
 /** Whether a display name contains invisible format or control characters. */
 export function hasInvisibleCharacters(name: string): boolean {

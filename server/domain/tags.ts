@@ -2,7 +2,7 @@
 
 export const MAX_TAGS = 10;
 export const MAX_TAG_LENGTH = 50;
-const TAG_PATTERN = /^[a-z0-9_-]{1,50}$/;
+export const TAG_PATTERN = /^[a-z0-9_-]{1,50}$/;
 
 export const TAG_FORMAT_MESSAGE = "tags: each tag must be 1-50 characters of a-z, 0-9, _ or -";
 export const TAG_COUNT_MESSAGE = `tags: at most ${MAX_TAGS} tags are allowed`;

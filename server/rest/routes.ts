@@ -10,6 +10,8 @@ export interface RestRoute {
   /** The template as declared, e.g. /claims/{claim_id} */
   path: string;
   pattern: RegExp;
+  /** See literalness(). */
+  literalness: string;
   procedurePath: string;
   successStatus: 200 | 201 | 202 | 204 | 302;
   /** The procedure's meta (scope, role): what the adapter checks when it answers without the procedure. */
@@ -30,6 +32,18 @@ function templateToRegExp(template: string): RegExp {
   return new RegExp(`^${source}/?$`);
 }
 
+/**
+ * How literal a template is, segment by segment ("1" literal, "0" parameter): of the templates a path
+ * matches, the one with the greater key at the first difference is the path's (OpenAPI: concrete paths
+ * are matched before templated ones). Keys of templates that match one path have the same length.
+ */
+function literalness(template: string): string {
+  return template
+    .split("/")
+    .map((segment) => (/^\{[^}]+\}$/.test(segment) ? "0" : "1"))
+    .join("");
+}
+
 function firstSegment(path: string): string {
   const end = path.indexOf("/", 1);
   return end === -1 ? path : path.slice(0, end);
@@ -45,13 +59,14 @@ export function buildRouteTable(router: AnyRouter, extra: { method: string; path
       method: meta.openapi.method,
       path: meta.openapi.path,
       pattern: templateToRegExp(meta.openapi.path),
+      literalness: literalness(meta.openapi.path),
       procedurePath,
       successStatus: meta.successStatus ?? 200,
       meta,
     });
   }
   for (const e of extra) {
-    routes.push({ ...e, pattern: templateToRegExp(e.path), procedurePath: "", successStatus: 200 });
+    routes.push({ ...e, pattern: templateToRegExp(e.path), literalness: literalness(e.path), procedurePath: "", successStatus: 200 });
   }
   // Routes by their first segment (all of them start with a literal one): a request tests the few
   // that could match, not the whole table.
@@ -63,9 +78,12 @@ export function buildRouteTable(router: AnyRouter, extra: { method: string; path
   return {
     routes,
     match(method, path) {
-      const samePath = (byFirstSegment.get(firstSegment(path)) ?? []).filter((r) => r.pattern.test(path));
-      if (samePath.length === 0) return { status: 404 };
-      // Literal segments win over parameters (e.g. /claims/bookmarks over /claims/{claim_id}).
+      const matching = (byFirstSegment.get(firstSegment(path)) ?? []).filter((r) => r.pattern.test(path));
+      if (matching.length === 0) return { status: 404 };
+      // The path is its most literal template's (/claims/bookmarks, not /claims/{claim_id}), whatever the
+      // method: PUT /auth/oauth/exchange is a 405 allowing POST, not a GET of a provider named "exchange".
+      const best = matching.reduce((key, r) => (r.literalness > key ? r.literalness : key), "");
+      const samePath = matching.filter((r) => r.literalness === best);
       const route = samePath.find((r) => r.method === method);
       if (route) return { route };
       return { status: 405, allow: [...new Set(samePath.map((r) => r.method))] };

@@ -3,7 +3,7 @@ import { db, readSql, readSqlWithin, type SqlRead } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { badRequest, notFound } from "../errors.ts";
 import { isUuid } from "../contract/common.ts";
-import { consensusFilter, type ClaimDetail, type ClaimList, type CreateClaimInput, type ListClaimsInput } from "../contract/claims.ts";
+import { consensusFilter, MAX_QUERY_TAGS, type ClaimDetail, type ClaimList, type CreateClaimInput, type ListClaimsInput } from "../contract/claims.ts";
 import { parseTagQuery } from "../domain/tags.ts";
 import { claimAfterWrite, claimView, claimViews, type Claim } from "./claim-views.ts";
 import { mayReveal, visibleClaim, VISIBLE_CLAIM_WHERE } from "./visibility.ts";
@@ -17,8 +17,6 @@ type Tx = Prisma.TransactionClient;
 export const CLAIM_NOT_FOUND = "Claim not found";
 /** The most recent points of a claim's gradient history that the detail view returns. */
 export const GRADIENT_HISTORY_LIMIT = 1000;
-/** Tags a list query may name (after splitting on commas). */
-export const MAX_QUERY_TAGS = 50;
 /** Kept by triggers on claims (migration 'vote_outcomes'), whatever path inserts or deletes one. */
 const CLAIMS_COUNTER = "claims";
 export { MAX_SEARCH_TERMS } from "../contract/claims.ts";
