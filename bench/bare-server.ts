@@ -303,7 +303,7 @@ async function castVote(agentId: string, claimId: string, value: number) {
       [claim.id, agentId, next.value, next.weight, sums.weightedSum, sums.weightTotal, sums.voteCount, gradient, crowd, histogram, status, since,
        next.automated, people.weightedSum, people.weightTotal, people.voteCount],
     );
-    if (resolves) await resolveClaim(client, claim.id, gradient, status === "consensus_true");
+    if (resolves) await resolveClaim(client, { claimId: claim.id, gradient, consensusTrue: status === "consensus_true" });
     await client.query("COMMIT");
     if (!resolves && written[0]) return toClaim(written[0], agentId);
   } catch (err) {
@@ -316,11 +316,16 @@ async function castVote(agentId: string, claimId: string, value: number) {
   return view;
 }
 
-async function resolveClaim(client: pg.PoolClient, claimId: string, gradient: number, consensusTrue: boolean) {
+async function resolveClaim(client: pg.PoolClient, { claimId, gradient, consensusTrue }: { claimId: string; gradient: number; consensusTrue: boolean }) {
   const votes = await rows(client, `SELECT agent_id::text AS agent_id, value, crowd_gradient FROM claim_votes WHERE claim_id = $1::uuid`, [claimId]);
   const records = votes.map((v) => ({
     agentId: v.agent_id as string,
-    ...outcomeRecord({ value: Number(v.value) }, v.crowd_gradient === null ? null : Number(v.crowd_gradient), gradient, consensusTrue),
+    ...outcomeRecord({
+      value: Number(v.value),
+      crowdAtCast: v.crowd_gradient === null ? null : Number(v.crowd_gradient),
+      resolutionGradient: gradient,
+      consensusTrue,
+    }),
   }));
   const outcomeOf = new Map(records.map((r) => [r.agentId, r.outcome]));
   await client.query(

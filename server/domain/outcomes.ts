@@ -25,25 +25,25 @@ export interface OutcomeRecord {
 }
 
 /**
- * The record of one vote on a claim resolving at `resolutionGradient` to a true (`consensusTrue`) or
+ * The record of one vote (its `value`) on a claim resolving at `resolutionGradient` to a true (`consensusTrue`) or
  * false consensus — which the claim's consensus status says, not the gradient: a consensus decided
  * by viewpoints may stand at any gradient. `crowdAtCast` is the gradient of the other votes when this
  * value was cast; votes from before that was kept have none and are compared with the crowd at
  * resolution instead.
  */
-export function outcomeRecord(
-  vote: Pick<WeightedVote, "value">,
-  crowdAtCast: number | null,
-  resolutionGradient: number,
-  consensusTrue: boolean,
-): OutcomeRecord {
+export function outcomeRecord({
+  value,
+  crowdAtCast,
+  resolutionGradient,
+  consensusTrue,
+}: Pick<WeightedVote, "value"> & { crowdAtCast: number | null; resolutionGradient: number; consensusTrue: boolean }): OutcomeRecord {
   return {
-    value: vote.value,
+    value,
     crowdGradient: crowdAtCast ?? resolutionGradient,
     crowdBasis: crowdAtCast === null ? "resolution" : "cast",
     resolutionGradient,
     consensusTrue,
-    outcome: resolutionOutcome(consensusTrue, vote.value),
+    outcome: resolutionOutcome(consensusTrue, value),
   };
 }
 

@@ -86,7 +86,12 @@ export async function resolveClaim(
     SELECT agent_id::text AS agent_id, value, crowd_gradient FROM claim_votes WHERE claim_id = ${claimId}::uuid`);
   const records = votes.map((v) => ({
     agentId: v.agent_id,
-    ...outcomeRecord({ value: Number(v.value) }, v.crowd_gradient === null ? null : Number(v.crowd_gradient), gradient, consensusTrue),
+    ...outcomeRecord({
+      value: Number(v.value),
+      crowdAtCast: v.crowd_gradient === null ? null : Number(v.crowd_gradient),
+      resolutionGradient: gradient,
+      consensusTrue,
+    }),
   }));
   const outcomeOf = new Map(records.map((r) => [r.agentId, r.outcome]));
   if (records.length) {
