@@ -3,7 +3,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Suspense } from "react";
-import { errorBody } from "~/server/api/errors.ts";
+import { callErrorBody } from "~/server/api/trpc.ts";
 import { COMPLEXITY_TIERS, type ListClaimsInput } from "~/server/contract/claims.ts";
 import { publicCaller } from "~/server/api/server-caller.ts";
 import { parseTagQuery } from "~/server/domain/tags.ts";
@@ -72,7 +72,7 @@ export default async function ExplorePage({ searchParams }: { searchParams: Prom
     result = await caller.claims.list(input);
   } catch (err) {
     if (!(err instanceof TRPCError) || err.code !== "BAD_REQUEST") throw err;
-    const body = errorBody(err, "claims.list");
+    const body = callErrorBody(err, { path: "claims.list", log: "[explore] claims failed" });
     listError = humanError(body.code, body.detail, body.errors);
     const fields = [...new Set((body.errors ?? []).map((e) => topField(e.field)))];
     fieldErrors = Object.fromEntries(fields.map((field) => [field, humanFieldErrors((body.errors ?? []).filter((e) => topField(e.field) === field))]));

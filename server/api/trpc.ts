@@ -67,13 +67,14 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /**
- * The body of what a direct call of a procedure threw (an MCP tool call, the agents' site): the same body
- * /api/v1 and /api/trpc answer with. An internal error is logged here (`logLine`), as their adapters log theirs.
+ * The body of what a direct call of a procedure (`path`, e.g. claims.list) threw — an MCP tool call, the
+ * agents' site, a server component: the same body /api/v1 and /api/trpc answer with. An unexpected
+ * failure is logged here (`log`), as their adapters log theirs.
  */
-export function callErrorBody(err: unknown, logLine: string): ErrorBody {
-  if (!(err instanceof TRPCError)) return failureBody(err, logLine);
-  if (err.code === "INTERNAL_SERVER_ERROR") logError(logLine, err.cause ?? err);
-  return errorBody(err);
+export function callErrorBody(err: unknown, call: { path?: string; log: string }): ErrorBody {
+  if (!(err instanceof TRPCError)) return failureBody(err, call.log);
+  if (err.code === "INTERNAL_SERVER_ERROR") logError(call.log, err.cause ?? err);
+  return errorBody(err, call.path);
 }
 
 /**

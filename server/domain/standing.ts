@@ -3,6 +3,8 @@
 // or it signed in through an OAuth provider, it is old enough and it has enough current votes. Pure:
 // the services gather the facts, store what this decides and move the vote counts that follow.
 
+import { isSuspended } from "./suspension.ts";
+
 export interface StandingRule {
   /** How old an account must be, in seconds (STANDING_MIN_AGE_SECONDS). */
   minAgeSeconds: number;
@@ -48,7 +50,7 @@ export interface StandingVerdict {
 }
 
 export function isSuspendedAt(facts: Pick<StandingFacts, "suspendedAt" | "suspendedUntil">, now: Date): boolean {
-  return facts.suspendedAt !== null && (facts.suspendedUntil === null || facts.suspendedUntil > now);
+  return isSuspended(facts, now);
 }
 
 export function standingOf(facts: StandingFacts, rule: StandingRule, now: Date): StandingVerdict {

@@ -108,6 +108,11 @@ export function invalidField(field: string, text: string, rule: Omit<FieldError,
   return { code: "validation_failed", detail: message, errors: [{ field, message, ...rule }] };
 }
 
+/** The same for a sentence that is not "field: rule" (it stays the detail, and the field's message). */
+export function invalidFieldSentence(field: string, sentence: string): ErrorBody {
+  return { code: "validation_failed", detail: sentence, errors: [{ field, message: sentence, rule: "invalid" }] };
+}
+
 /** Every request body is read through one bounded reader (server/http/body-limit.ts) and stops here unless a route says otherwise. */
 export const MAX_BODY_BYTES = 256 * 1024;
 

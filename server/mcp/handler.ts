@@ -111,7 +111,7 @@ async function callTool(tool: ToolDefinition, args: Record<string, unknown>, ctx
       ...(tool.outputSchema && structured ? { structuredContent: structured } : {}),
     };
   } catch (err) {
-    return toolError(callErrorBody(err, `[mcp] ${tool.name} failed`));
+    return toolError(callErrorBody(err, { path: tool.procedure, log: `[mcp] ${tool.name} failed` }));
   }
 }
 

@@ -41,7 +41,7 @@ export async function claimMarkdownResponse(request: Request, claimId: string): 
     const body = claimMarkdown(claim, evidence.evidence, evidence.total, publicOrigin(request));
     return new Response(request.method === "HEAD" ? null : body, { status: 200, headers: { ...TEXT_HEADERS, "Content-Type": "text/markdown; charset=utf-8" } });
   } catch (err) {
-    const body = callErrorBody(err, "[site] claim markdown failed");
+    const body = callErrorBody(err, { log: "[site] claim markdown failed" });
     // Either read may be the one that finds nothing: the answer names the claim.
     return refused(body.code === "not_found" ? { ...body, detail: "Claim not found" } : body);
   }
