@@ -54,12 +54,18 @@ function agentFor(protocol: string, allowPrivate: boolean): http.Agent {
   return agent;
 }
 
-export function postWebhook(
-  rawUrl: string,
-  body: string,
-  headers: Record<string, string>,
-  allowPrivate: boolean,
-): Promise<AttemptResult> {
+export function postWebhook({
+  url: rawUrl,
+  body,
+  headers,
+  allowPrivate,
+}: {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  /** WEBHOOK_ALLOW_PRIVATE: a private or loopback address may be reached. */
+  allowPrivate: boolean;
+}): Promise<AttemptResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {

@@ -346,7 +346,7 @@ interface PendingDelivery {
 }
 
 /** Signs and sends one attempt; exported for tests that check the headers. */
-export function signedHeaders(secret: string, msgId: string, body: string, at: Date): Record<string, string> {
+export function signedHeaders({ secret, msgId, body, at }: { secret: string; msgId: string; body: string; at: Date }): Record<string, string> {
   const signature = new StandardWebhook(secret).sign(msgId, at, body);
   return {
     "webhook-id": msgId,
@@ -375,7 +375,12 @@ export async function attemptDeliveries(deliveryIds: string[], enqueue: EnqueueD
         ? { status: null, durationMs: 0, error: "account suspended" }
         : d.webhook_status !== "active" && d.event_type !== "ping"
           ? { status: null, durationMs: 0, error: "endpoint disabled" }
-          : await postWebhook(d.url, d.payload, signedHeaders(openSecret(d.secret, cfg.WEBHOOK_SECRET_KEY), d.message_id, d.payload, new Date()), cfg.WEBHOOK_ALLOW_PRIVATE);
+          : await postWebhook({
+              url: d.url,
+              body: d.payload,
+              headers: signedHeaders({ secret: openSecret(d.secret, cfg.WEBHOOK_SECRET_KEY), msgId: d.message_id, body: d.payload, at: new Date() }),
+              allowPrivate: cfg.WEBHOOK_ALLOW_PRIVATE,
+            });
       results.set(d.id, result);
     }),
   );
@@ -401,18 +406,23 @@ export async function attemptDeliveries(deliveryIds: string[], enqueue: EnqueueD
     pending.map((d) => {
       const result = results.get(d.id)!;
       const outcome = outcomeOf(result.status, result.error);
-      return outcome.kind === "failed" ? recordFailure(d, result, outcome, enqueue) : undefined;
+      return outcome.kind === "failed" ? recordFailure({ delivery: d, result, outcome, enqueue }) : undefined;
     }),
   );
   return results;
 }
 
-async function recordFailure(
-  d: PendingDelivery,
-  result: AttemptResult,
-  outcome: Extract<AttemptOutcome, { kind: "failed" }>,
-  enqueue: EnqueueDeliveries,
-): Promise<void> {
+async function recordFailure({
+  delivery: d,
+  result,
+  outcome,
+  enqueue,
+}: {
+  delivery: PendingDelivery;
+  result: AttemptResult;
+  outcome: Extract<AttemptOutcome, { kind: "failed" }>;
+  enqueue: EnqueueDeliveries;
+}): Promise<void> {
   const cfg = config();
   // How the attempt ended, for the metrics; null when another worker had recorded it already.
   const ended = await sqlTransaction(async (tx): Promise<WebhookOutcome | null> => {

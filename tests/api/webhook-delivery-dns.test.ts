@@ -20,8 +20,8 @@ afterAll(() => new Promise<void>((resolve) => target.close(() => resolve())));
 
 it("a name resolving to loopback and a name that does not resolve: one error, no address in it, nothing sent", async () => {
   const port = (target.address() as AddressInfo).port;
-  const loopback = await postWebhook(`http://localhost:${port}/hook`, "{}", {}, false);
-  const missing = await postWebhook(`http://no-such-host.invalid:${port}/hook`, "{}", {}, false);
+  const loopback = await postWebhook({ url: `http://localhost:${port}/hook`, body: "{}", headers: {}, allowPrivate: false });
+  const missing = await postWebhook({ url: `http://no-such-host.invalid:${port}/hook`, body: "{}", headers: {}, allowPrivate: false });
   expect(loopback).toMatchObject({ status: null, error: HOST_REFUSED });
   expect(missing).toMatchObject({ status: null, error: HOST_REFUSED });
   expect(loopback.error).not.toMatch(/127\.0\.0\.1|::1|localhost/);

@@ -95,15 +95,15 @@ describe("connection time", () => {
   it("a name resolving to loopback when connecting is refused before anything is sent", async () => {
     const port = (target.address() as AddressInfo).port;
     const before = targetHits;
-    const r = await postWebhook(`http://localhost:${port}/hook`, "{}", {}, false);
+    const r = await postWebhook({ url: `http://localhost:${port}/hook`, body: "{}", headers: {}, allowPrivate: false });
     expect(r.status).toBeNull();
     expect(r.error).toMatch(/not allowed/);
-    const direct = await postWebhook(`http://127.0.0.1:${port}/hook`, "{}", {}, false);
+    const direct = await postWebhook({ url: `http://127.0.0.1:${port}/hook`, body: "{}", headers: {}, allowPrivate: false });
     expect(direct.status).toBeNull();
-    const mapped = await postWebhook(`http://[::ffff:127.0.0.1]:${port}/hook`, "{}", {}, false);
+    const mapped = await postWebhook({ url: `http://[::ffff:127.0.0.1]:${port}/hook`, body: "{}", headers: {}, allowPrivate: false });
     expect(mapped.status).toBeNull();
     // the registration's rule holds at delivery too: the IPv4-compatible form of loopback
-    const compatible = await postWebhook(`http://[::7f00:1]:${port}/hook`, "{}", {}, false);
+    const compatible = await postWebhook({ url: `http://[::7f00:1]:${port}/hook`, body: "{}", headers: {}, allowPrivate: false });
     expect(compatible.status).toBeNull();
     expect(compatible.error).toMatch(/not allowed/);
     expect(targetHits).toBe(before);
@@ -113,7 +113,7 @@ describe("connection time", () => {
     const port = (redirector.address() as AddressInfo).port;
     const before = targetHits;
     // The redirector itself is local: allowed here only to reach it at all.
-    const r = await postWebhook(`http://127.0.0.1:${port}/hook`, "{}", {}, true);
+    const r = await postWebhook({ url: `http://127.0.0.1:${port}/hook`, body: "{}", headers: {}, allowPrivate: true });
     expect(r.status).toBe(302);
     expect(r.error).toMatch(/not followed/);
     expect(targetHits).toBe(before);
