@@ -32,6 +32,11 @@ export interface PeriodicTask {
    * LOCKED rows, an advisory lock). "once-per-period": one round per period across all instances.
    */
   instances: "each-instance" | "once-per-period";
+  /**
+   * Once per period: how long a round may take before its job is taken for dead (its process gone) and
+   * retried by another instance. Default 15 minutes.
+   */
+  maxRoundSeconds?: number;
   /** The first round at once rather than after a period. */
   runAtStart?: boolean;
   /** Something else that starts a round at once (a wake-up during a round runs another after it). */
@@ -81,7 +86,7 @@ export async function startRunner(tasks: readonly BackgroundTask[]): Promise<Run
   if (usesQueue) {
     const q = jobQueue();
     await q.ready;
-    await ensureQueues(q.boss, once.map(periodQueuePolicy));
+    if (once.length) await ensureQueues(q.boss, once.map(periodQueuePolicy));
     for (const task of queued) {
       q.workerIds[task.queue] = await q.boss.work<object>(task.queue, { batchSize: task.batchSize, pollingIntervalSeconds: task.pollSeconds }, (jobs) =>
         onBackgroundPool(() => task.handle(jobs)),
@@ -105,7 +110,7 @@ function periodQueuePolicy(task: PeriodicTask): PgBoss.Queue {
     throw new Error(`${task.name}: a once-per-period task's period is whole seconds, 1 s to ${KEEP_COMPLETED_JOBS_SECONDS} s`);
   }
   // A round that failed, or whose process died (its job expires), is retried by the next instance to look.
-  return { name: periodQueue(task), retryLimit: 3, retryDelay: 30, expireInSeconds: 15 * 60 };
+  return { name: periodQueue(task), retryLimit: 3, retryDelay: 30, expireInSeconds: task.maxRoundSeconds ?? 15 * 60 };
 }
 
 /** One task's loop: a round, then a timer for the next; a wake-up runs one at once. */
