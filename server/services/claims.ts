@@ -44,7 +44,7 @@ export async function createClaim(authorId: string, input: CreateClaimInput): Pr
   const id = await refusingDuplicates(input.statement, () =>
     db().$transaction(async (tx) => {
       await assertParentsExist(tx, parentIds);
-      return insertClaim(tx, authorId, input, parentIds);
+      return insertClaim(tx, { authorId, input, parentIds });
     }),
   );
   const created = await claimAfterWrite(id, authorId);
@@ -55,9 +55,15 @@ export async function createClaim(authorId: string, input: CreateClaimInput): Pr
 /** Inserts a claim row (and its parent links) in the caller's transaction; returns its id. */
 export async function insertClaim(
   tx: Tx,
-  authorId: string,
-  input: Pick<CreateClaimInput, "statement" | "complexity_tier" | "tags">,
-  parentIds: string[] = [],
+  {
+    authorId,
+    input,
+    parentIds = [],
+  }: {
+    authorId: string;
+    input: Pick<CreateClaimInput, "statement" | "complexity_tier" | "tags">;
+    parentIds?: string[];
+  },
 ): Promise<string> {
   const claim = await tx.claim.create({
     data: {
@@ -169,7 +175,8 @@ export async function listClaims(input: ListClaimsInput, viewerId: string | null
   if (input.q) {
     const tsquery = Prisma.sql`WITH query AS (SELECT websearch_to_tsquery('english', ${input.q}) AS q)`;
     const fullText = { match: Prisma.sql`c.search_vector @@ query.q`, rank: Prisma.sql`ts_rank(c.search_vector, query.q)` };
-    let found = await searchMatches((q) => readSql(q), tsquery, fullText, from, filters, column, direction, nulls, page);
+    const listing = { from, filters, column, direction, nulls, page };
+    let found = await searchMatches({ read: (q) => readSql(q), prelude: tsquery, search: fullText, ...listing });
     // Nothing by full text: a typo ("coffe") still finds its claim by trigram word similarity, on the
     // text's first SEARCH_TEXT_PREFIX_CHARS characters, through the trigram index only and under the
     // text searches' own timeout: cut off, nothing is found (docs/features/arguments.md#what-a-search-reads).
@@ -179,7 +186,7 @@ export async function listClaims(input: ListClaimsInput, viewerId: string | null
       const prelude = Prisma.sql`WITH query AS (SELECT 1)`;
       found =
         (await readSqlWithin(TEXT_SEARCH_TIMEOUT_MS, (read) =>
-          searchMatches(read, prelude, trigram, from, filters, column, direction, nulls, page, TYPO_MATCH_CAP),
+          searchMatches({ read, prelude, search: trigram, ...listing, onlyFirst: TYPO_MATCH_CAP }),
         )) ?? { ids: [], total: 0 };
     }
     ids = found.ids;
@@ -216,18 +223,30 @@ export const SEARCH_READ_ALL_LIMIT = 5 * SEARCH_MATCH_CAP;
  * With `onlyFirst`, the first that many matches the index gives are the set, and no other road is taken
  * (the typo fallback: each match costs a trigram comparison, twice).
  */
-async function searchMatches(
-  read: SqlRead,
-  prelude: Prisma.Sql,
-  search: { match: Prisma.Sql; rank: Prisma.Sql },
-  from: Prisma.Sql,
-  filters: Prisma.Sql[],
-  column: Prisma.Sql,
-  direction: Prisma.Sql,
-  nulls: Prisma.Sql,
-  page: Prisma.Sql,
-  onlyFirst?: number,
-): Promise<{ ids: string[]; total: number }> {
+async function searchMatches({
+  read,
+  prelude,
+  search,
+  from,
+  filters,
+  column,
+  direction,
+  nulls,
+  page,
+  onlyFirst,
+}: {
+  read: SqlRead;
+  prelude: Prisma.Sql;
+  search: { match: Prisma.Sql; rank: Prisma.Sql };
+  /** The list's table(s), its filters, sort column, direction, NULLS placement and LIMIT/OFFSET. */
+  from: Prisma.Sql;
+  filters: Prisma.Sql[];
+  column: Prisma.Sql;
+  direction: Prisma.Sql;
+  nulls: Prisma.Sql;
+  page: Prisma.Sql;
+  onlyFirst?: number;
+}): Promise<{ ids: string[]; total: number }> {
   const where = Prisma.join([search.match, visibleClaim("c"), ...filters], " AND ");
   const columns = Prisma.sql`c.id, c.created_at, c.gradient, c.vote_count,
     ${from === CLAIMS ? Prisma.sql`NULL::float8` : Prisma.sql`cb.score`} AS bridging_score, ${search.rank} AS rank`;
@@ -265,7 +284,7 @@ export async function claimsCounter(): Promise<number> {
 
 // ---- one claim ----
 
-export async function getClaimDetail(claimId: string, viewerId: string | null): Promise<ClaimDetail> {
+export async function getClaimDetail({ claimId, viewerId }: { claimId: string; viewerId: string | null }): Promise<ClaimDetail> {
   const claim = isUuid(claimId) ? await claimView(claimId, viewerId, { includeHidden: true }) : null;
   // Hidden: 404 to everyone but its author and moderators (docs/features/moderation.md).
   if (!claim || (claim.moderation && !(await mayReveal(viewerId, claim.author.id)))) throw notFound(CLAIM_NOT_FOUND);
@@ -292,7 +311,7 @@ export interface Page {
 }
 
 /** The claims that name this one as a parent (its sub-claims), newest first. */
-export async function listChildClaims(claimId: string, viewerId: string | null, page: Page): Promise<ClaimList> {
+export async function listChildClaims({ claimId, viewerId, page }: { claimId: string; viewerId: string | null; page: Page }): Promise<ClaimList> {
   // Driver reads (rule 1 of server/db/client.ts): sub-claims are on every claim page's render.
   const [found] = isUuid(claimId)
     ? await readSql<{ found: number }>(Prisma.sql`SELECT 1 AS found FROM claims c WHERE c.id = ${claimId}::uuid AND ${visibleClaim("c")}`, { prepared: true })

@@ -28,7 +28,7 @@ export async function searchForResearch({ query, viewerId, origin }: { query: st
 /** One claim as text to read and cite: its page's Markdown twin. */
 export async function fetchForResearch({ claimId, viewerId, origin }: { claimId: string; viewerId: string | null; origin: string }): Promise<ResearchFetch> {
   // The claim first: one that is not found (or hidden) is a 404 before its evidence is read.
-  const claim = await getClaimDetail(claimId, viewerId);
+  const claim = await getClaimDetail({ claimId, viewerId });
   const evidence = await listEvidence(listEvidenceInput.parse({ claim_id: claim.id, limit: EVIDENCE_SHOWN }), viewerId);
   return {
     id: claim.id,

@@ -104,7 +104,7 @@ export const claimsRouter = router({
     })
     .input(claimIdInput)
     .output(claimDetailSchema)
-    .query(({ ctx, input }) => claims.getClaimDetail(input.claim_id, ctx.agent?.id ?? null)),
+    .query(({ ctx, input }) => claims.getClaimDetail({ claimId: input.claim_id, viewerId: ctx.agent?.id ?? null })),
 
   children: publicProcedure
     .meta({
@@ -112,7 +112,7 @@ export const claimsRouter = router({
     })
     .input(claimIdInput.extend(pageInput.shape))
     .output(claimListSchema)
-    .query(({ ctx, input }) => claims.listChildClaims(input.claim_id, ctx.agent?.id ?? null, input)),
+    .query(({ ctx, input }) => claims.listChildClaims({ claimId: input.claim_id, viewerId: ctx.agent?.id ?? null, page: input })),
 
   vote: agentProcedure
     .meta({
