@@ -38,6 +38,7 @@ import {
 } from "../door/answers.ts";
 import { admitCalls, chargeRequest, type Caller } from "../door/budgets.ts";
 import { readWebBody, TOO_LARGE } from "../http/body-limit.ts";
+import { ERROR_SCHEMA } from "../rest/openapi.ts";
 import { clientIpFromHeaders } from "../http/client-ip.ts";
 import { publicOrigin } from "../http/public-origin.ts";
 import { fromAnotherSite } from "../http/same-origin.ts";
@@ -84,13 +85,23 @@ function otherRequests(body: unknown): number {
   return messages.filter((m) => m && typeof m === "object" && typeof m.method === "string" && m.id !== undefined && m.method !== "tools/call").length;
 }
 
+/**
+ * What a tool answers as structured content: its result, or — with isError — the error body every way in
+ * answers with (CONTRACT: errors that programs can act on). Both are declared, so a client that checks
+ * structured content against the tool's schema (the MCP SDK's does, refused calls included) reads either.
+ */
+function resultOrError(result: NonNullable<ToolDefinition["outputSchema"]>) {
+  const { $defs, ...rest } = result;
+  return { type: "object" as const, ...($defs ? { $defs } : {}), anyOf: [rest, ERROR_SCHEMA] };
+}
+
 function toolListing(tool: ToolDefinition) {
   return {
     name: tool.name,
     title: tool.title,
     description: `${tool.description} (REST: ${tool.rest})`,
     inputSchema: tool.inputSchema,
-    ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+    ...(tool.outputSchema ? { outputSchema: resultOrError(tool.outputSchema) } : {}),
     annotations: tool.annotations,
   };
 }

@@ -106,7 +106,8 @@ export function buildOpenApiDocument(): Json {
 }
 
 /** The contract's error body (docs/api.md#errors): `code` is one of the table's. */
-const ERROR_SCHEMA: Json = {
+/** The error body (`{code, detail, errors?}`), also what an MCP tool's refused call carries as its structured content. */
+export const ERROR_SCHEMA: Json = {
   type: "object",
   required: ["code", "detail"],
   properties: {

@@ -2,7 +2,11 @@
 // route's handler with real HTTP-shaped requests and a real database: the transport specification's
 // Origin rule (a foreign Origin → 403, DNS rebinding included), the anonymous per-address budget that
 // requests without a working credential are charged to (429 once spent; a working credential from the
-// same address still passes), and JSON-RPC's invalid params (-32602) for a request whose params do not fit its method.
+// same address still passes), JSON-RPC's invalid params (-32602) for a request whose params do not fit its method,
+// and a refused tool call's isError result with the contract's {code, detail}.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { handleMcp } from "../../server/mcp/handler.ts";
 import { CLIENT_IP_HEADER, sealedClientIp } from "../../server/http/client-ip.ts";
@@ -148,5 +152,32 @@ describe("params that do not fit the method: JSON-RPC -32602 (invalid params), n
     expect(initialized.body.result.serverInfo.name).toBe("claims-service");
     // An unknown method stays "method not found".
     expect((await errorOf({ jsonrpc: "2.0", id: 1, method: "resources/list" }))?.code).toBe(-32601);
+  });
+});
+
+describe("a refused tool call is an isError result carrying the contract's {code, detail}", () => {
+  it("its text is the detail, its structured content the body /api/v1 answers with", async () => {
+    const invalid = await mcp({ token: me.token, body: toolCall("cast_vote", { claim_id: "00000000-0000-4000-8000-000000000000", value: 7 }) });
+    expect(invalid.body.result.isError).toBe(true);
+    expect(invalid.body.result.structuredContent).toMatchObject({ code: "validation_failed", errors: [{ field: "value" }] });
+    expect(invalid.body.result.content[0].text).toBe(invalid.body.result.structuredContent.detail);
+    const missing = await mcp({ token: me.token, body: toolCall("get_claim", { claim_id: "00000000-0000-4000-8000-000000000000" }) });
+    expect(missing.body.result).toMatchObject({ isError: true, structuredContent: { code: "not_found", detail: "Claim not found" } });
+  });
+
+  it("the official SDK client reads it (it checks structured content against the tool's declared output, refusals included)", async () => {
+    const client = new Client({ name: "guards-client", version: "1.0.0" });
+    const transport = new StreamableHTTPClientTransport(new URL(`${PUBLIC_ORIGIN}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${me.token}`, [CLIENT_IP_HEADER]: sealedClientIp(freshIp()) } },
+      fetch: (url, init) => handleMcp(new Request(url, init)),
+    });
+    await client.connect(transport);
+    try {
+      await client.listTools(); // the client keeps each tool's output schema to check results against
+      const missing = (await client.callTool({ name: "get_claim", arguments: { claim_id: "00000000-0000-4000-8000-000000000000" } })) as CallToolResult;
+      expect(missing).toMatchObject({ isError: true, structuredContent: { code: "not_found", detail: "Claim not found" } });
+    } finally {
+      await client.close();
+    }
   });
 });
