@@ -196,6 +196,13 @@ export interface ErrorExtra {
 }
 export const ERROR_EXTRA_FIELDS = ["existing_claim_id"] as const satisfies readonly (keyof ErrorExtra)[];
 
+/** An error's body as every way in sends it (docs/api.md#errors). */
+export interface ErrorBody extends ErrorExtra {
+  code: ErrorCode;
+  detail: string;
+  errors?: FieldError[];
+}
+
 export class AppError extends Error {
   override readonly name = "AppError";
   constructor(

@@ -8,19 +8,13 @@ import {
   AppError,
   ERROR_CODES,
   INTERNAL_ERROR,
+  type ErrorBody,
   type ErrorCode,
-  type ErrorExtra,
   type FieldError,
   type FieldRule,
 } from "../errors.ts";
 
-export type { ErrorCode, FieldError, FieldRule };
-
-export interface ErrorBody extends ErrorExtra {
-  code: ErrorCode;
-  detail: string;
-  errors?: FieldError[];
-}
+export type { ErrorBody, ErrorCode, FieldError, FieldRule };
 
 /** The table of server/errors.ts, its tRPC codes checked against tRPC's own list. */
 export const API_ERRORS: Record<ErrorCode, { status: number; trpc: TRPC_ERROR_CODE_KEY; when: string }> = ERROR_CODES;

@@ -14,18 +14,14 @@ import {
   isErrorCode,
   statusOf,
   type ErrorCode,
-  type ErrorExtra,
+  type ErrorBody,
   type FieldError,
 } from "../errors.ts";
 import { logError } from "../log/logger.ts";
 import type { RateLimitResult } from "../ratelimit/index.ts";
 
-/** An error's body as every way in sends it (CONTRACT: errors that programs can act on). */
-export interface ErrorBody extends ErrorExtra {
-  code: ErrorCode;
-  detail: string;
-  errors?: FieldError[];
-}
+/** An error's body as every way in sends it: one definition, beside the table of codes. */
+export type { ErrorBody };
 
 /** An answer, whatever the transport writes it with (node's response, a Web Response, the REST adapter's). */
 export interface Answer {
