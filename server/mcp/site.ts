@@ -38,7 +38,7 @@ export async function claimMarkdownResponse(request: Request, claimId: string): 
     const charged = await chargeCalls(ctx, [call("claims.get", { claim_id: claimId }), call("evidence.list", evidenceInput)]);
     if (charged.refused) return refused(RATE_LIMITED_BODY, charged.limit);
     const [claim, evidence] = await Promise.all([caller.claims.get({ claim_id: claimId }), caller.evidence.list(evidenceInput)]);
-    const body = claimMarkdown(claim, evidence.evidence, evidence.total, publicOrigin(request));
+    const body = claimMarkdown({ claim, evidence: evidence.evidence, totalEvidence: evidence.total, origin: publicOrigin(request) });
     return new Response(request.method === "HEAD" ? null : body, { status: 200, headers: { ...TEXT_HEADERS, "Content-Type": "text/markdown; charset=utf-8" } });
   } catch (err) {
     const body = callErrorBody(err, { log: "[site] claim markdown failed" });

@@ -32,7 +32,19 @@ function evidenceItem(e: Evidence & { title?: string | null; excerpt?: string | 
   return `- ${title}${score}, ${by}:${body}`;
 }
 
-export function claimMarkdown(claim: ClaimDetail & WithConsensus & WithPeople, evidence: Evidence[], totalEvidence: number, origin: string): string {
+export function claimMarkdown({
+  claim,
+  evidence,
+  totalEvidence,
+  origin,
+}: {
+  claim: ClaimDetail & WithConsensus & WithPeople;
+  /** The evidence shown, of `totalEvidence` in all. */
+  evidence: Evidence[];
+  totalEvidence: number;
+  /** The public origin links start with. */
+  origin: string;
+}): string {
   const url = `${origin}/claims/${claim.id}`;
   const lines: string[] = [`# ${inline(claim.statement)}`, ""];
   lines.push(`- Claim: ${url} (JSON: ${origin}/api/v1/claims/${claim.id})`);

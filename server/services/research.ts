@@ -33,7 +33,7 @@ export async function fetchForResearch({ claimId, viewerId, origin }: { claimId:
   return {
     id: claim.id,
     title: claim.statement,
-    text: claimMarkdown(claim, evidence.evidence, evidence.total, origin),
+    text: claimMarkdown({ claim, evidence: evidence.evidence, totalEvidence: evidence.total, origin }),
     url: `${origin}/claims/${claim.id}`,
     metadata: {
       gradient: claim.gradient,
