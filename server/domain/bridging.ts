@@ -255,12 +255,9 @@ export function fitBridging(m: VoteMatrix, options: Partial<BridgingOptions> = {
   for (let c = 0; c < m.claimCount; c++) claimVotes[c] = claims.start[c + 1] - claims.start[c];
 
   const ai = new Float64Array(m.agentCount);
-  const af = new Float64Array(m.agentCount);
+  const af = startingFactors(m, keep, agentVotes, opts.seed);
   const ci = new Float64Array(m.claimCount);
   const cf = new Float64Array(m.claimCount);
-  // A small random start breaks the symmetry f = 0, which is a stationary point of ALS.
-  const random = seededRandom(opts.seed);
-  for (let a = 0; a < m.agentCount; a++) af[a] = agentVotes[a] > 0 ? random() - 0.5 : 0;
   let mu = fitted > 0 ? sum / fitted : 0.5;
 
   let previousLoss = Infinity;
@@ -294,6 +291,36 @@ export function fitBridging(m: VoteMatrix, options: Partial<BridgingOptions> = {
     rmse: fitted > 0 ? Math.sqrt(Math.max(0, sse) / fitted) : 0,
     factorScale,
   };
+}
+
+/** murmur3's finaliser: a well-mixed 32-bit word from any 32-bit word. */
+function mix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/**
+ * The agents' starting factors. A small pseudo-random start breaks the symmetry f = 0, a stationary
+ * point of ALS. Each agent's is drawn from the seed and its own fitted votes (which claims, which
+ * values; summed, so their order does not matter), not from its position: the fit is then the same
+ * however agents are numbered — by id in the service, by pseudonym in the open data, whose rescore
+ * must reproduce it (docs/features/open-data.md).
+ */
+function startingFactors(m: VoteMatrix, keep: Uint8Array, agentVotes: Int32Array, seed: number): Float64Array {
+  const sums = new Uint32Array(m.agentCount);
+  for (let k = 0; k < m.length; k++) {
+    if (!keep[k]) continue;
+    const valueWord = Math.floor(m.value[k] * 4294967296) >>> 0;
+    const word = mix32(Math.imul(m.claimIdx[k] + 1, 0x9e3779b1) ^ mix32(valueWord ^ seed));
+    sums[m.agentIdx[k]] = (sums[m.agentIdx[k]] + word) >>> 0;
+  }
+  const af = new Float64Array(m.agentCount);
+  for (let a = 0; a < m.agentCount; a++) af[a] = agentVotes[a] > 0 ? mix32(sums[a] ^ seed) / 4294967296 - 0.5 : 0;
+  return af;
 }
 
 /**
@@ -458,26 +485,53 @@ export class VoteMatrixBuilder {
   }
 
   /**
-   * The matrix (views of the votes read, no copy). Claims and
-   * agents are numbered in id order, not in the order the rows came: a fit's seeded start is then
-   * the same however the database happened to return them (a sequential scan may start anywhere).
+   * The matrix. Claims and agents are numbered in id order, and the votes put in (claim, agent) order,
+   * not in the order the rows came: a fit adds up every row's sums in the same order however the
+   * database happened to return them (a sequential scan may start anywhere), so the same votes fit to
+   * the same bits.
    */
   build(): { matrix: VoteMatrix; claimIds: string[]; agentIds: string[] } {
     renumberInIdOrder(this.claimIds, this.claimIdx, this.length);
     renumberInIdOrder(this.agentIds, this.agentIdx, this.length);
-    return {
-      matrix: {
-        claimIdx: this.claimIdx.subarray(0, this.length),
-        agentIdx: this.agentIdx.subarray(0, this.length),
-        value: this.value.subarray(0, this.length),
-        length: this.length,
-        claimCount: this.claimIds.length,
-        agentCount: this.agentIds.length,
-      },
-      claimIds: this.claimIds,
-      agentIds: this.agentIds,
-    };
+    const matrix = inClaimAgentOrder({
+      claimIdx: this.claimIdx.subarray(0, this.length),
+      agentIdx: this.agentIdx.subarray(0, this.length),
+      value: this.value.subarray(0, this.length),
+      length: this.length,
+      claimCount: this.claimIds.length,
+      agentCount: this.agentIds.length,
+    });
+    return { matrix, claimIds: this.claimIds, agentIds: this.agentIds };
   }
+}
+
+/** The votes sorted by claim, then agent: two stable counting sorts (by agent, then by claim), O(votes). */
+function inClaimAgentOrder(m: VoteMatrix): VoteMatrix {
+  const byAgent = countingOrder(m.agentIdx, m.agentCount, null);
+  const order = countingOrder(m.claimIdx, m.claimCount, byAgent);
+  const claimIdx = new Int32Array(m.length);
+  const agentIdx = new Int32Array(m.length);
+  const value = new Float64Array(m.length);
+  for (let i = 0; i < m.length; i++) {
+    const k = order[i];
+    claimIdx[i] = m.claimIdx[k];
+    agentIdx[i] = m.agentIdx[k];
+    value[i] = m.value[k];
+  }
+  return { ...m, claimIdx, agentIdx, value };
+}
+
+/** The positions of the votes (in `within` order, or input order) stably sorted by `key`. */
+function countingOrder(key: Int32Array, keys: number, within: Int32Array | null): Int32Array {
+  const start = new Int32Array(keys + 1);
+  for (let k = 0; k < key.length; k++) start[key[k] + 1]++;
+  for (let r = 1; r <= keys; r++) start[r] += start[r - 1];
+  const order = new Int32Array(key.length);
+  for (let i = 0; i < key.length; i++) {
+    const k = within ? within[i] : i;
+    order[start[key[k]]++] = k;
+  }
+  return order;
 }
 
 /** Sorts `ids` in place and rewrites the indexes that point into it. */
