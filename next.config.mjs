@@ -48,6 +48,10 @@ const nextConfig = {
         // The app folder cannot hold a dot-folder route: the well-known document is served from /oauth.
         { source: "/.well-known/oauth-protected-resource", destination: "/oauth/protected-resource" },
         { source: "/.well-known/oauth-authorization-server", destination: "/oauth/authorization-server" },
+        // The open data (docs/features/open-data.md): its signing key's well-known address, and the list
+        // of snapshots as JSON for a program asking GET /data (Accept names JSON, not HTML; a browser gets the page).
+        { source: "/.well-known/claims-data-key", destination: "/data/key" },
+        { source: "/data", has: [{ type: "header", key: "accept", value: "(?!.*text/html).*application/json.*" }], destination: "/data.json" },
       ],
     };
   },

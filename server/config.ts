@@ -1,7 +1,7 @@
 // Environment, validated once (docs/operating.md#configuration). A bad value stops the process with a message that names
 // the variable. In development and tests, missing secrets are generated once and kept in DATA_DIR so
 // that `npm run dev` needs no configuration.
-import { randomBytes } from "node:crypto";
+import { createPrivateKey, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
@@ -39,6 +39,15 @@ function numberVar(
   if (opts.min !== undefined) n = n.min(opts.min, { message });
   if (opts.max !== undefined) n = n.max(opts.max, { message: opts.tooLarge ? `${name} must be ${opts.tooLarge}` : message });
   return opts.allowed ? n.refine(opts.allowed, { message }) : n;
+}
+
+/** Whether `pem` (newlines as they are, or written as \n in one line) is an Ed25519 private key in PKCS#8 PEM. */
+function isEd25519PrivateKey(pem: string): boolean {
+  try {
+    return createPrivateKey({ key: pem.replace(/\\n/g, "\n"), format: "pem" }).asymmetricKeyType === "ed25519";
+  } catch {
+    return false;
+  }
 }
 
 /** A whole-number variable (see numberVar). */
@@ -203,6 +212,17 @@ const operatorSettings = z.object({
     .enum(["", "0", "1", "true", "false"], { message: "STANDING_REQUIRE_VERIFIED must be 1/true or 0/false" })
     .default("1")
     .transform((v) => v !== "0" && v !== "false"),
+  // Open data (docs/features/open-data.md): a signed snapshot of the inputs and verdicts every so many hours.
+  DATA_SNAPSHOT_HOURS: intVar("DATA_SNAPSHOT_HOURS", "a whole number of hours, 0 (off) or 1-24", { min: 0, max: 24 })
+    .default(24),
+  /** Where snapshots are written and served from; unset: DATA_DIR/snapshots. */
+  DATA_SNAPSHOT_DIR: optionalString,
+  DATA_SNAPSHOTS_KEPT: intVar("DATA_SNAPSHOTS_KEPT", "a whole number from 1 to 1000", { min: 1, max: 1000 })
+    .default(7),
+  /** The snapshots' Ed25519 signing key (PKCS#8 PEM); unset: generated into DATA_DIR on first use. */
+  DATA_SIGNING_KEY: optionalString.refine((v) => v === undefined || isEd25519PrivateKey(v), {
+    message: "DATA_SIGNING_KEY must be an Ed25519 private key in PKCS#8 PEM (openssl genpkey -algorithm ed25519)",
+  }),
   // Logs and metrics
   LOG_LEVEL: z
     .enum(["silent", "fatal", "error", "warn", "info", "debug", "trace"], {

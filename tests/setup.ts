@@ -21,6 +21,8 @@ process.env.STANDING_REQUIRE_VERIFIED ??= "false";
 // The bridging refit runs where a test runs it (tests/api/bridging.test.ts, tests/api/background.test.ts):
 // in the background it would re-score claims under tests that set or expect their standing.
 process.env.BRIDGING_INTERVAL_SECONDS ??= "0";
+// Nor the open data's snapshot (a fit of its own, published): tests/api/open-data*.test.ts take theirs.
+process.env.DATA_SNAPSHOT_HOURS ??= "0";
 process.env.RATE_LIMIT_PREFIX = `test-${randomBytes(6).toString("hex")}`;
 process.env.CACHE_PREFIX ??= `test-cache-${randomBytes(6).toString("hex")}`;
 process.env.LOG_LEVEL ??= "error";

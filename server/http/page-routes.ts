@@ -14,6 +14,9 @@ export const ROUTE_HANDLERS = [
   "/api/v1/[...path]",
   "/auth/complete",
   "/consent/[uid]/decision",
+  "/data.json",
+  "/data/[snapshot]/[file]",
+  "/data/key",
   "/icon.svg",
   "/llms.txt",
   "/markdown/claims/[id]",
@@ -31,7 +34,7 @@ export const ROUTE_HANDLERS = [
 export const SELF_CHARGING_HANDLERS = ["/mcp", "/llms.txt", "/markdown/claims/[id]", "/icon.svg"] as const satisfies readonly (typeof ROUTE_HANDLERS)[number][];
 
 /** Paths next.config.mjs rewrites onto a route handler before routing (what the client sends). */
-const REWRITTEN_TO_HANDLERS = ["/.well-known/oauth-protected-resource", "/.well-known/oauth-authorization-server"] as const;
+const REWRITTEN_TO_HANDLERS = ["/.well-known/oauth-protected-resource", "/.well-known/oauth-authorization-server", "/.well-known/claims-data-key"] as const;
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 

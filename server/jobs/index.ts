@@ -11,6 +11,7 @@ import { attemptDeliveries, encryptClearWebhookSecrets } from "../services/webho
 import { resolveDueClaims, RESOLUTION_BATCH } from "../services/resolution.ts";
 import { refreshStaleRelatedSets } from "../services/discovery.ts";
 import { RESCORE_BATCH, rescorePending, runBridgingFit } from "../services/bridging.ts";
+import { takeSnapshot } from "../services/open-data-snapshot.ts";
 import { applyStandingRule, drainStanding } from "../services/standing.ts";
 import { QUEUES } from "../queue/pg-boss.ts";
 import { enqueueDeliveries, stopJobQueue, wakeWorker } from "../queue/client.ts";
@@ -124,7 +125,23 @@ export const BACKGROUND_TASKS: readonly BackgroundTask[] = [
     runAtStart: true,
     round: (ctx) => standingRound(ctx),
   },
+  // The open data (docs/features/open-data.md): a signed snapshot every DATA_SNAPSHOT_HOURS, by one
+  // instance per period, into DATA_SNAPSHOT_DIR (which the instances that serve it share). Its fit is
+  // the bridging fit's, under that fit's lock. DATA_SNAPSHOT_HOURS=0: off.
+  {
+    kind: "periodic",
+    name: "open-data",
+    everyMs: () => config().DATA_SNAPSHOT_HOURS * 3_600_000,
+    instances: "once-per-period",
+    round: () => snapshotRound(),
+  },
 ];
+
+async function snapshotRound(): Promise<void> {
+  const { dir, manifest, seconds } = await takeSnapshot();
+  const rows = Object.fromEntries(Object.entries(manifest.files).map(([file, f]) => [file, f.rows]));
+  log().info({ dir, cutoff: manifest.cutoff, rows, seconds }, `[open-data] snapshot of ${manifest.cutoff} written in ${seconds.total.toFixed(1)} s`);
+}
 
 /** Whether this process has stored the configured standing rule (once per start; idempotent anyway). */
 let standingRuleApplied = false;

@@ -198,6 +198,12 @@ export interface FitOptions {
   /** Skip unless the last fit (any instance) is at least this old. */
   minIntervalSeconds?: number;
   now?: () => Date;
+  /**
+   * Fit these votes instead of reading them: the open data's snapshot reads them in its own transaction
+   * and publishes this fit (docs/features/open-data.md). `onFit` sees the fit before it is written.
+   */
+  votes?: VoteSnapshot;
+  onFit?: (fit: BridgingFit) => void;
 }
 
 /** When the last full fit finished, and its μ and factor scale; null before the first. */
@@ -222,7 +228,8 @@ export async function runBridgingFit(options: FitOptions = {}): Promise<FitSumma
     const { DATABASE_URL: url, BRIDGING_WORKER_NICE: nice } = config();
     let source: FitSource;
     let oldGenerationMb: number | undefined;
-    if (dbBackend() === "postgres" && url) {
+    if (options.votes) source = { snapshot: options.votes };
+    else if (dbBackend() === "postgres" && url) {
       source = { postgres: url };
       // Sizes the worker's heap: it will hold at most this many claim and agent ids.
       const [{ ids }] = await readSql<{ ids: number }>`SELECT ((SELECT count(*) FROM claims) + (SELECT count(*) FROM agents))::int AS ids`;
@@ -239,6 +246,7 @@ export async function runBridgingFit(options: FitOptions = {}): Promise<FitSumma
         busy: gauge?.shared,
       });
       const t2 = performance.now();
+      options.onFit?.(fit);
       // The read happened here (PGlite) or in the worker (PostgreSQL): the fit is the rest of the wait.
       const t1 = t0 + ("snapshot" in source ? pgliteReadMs : readMs);
       const results = claimsBridging(fit);
