@@ -79,7 +79,15 @@ describe("consensus, stated only when it is there", () => {
   });
 
   it("no votes: no verdict, no start, an empty histogram", async () => {
-    expect(await consensusOf(ids.none)).toEqual({ status: "no_votes", voters: 0, decided_by: null, histogram: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0], since: null });
+    expect(await consensusOf(ids.none)).toEqual({
+      status: "no_votes",
+      voters: 0,
+      decided_by: null,
+      histogram: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+      gradient: null,
+      not_counted: { people: 0, automated: 0 },
+      since: null,
+    });
   });
 
   it("three unanimous votes at 0.95 are too few to call", async () => {
