@@ -30,11 +30,8 @@ for (const campShare of [0.5, 0.65, 0.8]) {
         const fit = fitBridging(sim, { minAgentVotes: Number(process.env.MIN_AGENT_VOTES ?? DEFAULT_BRIDGING_OPTIONS.minAgentVotes) });
         const scenario = `${campShare}/${voteProbability}/${noise}`;
         sim.kinds.forEach((kind, c) => {
-          const b = claimBridging(fit.mu, fit.claimIntercept[c], fit.claimFactor[c], fit.claimVotes[c], DEFAULT_BRIDGING_OPTIONS.minClaimVotes, {
-            trueScore: 2,
-            falseScore: -1,
-            polarityCap: Infinity,
-          });
+          const claim = { mu: fit.mu, intercept: fit.claimIntercept[c], factor: fit.claimFactor[c], votes: fit.claimVotes[c] };
+          const b = claimBridging(claim, { thresholds: { trueScore: 2, falseScore: -1, polarityCap: Infinity } });
           observations.push({ scenario, kind, score: b.score, polarity: b.polarity });
         });
         scenarios.push(scenario);

@@ -139,10 +139,10 @@ export function qualifyingVotes(m: VoteMatrix, opts: Pick<BridgingOptions, "minA
  * Solves the 2×2 ridge regression min Σ (y − i − f·x)² + λi·i² + λf·f² from its sums
  * (n, Σx, Σx², Σy, Σxy); returns [i, f].
  */
-function ridge2(n: number, sx: number, sxx: number, sy: number, sxy: number, li: number, lf: number): [number, number] {
-  const a = n + li;
+function ridge2({ n, sx, sxx, sy, sxy }: FrozenSums, { lambdaIntercept, lambdaFactor }: Penalties): [number, number] {
+  const a = n + lambdaIntercept;
   const b = sx;
-  const d = sxx + lf;
+  const d = sxx + lambdaFactor;
   const det = a * d - b * b;
   if (det <= 1e-12) return [0, 0];
   return [(d * sy - b * sxy) / det, (a * sxy - b * sy) / det];
@@ -159,7 +159,8 @@ interface Rows {
   value: Float64Array;
 }
 
-function groupRows(m: VoteMatrix, keep: Uint8Array, fitted: number, byClaim: boolean): Rows {
+function groupRows(m: VoteMatrix, { keep, fitted, by }: { keep: Uint8Array; fitted: number; by: "claim" | "agent" }): Rows {
+  const byClaim = by === "claim";
   const rowOf = byClaim ? m.claimIdx : m.agentIdx;
   const otherOf = byClaim ? m.agentIdx : m.claimIdx;
   const start = new Int32Array((byClaim ? m.claimCount : m.agentCount) + 1);
@@ -177,6 +178,15 @@ function groupRows(m: VoteMatrix, keep: Uint8Array, fitted: number, byClaim: boo
   return { start, other, value };
 }
 
+/** The ridge penalties λi and λf of the intercepts and factors. */
+type Penalties = Pick<BridgingOptions, "lambdaIntercept" | "lambdaFactor">;
+
+/** One side's intercepts and factors (claims' or agents'). */
+interface RowParameters {
+  intercept: Float64Array;
+  factor: Float64Array;
+}
+
 /**
  * One half-sweep: every row's (i, f) by its 2×2 ridge regression on y = value − μ − i_other,
  * x = f_other (closed form, sums in registers). Returns the squared error and the residual sum of the
@@ -184,13 +194,19 @@ function groupRows(m: VoteMatrix, keep: Uint8Array, fitted: number, byClaim: boo
  */
 function solveRows(
   rows: Rows,
-  mu: number,
-  otherIntercept: Float64Array,
-  otherFactor: Float64Array,
-  intercept: Float64Array,
-  factor: Float64Array,
-  li: number,
-  lf: number,
+  {
+    mu,
+    given: { intercept: otherIntercept, factor: otherFactor },
+    into: { intercept, factor },
+    lambdaIntercept: li,
+    lambdaFactor: lf,
+  }: Penalties & {
+    mu: number;
+    /** The other side's parameters, held fixed (indexed by `rows.other`). */
+    given: RowParameters;
+    /** Where the rows' own parameters are written (indexed by row). */
+    into: RowParameters;
+  },
 ): { sse: number; residual: number } {
   const { start, other, value } = rows;
   let sse = 0;
@@ -247,26 +263,29 @@ export function fitBridging(m: VoteMatrix, options: Partial<BridgingOptions> = {
     fitted++;
     sum += m.value[k];
   }
-  const claims = groupRows(m, keep, fitted, true);
-  const agents = groupRows(m, keep, fitted, false);
+  const claims = groupRows(m, { keep, fitted, by: "claim" });
+  const agents = groupRows(m, { keep, fitted, by: "agent" });
   const agentVotes = new Int32Array(m.agentCount);
   const claimVotes = new Int32Array(m.claimCount);
   for (let a = 0; a < m.agentCount; a++) agentVotes[a] = agents.start[a + 1] - agents.start[a];
   for (let c = 0; c < m.claimCount; c++) claimVotes[c] = claims.start[c + 1] - claims.start[c];
 
   const ai = new Float64Array(m.agentCount);
-  const af = startingFactors(m, keep, agentVotes, opts.seed);
+  const af = startingFactors(m, { keep, agentVotes, seed: opts.seed });
   const ci = new Float64Array(m.claimCount);
   const cf = new Float64Array(m.claimCount);
   let mu = fitted > 0 ? sum / fitted : 0.5;
+  const agentSide = { intercept: ai, factor: af };
+  const claimSide = { intercept: ci, factor: cf };
+  const penalties = { lambdaIntercept: opts.lambdaIntercept, lambdaFactor: opts.lambdaFactor };
 
   let previousLoss = Infinity;
   let iterations = 0;
   let sse = 0;
   for (; iterations < opts.maxIterations && fitted > 0; ) {
     iterations++;
-    solveRows(claims, mu, ai, af, ci, cf, opts.lambdaIntercept, opts.lambdaFactor);
-    const last = solveRows(agents, mu, ci, cf, ai, af, opts.lambdaIntercept, opts.lambdaFactor);
+    solveRows(claims, { mu, given: agentSide, into: claimSide, ...penalties });
+    const last = solveRows(agents, { mu, given: claimSide, into: agentSide, ...penalties });
     // μ (unregularised): with residuals e, moving μ by δ = Σe/N leaves Σ(e − δ)² = Σe² − (Σe)²/N.
     mu += last.residual / fitted;
     sse = last.sse - (last.residual * last.residual) / fitted;
@@ -277,7 +296,7 @@ export function fitBridging(m: VoteMatrix, options: Partial<BridgingOptions> = {
     if (previousLoss - loss < opts.tolerance * Math.max(1, previousLoss)) break;
     previousLoss = loss;
   }
-  const factorScale = normaliseFactors(af, cf, agentVotes, claimVotes);
+  const factorScale = normaliseFactors({ agentFactor: af, claimFactor: cf, agentVotes, claimVotes });
   return {
     mu,
     agentIntercept: ai,
@@ -310,7 +329,7 @@ function mix32(h: number): number {
  * however agents are numbered — by id in the service, by pseudonym in the open data, whose rescore
  * must reproduce it (docs/features/open-data.md).
  */
-function startingFactors(m: VoteMatrix, keep: Uint8Array, agentVotes: Int32Array, seed: number): Float64Array {
+function startingFactors(m: VoteMatrix, { keep, agentVotes, seed }: { keep: Uint8Array; agentVotes: Int32Array; seed: number }): Float64Array {
   const sums = new Uint32Array(m.agentCount);
   for (let k = 0; k < m.length; k++) {
     if (!keep[k]) continue;
@@ -329,7 +348,17 @@ function startingFactors(m: VoteMatrix, keep: Uint8Array, agentVotes: Int32Array
  * factors get root mean square 1 — polarity p then means that agents one unit apart on the viewpoint
  * axis differ by p in vote value — and the sign makes the larger camp (more agents with f > 0) positive.
  */
-function normaliseFactors(af: Float64Array, cf: Float64Array, agentVotes: Int32Array, claimVotes: Int32Array): number {
+function normaliseFactors({
+  agentFactor: af,
+  claimFactor: cf,
+  agentVotes,
+  claimVotes,
+}: {
+  agentFactor: Float64Array;
+  claimFactor: Float64Array;
+  agentVotes: Int32Array;
+  claimVotes: Int32Array;
+}): number {
   let squares = 0;
   let count = 0;
   let positive = 0;
@@ -349,8 +378,7 @@ function normaliseFactors(af: Float64Array, cf: Float64Array, agentVotes: Int32A
 
 /** The status of a claim from its score, polarity and the votes that entered the fit. */
 export function bridgingStatus(
-  score: number,
-  polarity: number,
+  { score, polarity }: { score: number; polarity: number },
   thresholds: BridgingThresholds = DEFAULT_BRIDGING_THRESHOLDS,
 ): Exclude<BridgingStatus, "insufficient_data"> {
   if (Math.abs(polarity) >= thresholds.polarityCap) return "divided";
@@ -363,19 +391,21 @@ const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
 /** Stored and compared at 4 decimals: a refit that moves a score by less rewrites nothing. */
 export const roundBridging = (x: number) => Math.round(x * 1e4) / 1e4;
 
+/** How a claim's fitted parameters become its status: the votes it needs, and the thresholds. */
+export interface BridgingRule {
+  minClaimVotes?: number;
+  thresholds?: BridgingThresholds;
+}
+
 /** A claim's bridging from the model's μ, its intercept, factor and the votes it was fitted on. */
 export function claimBridging(
-  mu: number,
-  intercept: number,
-  factor: number,
-  votes: number,
-  minClaimVotes = DEFAULT_BRIDGING_OPTIONS.minClaimVotes,
-  thresholds: BridgingThresholds = DEFAULT_BRIDGING_THRESHOLDS,
+  { mu, intercept, factor, votes }: { mu: number; intercept: number; factor: number; votes: number },
+  { minClaimVotes = DEFAULT_BRIDGING_OPTIONS.minClaimVotes, thresholds = DEFAULT_BRIDGING_THRESHOLDS }: BridgingRule = {},
 ): ClaimBridging {
   if (votes < minClaimVotes) return { score: null, polarity: null, status: "insufficient_data" };
   const score = roundBridging(clamp01(mu + intercept));
   const polarity = roundBridging(factor);
-  return { score, polarity, status: bridgingStatus(score, polarity, thresholds) };
+  return { score, polarity, status: bridgingStatus({ score, polarity }, thresholds) };
 }
 
 /** Every claim's bridging from a fit (claim index → result). */
@@ -386,7 +416,8 @@ export function claimsBridging(
 ): ClaimBridging[] {
   const out: ClaimBridging[] = [];
   for (let c = 0; c < fit.claimIntercept.length; c++) {
-    out.push(claimBridging(fit.mu, fit.claimIntercept[c], fit.claimFactor[c], fit.claimVotes[c], minClaimVotes, thresholds));
+    const claim = { mu: fit.mu, intercept: fit.claimIntercept[c], factor: fit.claimFactor[c], votes: fit.claimVotes[c] };
+    out.push(claimBridging(claim, { minClaimVotes, thresholds }));
   }
   return out;
 }
@@ -410,23 +441,30 @@ export interface FrozenSums {
  * last fit knows count: a crowd of brand-new accounts has no viewpoint yet and cannot move a claim's
  * status until the next full fit has placed them.
  */
-export function rescoreFromSums(
-  mu: number,
-  factorScale: number,
-  { n, sx, sxx, sy, sxy }: FrozenSums,
-  options: Partial<BridgingOptions> = {},
-  thresholds: BridgingThresholds = DEFAULT_BRIDGING_THRESHOLDS,
-): ClaimBridging & { intercept: number; factor: number; votes: number } {
+export function rescoreFromSums({
+  mu,
+  factorScale,
+  sums,
+  options = {},
+  thresholds = DEFAULT_BRIDGING_THRESHOLDS,
+}: {
+  /** The last fit's μ and factor scale. */
+  mu: number;
+  factorScale: number;
+  sums: FrozenSums;
+  options?: Partial<BridgingOptions>;
+  thresholds?: BridgingThresholds;
+}): ClaimBridging & { intercept: number; factor: number; votes: number } {
   const opts = { ...DEFAULT_BRIDGING_OPTIONS, ...options };
   // The stored agent factors are normalised by factorScale (RMS 1), so the claim's factor is scaled
   // by it: the fit's penalty λf·f² becomes λf·f'²/scale², and the result is the fit's own claim step.
-  const lf = opts.lambdaFactor / (factorScale > 1e-12 ? factorScale * factorScale : 1);
-  const [intercept, factor] = ridge2(n, sx, sxx, sy, sxy, opts.lambdaIntercept, lf);
+  const lambdaFactor = opts.lambdaFactor / (factorScale > 1e-12 ? factorScale * factorScale : 1);
+  const [intercept, factor] = ridge2(sums, { lambdaIntercept: opts.lambdaIntercept, lambdaFactor });
   return {
     intercept,
     factor,
-    votes: n,
-    ...claimBridging(mu, intercept, factor, n, opts.minClaimVotes, thresholds),
+    votes: sums.n,
+    ...claimBridging({ mu, intercept, factor, votes: sums.n }, { minClaimVotes: opts.minClaimVotes, thresholds }),
   };
 }
 

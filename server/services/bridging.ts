@@ -332,7 +332,7 @@ async function rescoreIn(t: SqlTx, model: { mu: number; factorScale: number }, c
     sumsOf.set(r.claim_id, { n: r.n, sx: Number(r.sx), sxx: Number(r.sxx), sy: Number(r.sy), sxy: Number(r.sxy) });
   }
   const ids = [...sumsOf.keys()];
-  const results = ids.map((id) => rescoreFromSums(model.mu, model.factorScale, sumsOf.get(id)!, DEFAULT_BRIDGING_OPTIONS));
+  const results = ids.map((id) => rescoreFromSums({ ...model, sums: sumsOf.get(id)!, options: DEFAULT_BRIDGING_OPTIONS }));
   return updateClaims(t, ids, results, now);
 }
 

@@ -103,11 +103,11 @@ describe("guardrails", () => {
 
   it("the status: divided beats any score, then the score thresholds", () => {
     const t = DEFAULT_BRIDGING_THRESHOLDS;
-    expect(bridgingStatus(0.95, t.polarityCap, t)).toBe("divided");
-    expect(bridgingStatus(0.95, -t.polarityCap, t)).toBe("divided");
-    expect(bridgingStatus(t.trueScore, 0, t)).toBe("bridged_true");
-    expect(bridgingStatus(t.falseScore, 0, t)).toBe("bridged_false");
-    expect(bridgingStatus(0.5, 0, t)).toBe("undecided");
+    expect(bridgingStatus({ score: 0.95, polarity: t.polarityCap }, t)).toBe("divided");
+    expect(bridgingStatus({ score: 0.95, polarity: -t.polarityCap }, t)).toBe("divided");
+    expect(bridgingStatus({ score: t.trueScore, polarity: 0 }, t)).toBe("bridged_true");
+    expect(bridgingStatus({ score: t.falseScore, polarity: 0 }, t)).toBe("bridged_false");
+    expect(bridgingStatus({ score: 0.5, polarity: 0 }, t)).toBe("undecided");
   });
 });
 
@@ -131,7 +131,7 @@ describe("re-scoring one claim against frozen agents", () => {
           sums.sxy += x * y;
         }
       }
-      const again = rescoreFromSums(fit.mu, fit.factorScale, sums);
+      const again = rescoreFromSums({ mu: fit.mu, factorScale: fit.factorScale, sums });
       expect(again.status).toBe(full[c].status);
       expect(again.score!).toBeCloseTo(full[c].score!, 2);
       expect(again.polarity!).toBeCloseTo(full[c].polarity!, 2);
