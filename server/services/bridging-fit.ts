@@ -92,20 +92,17 @@ export async function fitOffThread(source: FitSource, thread: FitThreadOptions =
   }
   const { oldGenerationMb } = thread;
   try {
-    return await runWorker(source, options, nice, oldGenerationMb, thread.busy);
+    return await runWorker(source, { options, nice, oldGenerationMb, busy: thread.busy });
   } catch (err) {
     // Sized too small after all (the counts are read before the votes): once more, uncapped.
     if (oldGenerationMb === undefined || (err as { code?: string }).code !== "ERR_WORKER_OUT_OF_MEMORY") throw err;
-    return runWorker(source, options, nice, undefined, thread.busy);
+    return runWorker(source, { options, nice, busy: thread.busy });
   }
 }
 
 async function runWorker(
   source: FitSource,
-  options: Partial<BridgingOptions>,
-  nice: number,
-  oldGenerationMb: number | undefined,
-  busy: Float64Array | undefined,
+  { options, nice, oldGenerationMb, busy }: Omit<FitThreadOptions, "inline"> & { options: Partial<BridgingOptions>; nice: number },
 ): Promise<FitResult> {
   // The worker source is TypeScript: a small bootstrap registers tsx's require hook in the worker first
   // (however this process was started: tsx, vitest or Next), then loads it. The CommonJS hook, not the

@@ -93,7 +93,18 @@ function pacer(gauge: EventLoopGauge): Pace {
 }
 
 /** Writes the claims whose bridging changed (4 decimals); returns how many rows changed. */
-async function writeClaimResults(ids: readonly string[], results: readonly ClaimBridging[], at: Date, pace: Pace): Promise<number> {
+async function writeClaimResults({
+  ids,
+  results,
+  at,
+  pace,
+}: {
+  /** The claims' ids, and their results at the same index. */
+  ids: readonly string[];
+  results: readonly ClaimBridging[];
+  at: Date;
+  pace: Pace;
+}): Promise<number> {
   let changed = 0;
   let changedNow = 0;
   for (let i = 0; i < ids.length; i += WRITE_BATCH) {
@@ -101,7 +112,7 @@ async function writeClaimResults(ids: readonly string[], results: readonly Claim
     const slice = results.slice(i, i + WRITE_BATCH);
     changedNow = await sqlTransaction(async (tx) => {
       await relaxCommit(tx);
-      return updateClaims(tx, ids.slice(i, i + WRITE_BATCH), slice, at);
+      return updateClaims(tx, { ids: ids.slice(i, i + WRITE_BATCH), results: slice, at });
     });
     changed += changedNow;
   }
@@ -121,7 +132,10 @@ async function relaxCommit(tx: SqlTx): Promise<void> {
  * (services/consensus.ts) in the same transaction; returns how many bridging rows changed. The claim
  * rows are locked first (in id order), as votes and the re-score take them: claim, then bridging row.
  */
-async function updateClaims(tx: SqlTx, ids: readonly string[], results: readonly ClaimBridging[], at: Date): Promise<number> {
+async function updateClaims(
+  tx: SqlTx,
+  { ids, results, at }: { ids: readonly string[]; results: readonly ClaimBridging[]; at: Date },
+): Promise<number> {
   if (ids.length === 0) return 0;
   const values = Prisma.sql`unnest(${ids}::uuid[], ${results.map((r) => r.score)}::float8[], ${results.map((r) => r.polarity)}::float8[],
                 ${results.map((r) => r.status)}::text[]) AS u(id, score, polarity, status)`;
@@ -146,7 +160,17 @@ async function updateClaims(tx: SqlTx, ids: readonly string[], results: readonly
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /** Writes the fitted agents' parameters that changed; drops those of agents the fit left out. */
-async function writeAgentResults(agentIds: readonly string[], fit: BridgingFit, at: Date, pace: Pace): Promise<number> {
+async function writeAgentResults({
+  agentIds,
+  fit,
+  at,
+  pace,
+}: {
+  agentIds: readonly string[];
+  fit: BridgingFit;
+  at: Date;
+  pace: Pace;
+}): Promise<number> {
   let changed = 0;
   let changedNow = 0;
   for (let i = 0; i < agentIds.length; i += WRITE_BATCH) {
@@ -252,7 +276,7 @@ export async function runBridgingFit(options: FitOptions = {}): Promise<FitSumma
       const results = claimsBridging(fit);
       const at = now();
       const pace = gauge ? pacer(gauge) : async () => {};
-      const changedClaims = await writeClaimResults(claimIds, results, at, pace);
+      const changedClaims = await writeClaimResults({ ids: claimIds, results, at, pace });
       // Claims that lost all their counted votes are no longer in the snapshot.
       // (A claim without them has no_votes whatever its bridging row says: its consensus stays.)
       const emptied = await sqlTransaction((tx) =>
@@ -261,7 +285,7 @@ export async function runBridgingFit(options: FitOptions = {}): Promise<FitSumma
           FROM claims c
           WHERE c.id = b.claim_id AND c.counted_vote_count = 0 AND b.status <> 'insufficient_data'`),
       );
-      const changedAgents = await writeAgentResults(agentIds, fit, at, pace);
+      const changedAgents = await writeAgentResults({ agentIds, fit, at, pace });
       const t3 = performance.now();
       await sqlTransaction((tx) =>
         tx.execute(Prisma.sql`
@@ -308,7 +332,7 @@ export async function rescoreClaims(claimIds: readonly string[], now = new Date(
   return sqlTransaction(async (tx) => {
     const [row] = await tx.query<{ mu: number; factor_scale: number }>(Prisma.sql`SELECT mu, factor_scale FROM bridging_model WHERE id = 1`);
     if (!row) return 0; // nothing is frozen before the first fit; it will score them
-    return rescoreIn(tx, { mu: Number(row.mu), factorScale: Number(row.factor_scale) }, claimIds, now);
+    return rescoreIn(tx, { model: { mu: Number(row.mu), factorScale: Number(row.factor_scale) }, claimIds, now });
   });
 }
 
@@ -317,7 +341,10 @@ export async function rescoreClaims(claimIds: readonly string[], now = new Date(
  * PostgreSQL adds up each claim's votes (FrozenSums): one row per claim comes back, not one per vote
  * (a claim with 15,000 votes: 53 → 18–21 ms), and the domain solves the claim step from the sums.
  */
-async function rescoreIn(t: SqlTx, model: { mu: number; factorScale: number }, claimIds: readonly string[], now: Date): Promise<number> {
+async function rescoreIn(
+  t: SqlTx,
+  { model, claimIds, now }: { model: { mu: number; factorScale: number }; claimIds: readonly string[]; now: Date },
+): Promise<number> {
   const rows = await t.query<{ claim_id: string } & FrozenSums>(Prisma.sql`
     SELECT s.claim_id::text AS claim_id, s.n, s.sx, s.sxx, s.sy, s.sxy
     FROM (SELECT v.claim_id, count(*)::int AS n, sum(b.factor) AS sx, sum(b.factor * b.factor) AS sxx,
@@ -333,7 +360,7 @@ async function rescoreIn(t: SqlTx, model: { mu: number; factorScale: number }, c
   }
   const ids = [...sumsOf.keys()];
   const results = ids.map((id) => rescoreFromSums({ ...model, sums: sumsOf.get(id)!, options: DEFAULT_BRIDGING_OPTIONS }));
-  return updateClaims(t, ids, results, now);
+  return updateClaims(t, { ids, results, at: now });
 }
 
 /** Takes up to `limit` claims off the pending queue and re-scores them; returns how many it took. */
@@ -356,7 +383,7 @@ export async function rescorePending(limit = RESCORE_BATCH, now = new Date()): P
         WHERE p.claim_id IN (SELECT claim_id FROM pick) AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.id = p.claim_id))
       DELETE FROM bridging_pending p USING claim WHERE p.claim_id = claim.id
       RETURNING p.claim_id::text AS claim_id`);
-    if (taken.length) await rescoreIn(tx, model, taken.map((t) => t.claim_id), now);
+    if (taken.length) await rescoreIn(tx, { model, claimIds: taken.map((t) => t.claim_id), now });
     return taken.length;
   });
 }
