@@ -88,7 +88,17 @@ function slopeOf(points: readonly WindowPoint[]): number {
 
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
-function insightFor(accuracy: number, points: readonly WindowPoint[], slope: number, consistency: number): string {
+function insightFor({
+  accuracy,
+  points,
+  slope,
+  consistency,
+}: {
+  accuracy: number;
+  points: readonly WindowPoint[];
+  slope: number;
+  consistency: number;
+}): string {
   const hasTrend = points.length >= 2;
   const first = points[0];
   const last = points[points.length - 1];
@@ -135,6 +145,6 @@ export function learningScore(votes: readonly ResolvedVote[], now: Date): Learni
     accuracy_rate: accuracy,
     total_resolved_votes: total,
     correct_resolved_votes: correct,
-    insight: insightFor(accuracy, points, slope, consistency),
+    insight: insightFor({ accuracy, points, slope, consistency }),
   };
 }

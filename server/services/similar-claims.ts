@@ -53,14 +53,24 @@ async function rankedCandidates(read: SqlRead, text: string, limit: number): Pro
     SELECT tsvector_to_array(to_tsvector('english', ${text}::text)) AS lexemes`);
   const [all = null, near = all] = nearWordsQueries(parsed?.lexemes ?? []);
   const none = (...tiers: string[]) => Prisma.raw(tiers.map((t) => `NOT EXISTS (SELECT 1 FROM ${t})`).join(" AND "));
-  const tier = (match: Prisma.Sql, words: string | null, unless: Prisma.Sql, most = MAX_CANDIDATES) => Prisma.sql`
+  /** One tier: up to `most` claims matching `match`, ranked by `words`, scanned only when `unless` (the tiers before found nothing). */
+  const tier = ({ match, words, unless, most = MAX_CANDIDATES }: { match: Prisma.Sql; words: string | null; unless: Prisma.Sql; most?: number }) => Prisma.sql`
     SELECT c.id, c.statement, ${words === null ? Prisma.sql`0::float4` : Prisma.sql`ts_rank(c.search_vector, ${words}::tsquery, 32)`} AS rank
     FROM claims c WHERE (SELECT ${unless}) AND ${visibleClaim("c")} AND ${match} LIMIT ${most}`;
   const noWords = Prisma.sql`false`;
   return read<{ id: string; similarity: number }>(Prisma.sql`
-    WITH every_word AS MATERIALIZED (${tier(all === null ? noWords : Prisma.sql`c.search_vector @@ ${all}::tsquery`, all, Prisma.sql`true`)}),
-    all_but_one AS MATERIALIZED (${tier(near === null || near === all ? noWords : Prisma.sql`c.search_vector @@ ${near}::tsquery`, near, none("every_word"))}),
-    trigrams AS MATERIALIZED (${tier(Prisma.sql`c.statement OPERATOR(public.%) ${text}::text`, near, none("every_word", "all_but_one"), MAX_TRIGRAM_CANDIDATES)}),
+    WITH every_word AS MATERIALIZED (${tier({ match: all === null ? noWords : Prisma.sql`c.search_vector @@ ${all}::tsquery`, words: all, unless: Prisma.sql`true` })}),
+    all_but_one AS MATERIALIZED (${tier({
+      match: near === null || near === all ? noWords : Prisma.sql`c.search_vector @@ ${near}::tsquery`,
+      words: near,
+      unless: none("every_word"),
+    })}),
+    trigrams AS MATERIALIZED (${tier({
+      match: Prisma.sql`c.statement OPERATOR(public.%) ${text}::text`,
+      words: near,
+      unless: none("every_word", "all_but_one"),
+      most: MAX_TRIGRAM_CANDIDATES,
+    })}),
     candidates AS (SELECT * FROM every_word UNION ALL SELECT * FROM all_but_one UNION ALL SELECT * FROM trigrams),
     scored AS (SELECT id, public.similarity(left(statement, ${Array.from(text).length}), ${text}::text) AS trigram, rank FROM candidates)
     SELECT id::text AS id, LEAST(1, trigram + (1 - trigram) * rank)::float8 AS similarity
