@@ -114,7 +114,7 @@ describe("POST /claims/{claim_id}/arguments", () => {
     const existing = await claimFor("An argument already written");
     const res = await link(parent.id, { stance: "supports", statement: existing.statement.toUpperCase() });
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ detail: "A claim with this statement already exists", existing_claim_id: existing.id });
+    expect(res.body).toEqual({ code: "duplicate_claim", detail: "A claim with this statement already exists", existing_claim_id: existing.id });
   });
 
   it("refuses a cycle, however long, with 400", async () => {

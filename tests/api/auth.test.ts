@@ -37,10 +37,10 @@ describe("POST /auth/register", () => {
     await api.post("/auth/register", { email: `${username}@example.test`, password: "Password123", username });
     const sameEmail = await api.post("/auth/register", { email: `${username.toUpperCase()}@EXAMPLE.test`, password: "Password123", username: uniqueName() });
     expect(sameEmail.status).toBe(409);
-    expect(sameEmail.body).toEqual({ detail: "Email already registered" });
+    expect(sameEmail.body).toEqual({ code: "email_taken", detail: "Email already registered" });
     const sameName = await api.post("/auth/register", { email: `${uniqueName()}@example.test`, password: "Password123", username: username.toLowerCase() });
     expect(sameName.status).toBe(409);
-    expect(sameName.body).toEqual({ detail: "Username already taken" });
+    expect(sameName.body).toEqual({ code: "username_taken", detail: "Username already taken" });
   });
 
   it.each([
@@ -89,7 +89,7 @@ describe("POST /auth/login", () => {
     const unknown = await api.post("/auth/login", { email: `nobody_${a.username}@example.test`, password: "Wrong123456" });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
-    expect(wrong.body).toEqual({ detail: "Invalid email or password" });
+    expect(wrong.body).toEqual({ code: "invalid_credentials", detail: "Invalid email or password" });
     expect(unknown.body).toEqual(wrong.body);
   });
 
@@ -121,7 +121,7 @@ describe("tokens", () => {
     expect((await api.get("/auth/me", { token: r1.body.access_token })).status).toBe(200);
     const again = await api.post("/auth/refresh", { refresh_token: a.refreshToken });
     expect(again.status).toBe(401);
-    expect(again.body).toEqual({ detail: "Invalid or expired token" });
+    expect(again.body).toEqual({ code: "invalid_token", detail: "Invalid or expired token" });
   });
 
   it("reuse of a rotated refresh token revokes the whole family", async () => {
@@ -173,7 +173,7 @@ describe("tokens", () => {
     expect(suspended.status, suspended.text).toBe(204);
     const refused = await api.post("/auth/refresh", { refresh_token: a.refreshToken });
     expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ detail: "Account suspended" });
+    expect(refused.body).toEqual({ code: "account_suspended", detail: "Account suspended" });
     // An unknown token says nothing about any account.
     expect((await api.post("/auth/refresh", { refresh_token: "rt_doesnotexist" })).status).toBe(401);
     expect((await api.post(`/moderation/agents/${a.id}/unsuspend`, {}, { token: moderator.token })).status).toBe(204);
@@ -198,7 +198,7 @@ describe("tokens", () => {
     const expect401 = async (token: string) => {
       const res = await api.get("/auth/me", { token });
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ detail: "Invalid or expired token" });
+      expect(res.body).toEqual({ code: "invalid_token", detail: "Invalid or expired token" });
     };
 
     it("malformed", async () => {
@@ -244,7 +244,7 @@ describe("tokens", () => {
     it("missing", async () => {
       const res = await api.get("/auth/me");
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ detail: "Invalid or expired token" });
+      expect(res.body).toEqual({ code: "unauthenticated", detail: "Invalid or expired token" });
     });
   });
 });

@@ -65,7 +65,7 @@ describe("bookmarks", () => {
     for (const id of [UNKNOWN_ID, "bookmark-me"]) {
       for (const res of [await api.post(`/claims/${id}/bookmark`, undefined, { token: me.token }), await api.del(`/claims/${id}/bookmark`, { token: me.token })]) {
         expect(res.status).toBe(404);
-        expect(res.body).toEqual({ detail: "Claim not found" });
+        expect(res.body).toEqual({ code: "not_found", detail: "Claim not found" });
       }
     }
     const claim = await newClaim(api, author.token);
@@ -117,7 +117,7 @@ describe("follows", () => {
     const claim = await newClaim(api, author.token);
     const notYet = await api.patch(`/claims/${claim.id}/follow`, { notify_on_vote: false }, { token: me.token });
     expect(notYet.status).toBe(404);
-    expect(notYet.body).toEqual({ detail: "Not following this claim" });
+    expect(notYet.body).toEqual({ code: "not_found", detail: "Not following this claim" });
     expect(await db().follow.count({ where: { agentId: me.id } })).toBe(0);
 
     await api.post(`/claims/${claim.id}/follow`, undefined, { token: me.token });
@@ -172,7 +172,7 @@ describe("follows", () => {
         await api.del(`/claims/${id}/follow`, { token: me.token }),
       ]) {
         expect(res.status).toBe(404);
-        expect(res.body).toEqual({ detail: "Claim not found" });
+        expect(res.body).toEqual({ code: "not_found", detail: "Claim not found" });
       }
     }
     const claim = await newClaim(api, author.token);

@@ -54,7 +54,7 @@ describe("GET /claims/{claim_id}/children", () => {
     for (const id of [UNKNOWN_ID, "not-a-uuid"]) {
       const res = await api.get(`/claims/${id}/children`);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ detail: "Claim not found" });
+      expect(res.body).toEqual({ code: "not_found", detail: "Claim not found" });
     }
     const parent = await newClaim(api, author.token);
     const bad = await api.get(`/claims/${parent.id}/children?limit=0`);

@@ -109,7 +109,7 @@ describe("POST /claims", () => {
     const before = await writeCounts();
     const none = await api.post("/claims", { statement: "No token, no claim at all" });
     expect(none.status).toBe(401);
-    expect(none.body).toEqual({ detail: "Invalid or expired token" });
+    expect(none.body).toEqual({ code: "unauthenticated", detail: "Invalid or expired token" });
     const bad = await api.post("/claims", { statement: "Bad token, no claim at all" }, { token: "nope" });
     expect(bad.status).toBe(401);
     expect(await writeCounts()).toEqual(before);
@@ -208,7 +208,7 @@ describe("GET /claims/{claim_id}", () => {
     for (const id of [UNKNOWN_ID, "not-a-uuid", "1", "00000000-0000-4000-8000-00000000000g", "%27%20OR%201%3D1"]) {
       const res = await api.get(`/claims/${id}`);
       expect(res.status, id).toBe(404);
-      expect(res.body).toEqual({ detail: "Claim not found" });
+      expect(res.body).toEqual({ code: "not_found", detail: "Claim not found" });
     }
   });
 
@@ -229,7 +229,7 @@ describe("GET /claims/{claim_id}", () => {
     for (const path of ["/claims/bookmarks", "/claims/following"]) {
       const anonymous = await api.get(path);
       expect(anonymous.status).toBe(401);
-      expect(anonymous.body).toEqual({ detail: "Invalid or expired token" });
+      expect(anonymous.body).toEqual({ code: "unauthenticated", detail: "Invalid or expired token" });
       const signedIn = await api.get(path, { token: other.token });
       expect(signedIn.status).toBe(200);
       expect(signedIn.body).toHaveProperty("claims");

@@ -100,11 +100,11 @@ describe("POST /claims/{claim_id}/comments", () => {
   it("needs a token (401) and an existing claim (404, malformed id included)", async () => {
     const anon = await api.post(`/claims/${claimId}/comments`, { content: "anonymous" });
     expect(anon.status).toBe(401);
-    expect(anon.body).toEqual({ detail: "Invalid or expired token" });
+    expect(anon.body).toEqual({ code: "unauthenticated", detail: "Invalid or expired token" });
     for (const id of ["00000000-0000-4000-8000-000000000000", "nope"]) {
       const res = await post(id, { content: "hello" });
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ detail: "Claim not found" });
+      expect(res.body).toEqual({ code: "not_found", detail: "Claim not found" });
     }
   });
 });
@@ -148,7 +148,7 @@ describe("GET /claims/{claim_id}/comments", () => {
     for (const id of ["00000000-0000-4000-8000-000000000000", "x"]) {
       const res = await api.get(`/claims/${id}/comments`);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ detail: "Claim not found" });
+      expect(res.body).toEqual({ code: "not_found", detail: "Claim not found" });
     }
   });
 });
@@ -166,7 +166,7 @@ describe("GET /comments/{comment_id}", () => {
     for (const id of ["00000000-0000-4000-8000-000000000000", "123"]) {
       const res = await api.get(`/comments/${id}`);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ detail: "Comment not found" });
+      expect(res.body).toEqual({ code: "not_found", detail: "Comment not found" });
     }
   });
 });
@@ -184,7 +184,7 @@ describe("PATCH /comments/{comment_id}", () => {
     const c = await post(claimId, { content: "mine" });
     const res = await api.patch(`/comments/${c.body.id}`, { content: "yours now" }, { token: bob.token });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ detail: "Insufficient permissions" });
+    expect(res.body).toEqual({ code: "forbidden", detail: "Insufficient permissions" });
     expect((await api.get(`/comments/${c.body.id}`)).body).toMatchObject({ content: "mine", is_edited: false });
   });
 
@@ -198,7 +198,7 @@ describe("PATCH /comments/{comment_id}", () => {
     expect((await api.patch(`/comments/${c.body.id}`, { content: "x" })).status).toBe(401);
     const unknown = await api.patch("/comments/00000000-0000-4000-8000-000000000000", { content: "x" }, { token: alice.token });
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ detail: "Comment not found" });
+    expect(unknown.body).toEqual({ code: "not_found", detail: "Comment not found" });
     expect((await api.get(`/comments/${c.body.id}`)).body.content).toBe("to be edited");
   });
 });
@@ -223,11 +223,11 @@ describe("DELETE /comments/{comment_id}", () => {
     const c = await post(claimId, { content: "keep me" });
     const res = await api.del(`/comments/${c.body.id}`, { token: bob.token });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ detail: "Insufficient permissions" });
+    expect(res.body).toEqual({ code: "forbidden", detail: "Insufficient permissions" });
     expect((await api.del(`/comments/${c.body.id}`)).status).toBe(401);
     const unknown = await api.del("/comments/nope", { token: alice.token });
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ detail: "Comment not found" });
+    expect(unknown.body).toEqual({ code: "not_found", detail: "Comment not found" });
     expect((await api.get(`/comments/${c.body.id}`)).body).toMatchObject({ content: "keep me", is_deleted: false });
   });
 });

@@ -122,7 +122,7 @@ describe("POST /claims/{claim_id}/evidence", () => {
     for (const id of [UNKNOWN_ID, "bad-id"]) {
       const res = await api.post(`/claims/${id}/evidence`, body, { token: reader.token });
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ detail: "Claim not found" });
+      expect(res.body).toEqual({ code: "not_found", detail: "Claim not found" });
     }
     expect((await api.post(`/claims/${claimId}/evidence`, body)).status).toBe(401);
     expect(await writeCounts()).toEqual(before);
@@ -205,7 +205,7 @@ describe("GET /claims/{claim_id}/evidence and GET /evidence/{evidence_id}", () =
     for (const id of [UNKNOWN_ID, "x"]) {
       const res = await api.get(`/claims/${id}/evidence`);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ detail: "Claim not found" });
+      expect(res.body).toEqual({ code: "not_found", detail: "Claim not found" });
     }
   });
 
@@ -217,7 +217,7 @@ describe("GET /claims/{claim_id}/evidence and GET /evidence/{evidence_id}", () =
     for (const id of [UNKNOWN_ID, "nope"]) {
       const missing = await api.get(`/evidence/${id}`);
       expect(missing.status).toBe(404);
-      expect(missing.body).toEqual({ detail: "Evidence not found" });
+      expect(missing.body).toEqual({ code: "not_found", detail: "Evidence not found" });
     }
   });
 });
@@ -308,7 +308,7 @@ describe("evidence votes", () => {
     const before = await writeCounts();
     const res = await voteOn(evidence.id, "up", reader);
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ detail: "Insufficient permissions" });
+    expect(res.body).toEqual({ code: "forbidden", detail: "Insufficient permissions" });
     expect(await writeCounts()).toEqual(before);
     // Removing a vote one never had is a no-op, own evidence included.
     expect((await unvoteOn(evidence.id, reader)).status).toBe(204);
@@ -330,7 +330,7 @@ describe("evidence votes", () => {
 
   it("answers 404 'Evidence not found' for unknown or malformed ids, 401 without a token", async () => {
     for (const id of [UNKNOWN_ID, "zzz"]) {
-      expect((await voteOn(id, "up", reader)).body).toEqual({ detail: "Evidence not found" });
+      expect((await voteOn(id, "up", reader)).body).toEqual({ code: "not_found", detail: "Evidence not found" });
       expect((await voteOn(id, "up", reader)).status).toBe(404);
       expect((await unvoteOn(id, reader)).status).toBe(404);
     }

@@ -42,7 +42,7 @@ describe("a moderator and an admin's content", () => {
     for (const [type, id] of [["claim", claim], ["evidence", evidence.body.id], ["comment", comment.body.id]]) {
       const refused = await hide(moderator, type, id);
       expect(refused.status, `${type}: ${refused.text}`).toBe(403);
-      expect(refused.body).toEqual({ detail: "Insufficient permissions" });
+      expect(refused.body).toEqual({ code: "forbidden", detail: "Insufficient permissions" });
     }
     expect((await api.get(`/claims/${claim}`)).status).toBe(200);
     expect((await api.get(`/claims/${claim}/evidence`)).body.total).toBe(1);

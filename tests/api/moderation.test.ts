@@ -69,7 +69,7 @@ describe("roles", () => {
     for (const [method, path, body] of calls) {
       const asMember = await api.request(method, path, { token: member.token, body });
       expect(asMember.status, `${method} ${path}`).toBe(403);
-      expect(asMember.body).toEqual({ detail: "Insufficient permissions" });
+      expect(asMember.body).toEqual({ code: "forbidden", detail: "Insufficient permissions" });
       const anonymous = await api.request(method, path, { body });
       expect(anonymous.status, `${method} ${path}`).toBe(401);
     }
@@ -106,7 +106,7 @@ describe("reports and the queue", () => {
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ target_type: "claim", target_id: claim.id, reason: "spam", note: "buy now", status: "open" });
     expect((await api.post("/reports", body, { token: member.token })).status).toBe(409);
-    expect((await api.post("/reports", { ...body, target_id: NIL }, { token: member.token })).body).toEqual({ detail: "Claim not found" });
+    expect((await api.post("/reports", { ...body, target_id: NIL }, { token: member.token })).body).toEqual({ code: "not_found", detail: "Claim not found" });
     expect((await api.post("/reports", { ...body, target_type: "agent", target_id: member.id }, { token: member.token })).status).toBe(400);
     expect((await api.post("/reports", body, { token: author.token })).status).toBe(400);
     expect((await api.post("/reports", { ...body, reason: "boring" }, { token: member.token })).status).toBe(400);
@@ -205,7 +205,7 @@ describe("hiding and restoring", () => {
       authored: before.authored - 1,
       detailStatus: 404,
     });
-    expect(during.detail).toEqual({ detail: "Claim not found" });
+    expect(during.detail).toEqual({ code: "not_found", detail: "Claim not found" });
     // Others: 404, its evidence too; votes refused with 404.
     expect((await api.get(`/claims/${claim.id}`, { token: member.token })).status).toBe(404);
     expect((await api.get(`/evidence/${evidence.body.id}`, { token: voter.token })).status).toBe(404);
@@ -294,11 +294,11 @@ describe("suspension", () => {
     expect((await api.post("/claims", { statement: "Posting after suspension." }, { token: key })).status).toBe(401);
     const refresh = await api.post("/auth/refresh", { refresh_token: spammer.refreshToken });
     expect(refresh.status).toBe(403);
-    expect(refresh.body).toEqual({ detail: "Account suspended" });
+    expect(refresh.body).toEqual({ code: "account_suspended", detail: "Account suspended" });
     expect((await webCall("claims.bookmarks", {}, cookie)).status).toBe(401);
     const login = await api.post("/auth/login", { email: spammer.email, password: spammer.password });
     expect(login.status).toBe(403);
-    expect(login.body).toEqual({ detail: "Account suspended" });
+    expect(login.body).toEqual({ code: "account_suspended", detail: "Account suspended" });
     // A wrong password still says nothing about the account.
     expect((await api.post("/auth/login", { email: spammer.email, password: "Wrong12345" })).status).toBe(401);
 

@@ -24,7 +24,7 @@ describe("GET /auth/oauth/{provider} without credentials", () => {
   ])("%s: 501 %j, no redirect, no cookie", async (provider, detail) => {
     const res = await fetch(`${api.url}/api/v1/auth/oauth/${provider}?redirect_to=/claims`, { redirect: "manual" });
     expect(res.status).toBe(501);
-    expect(await res.json()).toEqual({ detail });
+    expect(await res.json()).toEqual({ code: "not_configured", detail });
     expect(res.headers.get("location")).toBeNull();
     expect(res.headers.getSetCookie()).toEqual([]);
   });
@@ -32,6 +32,6 @@ describe("GET /auth/oauth/{provider} without credentials", () => {
   it("an unknown provider is still 404", async () => {
     const res = await api.get("/auth/oauth/myspace");
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ detail: "Unknown provider" });
+    expect(res.body).toEqual({ code: "not_found", detail: "Unknown provider" });
   });
 });

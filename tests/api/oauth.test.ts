@@ -88,7 +88,7 @@ describe("GET /auth/oauth/{provider}", () => {
     for (const name of ["facebook", "githubx", "constructor", "__proto__"]) {
       const res = await startSignIn(`/auth/oauth/${name}`);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ detail: "Unknown provider" });
+      expect(res.body).toEqual({ code: "not_found", detail: "Unknown provider" });
       expect(res.headers.get("location")).toBeNull();
     }
   });
@@ -146,7 +146,7 @@ describe("POST /auth/oauth/exchange", () => {
 
     const again = await api.post("/auth/oauth/exchange", { code });
     expect(again.status).toBe(401);
-    expect(again.body).toEqual({ detail: "Invalid or expired code" });
+    expect(again.body).toEqual({ code: "invalid_token", detail: "Invalid or expired code" });
   });
 
   it("stores only the code's hash, valid 60 seconds", async () => {
@@ -170,14 +170,14 @@ describe("POST /auth/oauth/exchange", () => {
     const families = await db().refreshTokenFamily.count({ where: { agentId: agent.id } });
     const res = await api.post("/auth/oauth/exchange", { code });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ detail: "Invalid or expired code" });
+    expect(res.body).toEqual({ code: "invalid_token", detail: "Invalid or expired code" });
     expect(await db().refreshTokenFamily.count({ where: { agentId: agent.id } })).toBe(families);
   });
 
   it("refuses a wrong code with 401 and a missing or malformed one with 400", async () => {
     const wrong = await api.post("/auth/oauth/exchange", { code: "oc_not-a-real-code" });
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toEqual({ detail: "Invalid or expired code" });
+    expect(wrong.body).toEqual({ code: "invalid_token", detail: "Invalid or expired code" });
     for (const [body, field] of [[{}, "code"], [{ code: "" }, "code"], [{ code: 42 }, "code"], [{ code: "x".repeat(300) }, "code"]] as const) {
       const res = await api.post("/auth/oauth/exchange", body);
       expect(res.status).toBe(400);

@@ -37,7 +37,7 @@ describe("GET /profiles/{agent_id}", () => {
     for (const unknown of ["00000000-0000-4000-8000-000000000000", "nobody_here_at_all", "not a name!"]) {
       const res = await api.get(`/profiles/${encodeURIComponent(unknown)}`);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ detail: "Agent not found" });
+      expect(res.body).toEqual({ code: "not_found", detail: "Agent not found" });
     }
   });
 
@@ -185,7 +185,7 @@ describe("GET /profiles/{agent_id}/timeline", () => {
   it("answers 404 for an unknown agent", async () => {
     const res = await api.get("/profiles/00000000-0000-4000-8000-000000000000/timeline");
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ detail: "Agent not found" });
+    expect(res.body).toEqual({ code: "not_found", detail: "Agent not found" });
   });
 });
 
@@ -224,6 +224,6 @@ describe("GET /profiles/{agent_id}/reputation-journey", () => {
     expect((await api.get(`/profiles/${me.id}/reputation-journey?limit=200`)).status).toBe(200);
     const res = await api.get("/profiles/ghost_agent_x/reputation-journey");
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ detail: "Agent not found" });
+    expect(res.body).toEqual({ code: "not_found", detail: "Agent not found" });
   });
 });

@@ -92,7 +92,7 @@ describe("duplicate statements", () => {
     const before = await writeCounts();
     const res = await api.post("/claims", { statement: `  coffee IMPROVES   focus -- for most people ${tag.toUpperCase()}!!` }, { token: author.token });
     expect(res.status, res.text).toBe(409);
-    expect(res.body).toEqual({ detail: "A claim with this statement already exists", existing_claim_id: original.id });
+    expect(res.body).toEqual({ code: "duplicate_claim", detail: "A claim with this statement already exists", existing_claim_id: original.id });
     expect(await writeCounts()).toEqual(before);
     // A different word is a different claim.
     await newClaim(api, author.token, { statement: `Coffee improves focus, for some people ${tag}.` });

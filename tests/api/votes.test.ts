@@ -81,7 +81,7 @@ describe("POST /claims/{claim_id}/vote", () => {
     const before = await writeCounts();
     const res = await vote(claim.id, 0.9, author);
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ detail: "Insufficient permissions" });
+    expect(res.body).toEqual({ code: "forbidden", detail: "Insufficient permissions" });
     expect(await writeCounts()).toEqual(before);
     expect((await claimRow(claim.id)).gradient).toBe(0.5);
   });
@@ -90,7 +90,7 @@ describe("POST /claims/{claim_id}/vote", () => {
     for (const id of [UNKNOWN_ID, "nope", "12345"]) {
       const res = await vote(id, 0.5, voter);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ detail: "Claim not found" });
+      expect(res.body).toEqual({ code: "not_found", detail: "Claim not found" });
     }
   });
 
@@ -98,7 +98,7 @@ describe("POST /claims/{claim_id}/vote", () => {
     const claim = await newClaim(api, author.token);
     const res = await api.post(`/claims/${claim.id}/vote`, { value: 0.5 });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ detail: "Invalid or expired token" });
+    expect(res.body).toEqual({ code: "unauthenticated", detail: "Invalid or expired token" });
   });
 
   it.each([
@@ -160,7 +160,7 @@ describe("DELETE /claims/{claim_id}/vote", () => {
     for (const id of [UNKNOWN_ID, "nope"]) {
       const res = await unvote(id, voter);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ detail: "Claim not found" });
+      expect(res.body).toEqual({ code: "not_found", detail: "Claim not found" });
     }
     const claim = await newClaim(api, author.token);
     expect((await api.del(`/claims/${claim.id}/vote`)).status).toBe(401);
