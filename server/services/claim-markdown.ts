@@ -17,7 +17,7 @@ function fenced(text: string): string {
   return `${fence}\n${text}\n${fence}`;
 }
 
-type WithConsensus = { consensus?: { status: string; voters: number; decided_by: string | null } | null };
+type WithConsensus = { consensus?: Pick<ClaimDetail["consensus"], "status" | "voters" | "decided_by" | "not_counted"> | null };
 type WithPeople = { gradient_people?: number | null };
 
 function evidenceItem(e: Evidence & { title?: string | null; excerpt?: string | null }, origin: string): string {
@@ -51,6 +51,12 @@ export function claimMarkdown({
   if (claim.consensus) {
     const decided = claim.consensus.decided_by ? `, decided by ${claim.consensus.decided_by}` : "";
     lines.push(`- Consensus: ${claim.consensus.status.replace(/_/g, " ")}${decided}`);
+    // Only votes of accounts with standing decide it (docs/features/consensus.md#standing).
+    const { voters, not_counted: notCounted } = claim.consensus;
+    lines.push(`- Counted voters (accounts with standing): ${voters}${notCounted.people + notCounted.automated > 0 ? `; not counted: ${notCounted.people} by people without standing yet, ${notCounted.automated} by automated accounts` : ""}`);
+  }
+  if (claim.agents.voters > 0) {
+    lines.push(`- Agents (automated accounts, shown beside, never deciding): ${claim.agents.gradient!.toFixed(3)} from ${claim.agents.voters} agent${claim.agents.voters === 1 ? "" : "s"}`);
   }
   lines.push(`- Gradient (reputation-weighted mean of the votes, 0 = false, 1 = true): ${claim.vote_count > 0 ? claim.gradient.toFixed(3) : "no votes yet"}`);
   if (claim.gradient_people !== undefined && claim.vote_count > 0) {
