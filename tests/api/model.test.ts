@@ -1,8 +1,10 @@
 // A stateful model test (docs/testing.md): fast-check generates sequences of what people do —
 // register, verify the address, ask for and complete a password reset, change the password, sign out
 // everywhere, sign in on the web, create and revoke API keys, authorise and revoke an MCP
-// client, write claims, arguments, evidence and comments, vote, follow, bookmark, report, delete the
-// account — among which staff suspend, unsuspend, hide and restore. A model beside the real service
+// client, write claims, arguments, evidence and comments, vote, follow, bookmark, report, say the
+// account is automated or not, delete the account — among which staff suspend, unsuspend, hide and
+// restore, and the standing job restates the accounts whose standing may have changed
+// (docs/features/consensus.md#standing). A model beside the real service
 // knows which credentials each person holds and which of them must still work (docs/security.md,
 // "Which action ends which credential"). After every step: no answer is a 5xx, checkInvariants()
 // (what `npm run check:invariants` runs) finds nothing, after every step that should end credentials
@@ -17,6 +19,7 @@ import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { GET as webGet, POST as webPost } from "../../app/api/trpc/[trpc]/route.ts";
 import { checkInvariants } from "../../server/services/invariants.ts";
+import { drainStanding } from "../../server/services/standing.ts";
 import { grantAdmin } from "../../server/services/moderation.ts";
 import { startWebSession } from "../../server/services/web-sessions.ts";
 import { handleMcp } from "../../server/mcp/handler.ts";
@@ -949,6 +952,38 @@ class DeleteAccount extends PersonCommand {
   }
 }
 
+// ---- standing (docs/features/consensus.md#standing)
+
+/** The account says it is automated, or a person's: its votes are re-sorted at once (every claim's counts). */
+class SetAutomated extends PersonCommand {
+  name = "SetAutomated";
+  check(m: Model) {
+    return ofKind(person(m, this.slot), "login").length > 0;
+  }
+  async run(m: Model) {
+    const p = person(m, this.slot);
+    const c = pickOf(ofKind(p, "login"), this.pick)!;
+    const res = await rest(`p${p.slot}`, "PATCH", "/auth/me", { token: c.access, body: { automated: this.pick % 2 === 0 } });
+    expectStatus(res, 200, "PATCH /auth/me automated");
+  }
+}
+
+/**
+ * A round of the standing job: the accounts marked since (by suspensions, verifications, flags, votes)
+ * are restated and their votes re-sorted. Between rounds the marks stand, and the invariants hold too.
+ */
+class StandingJob implements Cmd {
+  check() {
+    return true;
+  }
+  async run() {
+    await drainStanding({ limit: 50 });
+  }
+  toString() {
+    return "StandingJob";
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------
 // The arbitraries
 
@@ -986,6 +1021,8 @@ const weighted: [number, fc.Arbitrary<Cmd>][] = [
   [3, slot.map((s) => new Unsuspend(s))],
   [3, fc.tuple(target, fc.boolean(), fc.boolean()).map(([t, restore, mod]) => new HideOrRestore(t, restore, mod))],
   [3, fc.tuple(slot, pick).map(([s, k]) => new DeleteAccount(s, k))],
+  [2, fc.tuple(slot, pick).map(([s, k]) => new SetAutomated(s, k))],
+  [3, fc.constant(new StandingJob())],
 ];
 const anyCommand = fc.oneof(...weighted.map(([weight, arbitrary]) => ({ weight, arbitrary })));
 
