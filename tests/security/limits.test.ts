@@ -103,7 +103,7 @@ describe("the page budget cannot be walked around", () => {
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
       // A browser's form reads a page that says what happened; a program reads {detail}.
       if (accept === "text/html") expect(refused.text).toMatch(/Too many requests.*Please wait \d+ seconds/s);
-      else expect(JSON.parse(refused.text)).toEqual({ detail: "Rate limit exceeded" });
+      else expect(JSON.parse(refused.text)).toEqual({ code: "rate_limited", detail: "Rate limit exceeded" });
     });
   }, 60_000);
 });
@@ -196,7 +196,7 @@ describe("a suspended account's web sign-in", () => {
     const agent = JSON.parse(reg.text) as { id: string };
     const suspended = await call("POST", `/api/v1/moderation/agents/${agent.id}/suspend`, { authorization: `Bearer ${adminLogin.body.access_token}` }, { reason: "testing" });
     expect(suspended.status, suspended.text).toBeLessThan(300);
-    expect(await login(email, "Suspended-passw0rd")).toEqual({ status: 403, body: { detail: "Account suspended" } });
+    expect(await login(email, "Suspended-passw0rd")).toEqual({ status: 403, body: { code: "account_suspended", detail: "Account suspended" } });
 
     const ip = freshIp();
     const csrf = await fetch(`${server.base}/api/auth/csrf`, { headers: from(ip) });
