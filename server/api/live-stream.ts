@@ -9,10 +9,11 @@ import "server-only";
 import { clientKey } from "../ratelimit/client-key.ts";
 import { config } from "../config.ts";
 import { AppError } from "../errors.ts";
-import { appErrorBody, errorAnswer, errorBodyOf, toResponse } from "../door/answers.ts";
+import { errorAnswer, errorBodyOf, toResponse } from "../door/answers.ts";
 import { chargeLiveStream } from "../door/budgets.ts";
 import { onClaimEvent, type LiveEvent } from "../queue/live.ts";
 import { assertClaimExists } from "../services/claims.ts";
+import { callErrorBody } from "./trpc.ts";
 import { createWebContext } from "./web-context.ts";
 import { processSingleton } from "../process-singleton.ts";
 
@@ -44,7 +45,7 @@ export async function handleLiveStream(request: Request, claimId: string): Promi
   try {
     await assertClaimExists(claimId);
   } catch (err) {
-    if (err instanceof AppError) return toResponse(errorAnswer(appErrorBody(err)));
+    if (err instanceof AppError) return toResponse(errorAnswer(callErrorBody(err, { log: "[live] claim check failed" })));
     throw err;
   }
 

@@ -68,13 +68,15 @@ export const createCallerFactory = t.createCallerFactory;
 
 /**
  * The body of what a direct call of a procedure (`path`, e.g. claims.list) threw — an MCP tool call, the
- * agents' site, a server component: the same body /api/v1 and /api/trpc answer with. An unexpected
+ * agents' site, a server component — or a service outside one: the same body /api/v1 and /api/trpc answer with. An unexpected
  * failure is logged here (`log`), as their adapters log theirs.
  */
 export function callErrorBody(err: unknown, call: { path?: string; log: string }): ErrorBody {
-  if (!(err instanceof TRPCError)) return failureBody(err, call.log);
-  if (err.code === "INTERNAL_SERVER_ERROR") logError(call.log, err.cause ?? err);
-  return errorBody(err, call.path);
+  // A service's error met outside a procedure (the live stream's claim check) takes the same road.
+  const error = err instanceof AppError ? toTRPCError(err) : err;
+  if (!(error instanceof TRPCError)) return failureBody(error, call.log);
+  if (error.code === "INTERNAL_SERVER_ERROR") logError(call.log, error.cause ?? error);
+  return errorBody(error, call.path);
 }
 
 /**

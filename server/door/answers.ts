@@ -88,13 +88,6 @@ export function errorBodyOf(code: ErrorCode, detail: string): ErrorBody {
   return { code, detail };
 }
 
-/** The body of a service's error (AppError) caught outside a procedure. */
-export function appErrorBody(error: AppError): ErrorBody {
-  const body: ErrorBody = { code: error.code, detail: error.message, ...error.extra };
-  if (error.fieldErrors?.length) body.errors = error.fieldErrors;
-  return body;
-}
-
 /**
  * A request whose `field` breaks a rule, named in `errors` as every validation failure names its fields
  * (`field`, "malformed JSON" → detail "body: malformed JSON"; `rule`: the rule for programs, FieldRule).
@@ -221,11 +214,11 @@ const PAGE_HEADERS = { "Content-Type": "text/html; charset=utf-8", "Cache-Contro
 /** A page render over the page budget: a plain page a person can read, with Retry-After. */
 export function pageRateLimited(limit: RateLimitResult, method: string | undefined): Answer {
   const body = page("Too many requests", `Please wait ${limit.retryAfter} seconds and try again.`);
-  return { status: 429, headers: { ...PAGE_HEADERS, "Retry-After": String(limit.retryAfter) }, body: method === "HEAD" ? null : body };
+  return { status: statusOf("rate_limited"), headers: { ...PAGE_HEADERS, "Retry-After": String(limit.retryAfter) }, body: method === "HEAD" ? null : body };
 }
 
 /** A page address that does not decode to text. */
-export const BAD_PATH_PAGE: Answer = { status: 400, headers: PAGE_HEADERS, body: page("Bad request", "The address is malformed.") };
+export const BAD_PATH_PAGE: Answer = { status: statusOf(BAD_PATH.code), headers: PAGE_HEADERS, body: page("Bad request", "The address is malformed.") };
 
 // ---- writing an answer ----
 
