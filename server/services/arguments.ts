@@ -253,7 +253,7 @@ export async function changeRelevanceIn(
 // ---- reading ----
 
 async function assertVisibleClaim(claimId: string, viewerId: string | null): Promise<Claim> {
-  const claim = isUuid(claimId) ? await claimView(claimId, viewerId) : null;
+  const claim = isUuid(claimId) ? await claimView({ claimId, viewerId }) : null;
   if (!claim) throw notFound(CLAIM_NOT_FOUND);
   return claim;
 }

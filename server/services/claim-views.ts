@@ -76,7 +76,17 @@ function agentsView(row: ClaimViewRow): Claim["agents"] {
  * as `viewerId` sees them. `userVote` replaces the viewer's stored vote (a statement does not see its
  * own writes). A NULL viewer joins nothing, so the caller fields come back empty and are reported as null.
  */
-export function claimViewQuery(from: Prisma.Sql, where: Prisma.Sql, viewerId: string | null, userVote: Prisma.Sql = Prisma.sql`v.value`): Prisma.Sql {
+export function claimViewQuery({
+  from,
+  where,
+  viewerId,
+  userVote = Prisma.sql`v.value`,
+}: {
+  from: Prisma.Sql;
+  where: Prisma.Sql;
+  viewerId: string | null;
+  userVote?: Prisma.Sql;
+}): Prisma.Sql {
   return Prisma.sql`
     SELECT c.id::text AS id, c.statement, c.complexity_tier::text AS complexity_tier, c.tags,
            ARRAY(SELECT p.parent_id::text FROM claim_parents p JOIN claims pc ON pc.id = p.parent_id
@@ -155,11 +165,11 @@ export async function claimViews(
   if (ids.length === 0) return [];
   const unique = [...new Set(ids)].filter(isUuid);
   if (unique.length === 0) return [];
-  const query = claimViewQuery(
-    Prisma.sql`claims c`,
-    Prisma.sql`c.id = ANY(${unique}::uuid[]) AND (${visibleClaim("c")} OR ${opts.includeHidden === true}::boolean)`,
+  const query = claimViewQuery({
+    from: Prisma.sql`claims c`,
+    where: Prisma.sql`c.id = ANY(${unique}::uuid[]) AND (${visibleClaim("c")} OR ${opts.includeHidden === true}::boolean)`,
     viewerId,
-  );
+  });
   const rows = await readSql<ClaimViewRow>(query, { prepared: true });
   const byId = new Map(rows.map((r) => [r.id, toClaim(r, viewerId !== null)]));
   return ids.map((id) => byId.get(id.toLowerCase())).filter((c): c is Claim => c !== undefined);
@@ -169,8 +179,16 @@ export async function claimViews(
  * One claim as `viewerId` sees it, or null. Every list goes through claimViews, which leaves hidden
  * claims out unless `includeHidden` (the detail for its author and moderators, the moderation queue).
  */
-export async function claimView(id: string, viewerId: string | null, opts: { includeHidden?: boolean } = {}): Promise<Claim | null> {
-  const [claim] = await claimViews([id], viewerId, opts);
+export async function claimView({
+  claimId,
+  viewerId,
+  includeHidden,
+}: {
+  claimId: string;
+  viewerId: string | null;
+  includeHidden?: boolean;
+}): Promise<Claim | null> {
+  const [claim] = await claimViews([claimId], viewerId, { includeHidden });
   return claim ?? null;
 }
 
@@ -179,8 +197,8 @@ export async function claimView(id: string, viewerId: string | null, opts: { inc
  * may hide it in between: the acknowledged write stands, so the claim is still answered, without the
  * moderation details that only its author and moderators may see.
  */
-export async function claimAfterWrite(id: string, writerId: string): Promise<Claim | null> {
-  const claim = await claimView(id, writerId, { includeHidden: true });
+export async function claimAfterWrite({ claimId, writerId }: { claimId: string; writerId: string }): Promise<Claim | null> {
+  const claim = await claimView({ claimId, viewerId: writerId, includeHidden: true });
   if (!claim?.moderation || (await mayReveal(writerId, claim.author.id))) return claim;
   const { moderation: _hiddenFromWriter, ...shown } = claim;
   return shown;

@@ -47,7 +47,7 @@ export async function createClaim(authorId: string, input: CreateClaimInput): Pr
       return insertClaim(tx, { authorId, input, parentIds });
     }),
   );
-  const created = await claimAfterWrite(id, authorId);
+  const created = await claimAfterWrite({ claimId: id, writerId: authorId });
   if (!created) throw notFound(CLAIM_NOT_FOUND); // deleted by its author since
   return created;
 }
@@ -285,7 +285,7 @@ export async function claimsCounter(): Promise<number> {
 // ---- one claim ----
 
 export async function getClaimDetail({ claimId, viewerId }: { claimId: string; viewerId: string | null }): Promise<ClaimDetail> {
-  const claim = isUuid(claimId) ? await claimView(claimId, viewerId, { includeHidden: true }) : null;
+  const claim = isUuid(claimId) ? await claimView({ claimId, viewerId, includeHidden: true }) : null;
   // Hidden: 404 to everyone but its author and moderators (docs/features/moderation.md).
   if (!claim || (claim.moderation && !(await mayReveal(viewerId, claim.author.id)))) throw notFound(CLAIM_NOT_FOUND);
   const [recent, parents, not_counted_reasons] = await Promise.all([

@@ -208,7 +208,7 @@ async function targetView(moderatorId: string, { targetType, targetId }: { targe
   try {
     switch (targetType) {
       case "claim":
-        return await claimView(targetId, moderatorId, { includeHidden: true });
+        return await claimView({ claimId: targetId, viewerId: moderatorId, includeHidden: true });
       case "evidence":
         return await getEvidence({ evidenceId: targetId, viewerId: moderatorId });
       case "comment":

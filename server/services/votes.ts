@@ -167,7 +167,7 @@ export async function castVote({ agentId, claimId, value }: { agentId: string; c
   });
   // The row was locked and visible throughout, so the view carries no moderation details to withhold.
   if (written) return toClaim(written, true);
-  const claim = await claimAfterWrite(claimId, agentId);
+  const claim = await claimAfterWrite({ claimId, writerId: agentId });
   if (!claim) throw notFound(CLAIM_NOT_FOUND); // deleted by its author since
   return claim;
 }
@@ -250,7 +250,12 @@ async function applyVoteChange({ tx, claim, bridgingStatus, writeVote, previous,
     ${
       viewer === undefined
         ? notifyRelay
-        : claimViewQuery(Prisma.sql`claim c CROSS JOIN (${notifyRelay}) notified`, Prisma.sql`true`, viewer, Prisma.sql`${next?.value ?? null}::float8`)
+        : claimViewQuery({
+            from: Prisma.sql`claim c CROSS JOIN (${notifyRelay}) notified`,
+            where: Prisma.sql`true`,
+            viewerId: viewer,
+            userVote: Prisma.sql`${next?.value ?? null}::float8`,
+          })
     }`;
   const [row] = viewer === undefined ? (await tx.execute(statement, { prepared: true }), []) : await tx.query<ClaimViewRow>(statement, { prepared: true });
   const due = resolutionDue(

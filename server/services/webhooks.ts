@@ -292,7 +292,7 @@ export async function redeliver({
  */
 export async function eventPayload(event: StoredEvent, claimRead?: Claim | null): Promise<string> {
   const [claim, evidence, comment, argument] = await Promise.all([
-    claimRead !== undefined ? claimRead : claimView(event.claim_id, null),
+    claimRead !== undefined ? claimRead : claimView({ claimId: event.claim_id, viewerId: null }),
     event.evidence_id ? getEvidence({ evidenceId: event.evidence_id, viewerId: null }).catch(() => undefined) : undefined,
     event.comment_id ? getComment({ commentId: event.comment_id }).catch(() => undefined) : undefined,
     event.argument_id ? getArgument({ argumentId: event.argument_id, viewerId: null }).catch(() => undefined) : undefined,
