@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { processSingleton } from "./process-singleton.ts";
+import { privateSchemeRefusal } from "./domain/redirect-uris.ts";
 
 const optionalString = z
   .string()
@@ -178,6 +179,22 @@ const operatorSettings = z.object({
     }
     return emails;
   }),
+  /**
+   * Private-use URI schemes MCP clients may register as redirect URIs besides the reverse-domain ones
+   * (docs/features/mcp.md#oauth): the desktop clients that use a bare name of their own.
+   */
+  MCP_REDIRECT_SCHEMES: z
+    .string()
+    .default("cursor,vscode,vscode-insiders,windsurf")
+    .transform((v, ctx) => {
+      const schemes = v.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+      const bad = schemes.find((s) => privateSchemeRefusal(s) !== null);
+      if (bad !== undefined) {
+        ctx.addIssue({ code: "custom", message: `MCP_REDIRECT_SCHEMES must be a comma-separated list of URI schemes an app may claim (${JSON.stringify(bad)} ${privateSchemeRefusal(bad)})` });
+        return z.NEVER;
+      }
+      return schemes;
+    }),
   // Background work
   /** Whether this process runs the background worker (outbox relay, fan-out, webhook delivery). */
   JOBS_ENABLED: z
@@ -212,6 +229,14 @@ const operatorSettings = z.object({
     .enum(["", "0", "1", "true", "false"], { message: "STANDING_REQUIRE_VERIFIED must be 1/true or 0/false" })
     .default("1")
     .transform((v) => v !== "0" && v !== "false"),
+  // Checks against the world (docs/features/checks.md): who may propose an outcome, what a proposal or
+  // dispute stakes, and how long a proposal may be disputed.
+  OUTCOME_MIN_REPUTATION: intVar("OUTCOME_MIN_REPUTATION", "a whole number from 0 to 1000000", { min: 0, max: 1_000_000 })
+    .default(10),
+  OUTCOME_BOND: intVar("OUTCOME_BOND", "a whole number from 0 to 1000000", { min: 0, max: 1_000_000 })
+    .default(5),
+  OUTCOME_DISPUTE_SECONDS: intVar("OUTCOME_DISPUTE_SECONDS", "a whole number of seconds from 1 to 2592000", { min: 1, max: 2_592_000 })
+    .default(86_400),
   // Open data (docs/features/open-data.md): a signed snapshot of the inputs and verdicts every so many hours.
   DATA_SNAPSHOT_HOURS: intVar("DATA_SNAPSHOT_HOURS", "a whole number of hours, 0 (off) or 1-24", { min: 0, max: 24 })
     .default(24),

@@ -20,11 +20,20 @@ export function CredentialsForm({ redirectTo }: { redirectTo: string }) {
     const form = new FormData(event.currentTarget);
     setPending(true);
     setError(null);
-    const result = await signIn("credentials", {
-      email: String(form.get("email") ?? ""),
-      password: String(form.get("password") ?? ""),
-      redirect: false,
-    });
+    let result: Awaited<ReturnType<typeof signIn>>;
+    try {
+      result = await signIn("credentials", {
+        email: String(form.get("email") ?? ""),
+        password: String(form.get("password") ?? ""),
+        redirect: false,
+      });
+    } catch {
+      // A failed request or an answer that is not NextAuth's JSON (a proxy's error page): say so and
+      // let the person try again, rather than "Signing in…" for ever.
+      setPending(false);
+      setError("Sign-in did not complete. Please try again.");
+      return;
+    }
     if (result?.ok && !result.error) {
       // A full navigation, so server-rendered pages see the new session cookie.
       window.location.assign(redirectTo);

@@ -1,9 +1,12 @@
 // The sign-in page: email + password, and a button per configured OAuth provider. Each provider
 // button is a plain GET form to /api/v1/auth/oauth/{provider} (works without JavaScript); that route
 // goes through NextAuth and ends back on `redirect_to`. NextAuth also sends its errors here (?error=).
+// Sent here by an MCP client's authorization (redirect_to=/consent/<id>), it names the client asking.
 import type { Metadata } from "next";
 import Link from "next/link";
 import { enabledOAuthProviders } from "~/server/auth/oauth-providers.ts";
+import { consentRequest } from "~/server/oauth/consent.ts";
+import { CONSENT_PATH } from "~/server/oauth/routes.ts";
 import { safeRedirectPath } from "~/server/domain/redirect.ts";
 import { CredentialsForm } from "./credentials-form.tsx";
 import authStyles from "./auth.module.css";
@@ -29,17 +32,32 @@ function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** The MCP client whose authorization sent the person here to sign in, when redirect_to is its consent page. */
+async function clientAsking(redirectTo: string): Promise<string | null> {
+  const uid = new RegExp(`^${CONSENT_PATH}/([A-Za-z0-9_-]{1,64})$`).exec(redirectTo)?.[1];
+  if (!uid) return null;
+  return (await consentRequest(uid))?.clientName ?? null;
+}
+
 export default async function SignInPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const params = await searchParams;
   const redirectTo = safeRedirectPath(first(params.redirect_to)) ?? safeRedirectPath(first(params.callbackUrl)) ?? "/";
   const error = first(params.error);
   const providers = enabledOAuthProviders();
+  const client = await clientAsking(redirectTo);
 
   return (
     <div className={`${authStyles["auth-page"]} signin`}>
       <div className={ui.card}>
         <h1>Sign in</h1>
-        <p className={ui.muted}>Vote on claims, bring evidence and join the discussion.</p>
+        {client ? (
+          <p data-client-asking>
+            <strong>{client}</strong> asks to connect to your account. Sign in, and you will see what it asks to do before
+            anything is allowed.
+          </p>
+        ) : (
+          <p className={ui.muted}>Vote on claims, bring evidence and join the discussion.</p>
+        )}
         {error ? (
           <p role="alert" className={`${ui["form-error"]} signin-error`}>
             {ERROR_MESSAGES[error] ?? GENERIC_ERROR}

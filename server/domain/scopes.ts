@@ -21,6 +21,17 @@ export const SCOPE_DESCRIPTIONS: Record<ApiKeyScope, string> = {
 };
 
 /**
+ * What a scope lets a program do, as a person deciding whether to allow it reads it (the consent page
+ * of an MCP client): what it can see and do in their name, not which HTTP methods it may call.
+ */
+export const SCOPE_IN_PLAIN_WORDS: Record<ApiKeyScope, string> = {
+  read: "See everything you can see here, including what only you see: your notifications, the claims you follow or bookmarked, and your recommendations",
+  vote: "Vote on claims and evidence in your name, and take those votes back",
+  write: "Post claims, evidence and comments in your name; follow, unfollow and bookmark claims; mark your notifications read",
+  webhooks: "Set up and remove webhooks that send news of the claims you follow to other web addresses",
+};
+
+/**
  * The scope a procedure needs: what it declares, else `read` for a query (every query is a GET) and
  * nothing a key can hold for a mutation — an undeclared write stays closed to keys until its author
  * decides which scope it belongs to.

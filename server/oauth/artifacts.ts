@@ -12,9 +12,11 @@ import { processSingleton } from "../process-singleton.ts";
 
 const DAY = 24 * 60 * 60;
 /**
- * A registered client nobody uses expires: 30 days after its registration or its last use (a grant, a
- * code, a token, a refresh), and never before a grant given to it ends (docs/features/mcp.md#oauth).
+ * A registered client nobody uses expires (docs/features/mcp.md#oauth, "Lifetimes"): 7 days after its
+ * registration while no one has granted it anything (clients register on every connect), then 30 days
+ * after its last use (a grant, a code, a token, a refresh), and never before a grant given to it ends.
  */
+export const CLIENT_NEVER_USED_TTL = 7 * DAY;
 export const CLIENT_UNUSED_TTL = 30 * DAY;
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -67,6 +69,12 @@ function stillStanding(kind: string): Prisma.Sql {
       WHERE g.kind = 'Grant' AND g.id = m.grant_id AND (g.expires_at IS NULL OR g.expires_at > now())
         AND NOT ${madeBeforeCutOff("g", MADE_AT.Grant)})`;
   }
+  // A registration access token reads its client's registration while the client lives.
+  if (kind === "RegistrationAccessToken") {
+    return Prisma.sql`EXISTS (
+      SELECT 1 FROM mcp_oauth_artifacts c
+      WHERE c.kind = 'Client' AND c.id = m.payload->>'clientId' AND (c.expires_at IS NULL OR c.expires_at > now()))`;
+  }
   return Prisma.sql`TRUE`;
 }
 
@@ -79,8 +87,9 @@ export class DbAdapter implements Adapter {
     const unfit = !isStorableText(id) ? "id" : firstUnstorableString(payload);
     if (unfit) throw new errors.InvalidRequest(`${unfit}: must not contain control characters`);
     const now = Date.now();
-    // The provider gives a client no lifetime; ours starts at its registration.
-    const lifetime = this.kind === "Client" ? CLIENT_UNUSED_TTL : expiresIn;
+    // The provider gives a client no lifetime; ours starts at its registration. A registration access
+    // token has none of its own either: it lives as long as its client (stillStanding), and goes with it.
+    const lifetime = this.kind === "Client" ? CLIENT_NEVER_USED_TTL : this.kind === "RegistrationAccessToken" ? undefined : expiresIn;
     const expiresAt = lifetime ? new Date(now + lifetime * 1000) : null;
     // The person it speaks for: an answered consent names them in its result only.
     const person = this.kind === "Interaction" ? (payload.result as { login?: { accountId?: unknown } } | undefined)?.login?.accountId : payload.accountId;
@@ -145,9 +154,10 @@ export const OAUTH_PRUNE_EVERY_MS = 60_000;
 /**
  * Deletes up to OAUTH_PRUNE_BATCH artifacts past their expiry — clients nobody used (CLIENT_UNUSED_TTL),
  * tokens, codes, grants, interactions and sessions — which the provider no longer finds anyway (the
- * adapter reads only live rows). Clients registered before they had a lifetime (expires_at null) go
- * once CLIENT_UNUSED_TTL has passed since their registration and no live grant names them. SKIP
- * LOCKED: two instances pruning at once take different rows.
+ * adapter reads only live rows), and registration access tokens whose client is gone. Clients
+ * registered before they had a lifetime (expires_at null) go once CLIENT_UNUSED_TTL has passed since
+ * their registration and no live grant names them. SKIP LOCKED: two instances pruning at once take
+ * different rows.
  */
 export async function pruneOAuthArtifacts(now = new Date()): Promise<number> {
   const unusedSince = new Date(now.getTime() - CLIENT_UNUSED_TTL * 1000);
@@ -158,6 +168,8 @@ export async function pruneOAuthArtifacts(now = new Date()): Promise<number> {
          OR (a.kind = 'Client' AND a.expires_at IS NULL AND a.created_at < ${unusedSince} AND NOT EXISTS (
               SELECT 1 FROM mcp_oauth_artifacts g
               WHERE g.kind = 'Grant' AND g.payload->>'clientId' = a.id AND (g.expires_at IS NULL OR g.expires_at > ${now})))
+         OR (a.kind = 'RegistrationAccessToken' AND NOT EXISTS (
+              SELECT 1 FROM mcp_oauth_artifacts c WHERE c.kind = 'Client' AND c.id = a.payload->>'clientId'))
       LIMIT ${OAUTH_PRUNE_BATCH}
       FOR UPDATE SKIP LOCKED
     )`;

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { firstUnstorableString } from "./artifacts.ts";
 import { oauthIssuer, servingProvider } from "./provider.ts";
-import { isParameterText } from "./registration.ts";
+import { isParameterText, withApplicationType } from "./registration.ts";
 import { OAUTH_PREFIX, OAUTH_ROUTES } from "./routes.ts";
 
 /** The largest body an OAuth request may have (a registration is well under 1 KiB; the guard reads it). */
@@ -18,6 +18,32 @@ const WEB_APP_DOCUMENTS = new Set([`${OAUTH_PREFIX}/protected-resource`, `${OAUT
 /** Paths the provider answers (the protected-resource document under /oauth is the web app's). */
 export function isOAuthEndpoint(path: string): boolean {
   return path.startsWith(`${OAUTH_PREFIX}/`) && !WEB_APP_DOCUMENTS.has(path);
+}
+
+/**
+ * Registration answers any origin (docs/features/mcp.md#oauth, "CORS"): a browser-based client
+ * registers itself before it has anything to authenticate with, and nothing here reads cookies. The
+ * provider answers CORS itself on the token and revocation endpoints (any origin, as registration
+ * allows any client); its registration endpoints have none, so they get it here.
+ */
+function isRegistration(path: string): boolean {
+  return path === OAUTH_ROUTES.registration || path.startsWith(`${OAUTH_ROUTES.registration}/`);
+}
+
+const REGISTRATION_CORS = { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "WWW-Authenticate" };
+const PREFLIGHT_ALLOWED_HEADERS = "Authorization, Content-Type, MCP-Protocol-Version";
+
+/** A CORS preflight of a registration endpoint: 204 allowing GET (the registration read back) and POST. */
+function answerPreflight(req: IncomingMessage, res: ServerResponse): void {
+  const asked = req.headers["access-control-request-headers"];
+  res.writeHead(204, {
+    ...REGISTRATION_CORS,
+    "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+    "Access-Control-Allow-Headers": typeof asked === "string" && asked.length <= 1024 && isParameterText(asked) ? asked : PREFLIGHT_ALLOWED_HEADERS,
+    "Access-Control-Max-Age": "3600",
+    "Cache-Control": "no-store",
+  });
+  res.end();
 }
 
 /** Every parameter of the request — the query's, and the body's (form or JSON) — as name and value. */
@@ -92,6 +118,25 @@ function providerRequest(req: IncomingMessage, body: Buffer, issuer: string): In
 }
 
 /**
+ * A registration's JSON body as the provider is to read it: a client that does not say what it is and
+ * names a loopback or private-use redirect URI registers as the native app it is (registration.ts).
+ */
+function registrationBody(req: IncomingMessage, body: Buffer): Buffer {
+  if (req.method !== "POST" || (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase() !== "application/json") return body;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString("utf8"));
+  } catch {
+    return body; // the provider answers it with its own invalid_request
+  }
+  const typed = withApplicationType(parsed);
+  if (typed === parsed) return body;
+  const rewritten = Buffer.from(JSON.stringify(typed));
+  req.headers["content-length"] = String(rewritten.length);
+  return rewritten;
+}
+
+/**
  * Hands one request, which reached the service at `origin` (its public origin), to the provider. The
  * guard has checked the client IP and the rate limit and read the body (at most OAUTH_MAX_BODY_BYTES);
  * parameters with control characters are refused here. An origin that is not the issuer (only a
@@ -106,6 +151,12 @@ export async function handleOAuthRequest(origin: string, req: IncomingMessage, r
     const detail = `This server's OAuth endpoints answer at ${issuer} (set NEXTAUTH_URL to the address clients use)`;
     return answerJson(res, 421, { error: "invalid_request", error_description: detail, detail });
   }
+  const registration = isRegistration(new URL(req.url ?? "/", "http://x").pathname);
+  if (registration) {
+    if (req.method === "OPTIONS") return answerPreflight(req, res);
+    for (const [name, value] of Object.entries(REGISTRATION_CORS)) res.setHeader(name, value);
+  }
   if (refuseUnfitParameters(req, body ?? Buffer.alloc(0), res)) return;
+  if (body && registration) body = registrationBody(req, body);
   await servingProvider().serve(body ? providerRequest(req, body, issuer) : withIssuerOrigin(req, issuer), res);
 }

@@ -30,6 +30,16 @@ export async function listMcpGrants(agentId: string): Promise<ConnectedApp[]> {
   });
 }
 
+/** The id of the person's newest live grant to `clientId`, or null. */
+export async function liveGrantId(agentId: string, clientId: string): Promise<string | null> {
+  const [row] = await readSql<{ id: string }>(Prisma.sql`
+    SELECT g.id FROM mcp_oauth_artifacts g
+    WHERE g.agent_id = ${agentId}::uuid AND g.kind = 'Grant' AND g.payload->>'clientId' = ${clientId}
+      AND (g.expires_at IS NULL OR g.expires_at > now()) AND NOT ${madeBeforeCutOff("g", MADE_AT.Grant)}
+    ORDER BY g.created_at DESC LIMIT 1`);
+  return row?.id ?? null;
+}
+
 export async function listConnectedApps(agentId: string): Promise<ConnectedAppList> {
   return { connected_apps: await listMcpGrants(agentId) };
 }

@@ -4,8 +4,8 @@
 // and to 127.0.0.1 now (DNS rebinding) is refused here. WEBHOOK_ALLOW_PRIVATE=1 lifts the check.
 import http from "node:http";
 import https from "node:https";
-import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-filtering-agent";
-import { DENIED_RANGES, NOT_PUBLIC } from "../domain/webhook-url.ts";
+import { NOT_PUBLIC } from "../domain/webhook-url.ts";
+import { publicOnlyAgent } from "../outbound/public-agent.ts";
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** What is kept of a failure's response body or error in the delivery log. */
@@ -31,27 +31,6 @@ export const HOST_REFUSED = `connection not allowed: the host ${NOT_PUBLIC}`;
 function attemptError(err: NodeJS.ErrnoException, allowPrivate: boolean): string {
   if (!allowPrivate && (DNS_FAILURES.has(err.code ?? "") || /^DNS lookup .* is not allowed/.test(err.message))) return HOST_REFUSED;
   return err.message.slice(0, ERROR_MAX);
-}
-
-const agents = new Map<string, http.Agent>();
-
-function agentFor(protocol: string, allowPrivate: boolean): http.Agent {
-  const key = `${protocol}${allowPrivate}`;
-  let agent = agents.get(key);
-  if (!agent) {
-    // The registration's rule (server/domain/webhook-url.ts): the library's non-unicast ranges with the
-    // same ipaddr.js, and our DENIED_RANGES.
-    const options = {
-      keepAlive: true,
-      maxSockets: 50,
-      allowPrivateIPAddress: allowPrivate,
-      allowMetaIPAddress: false,
-      denyIPAddressList: allowPrivate ? [] : [...DENIED_RANGES],
-    };
-    agent = protocol === "https:" ? new RequestFilteringHttpsAgent(options) : new RequestFilteringHttpAgent(options);
-    agents.set(key, agent);
-  }
-  return agent;
 }
 
 export function postWebhook({
@@ -82,7 +61,7 @@ export function postWebhook({
         url,
         {
           method: "POST",
-          agent: agentFor(url.protocol, allowPrivate),
+          agent: publicOnlyAgent(url.protocol, allowPrivate),
           headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body), "user-agent": "claims-webhooks/1" },
           timeout: DELIVERY_TIMEOUT_MS,
         },

@@ -1,13 +1,13 @@
-// Registered MCP clients do not pile up (docs/features/mcp.md#oauth, "Storage and keys"): a client
-// nobody uses expires CLIENT_UNUSED_TTL after its registration or last use, never before a grant given
-// to it ends, and the OAuth server's writes prune what has expired (clients, tokens, codes, grants,
+// Registered MCP clients do not pile up (docs/features/mcp.md#oauth, "Lifetimes"): a client no one
+// granted anything expires CLIENT_NEVER_USED_TTL after its registration (clients register on every
+// connect), a used one CLIENT_UNUSED_TTL after its last use, never before a grant given to it ends, and the OAuth server's writes prune what has expired (clients, tokens, codes, grants,
 // interactions) at most once a minute per process. In process, through the node-level guard.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, readSql } from "../../server/db/client.ts";
-import { CLIENT_UNUSED_TTL, oauthPruneClock, pruneOAuthArtifacts } from "../../server/oauth/artifacts.ts";
+import { CLIENT_NEVER_USED_TTL, CLIENT_UNUSED_TTL, oauthPruneClock, pruneOAuthArtifacts } from "../../server/oauth/artifacts.ts";
 import type { TestAgent } from "../helpers/api.ts";
-import { authorizePath, browse, CALLBACK, consentThrough, form, Jar, pkce, registeredClient, startOAuthAppWithPerson, type OAuthApp } from "../helpers/mcp-oauth.ts";
+import { authorizePath, browse, CALLBACK, consentThrough, form, Jar, pkce, registerClient, registeredClient, startOAuthAppWithPerson, type OAuthApp } from "../helpers/mcp-oauth.ts";
 
 let app: OAuthApp;
 let person: TestAgent;
@@ -58,20 +58,26 @@ describe("client lifetime", () => {
     expect(await exists("Interaction", later)).toBe(false);
   });
 
-  it(`an unused client lives ${CLIENT_UNUSED_TTL / 86400} days from its registration, is then unknown, and is pruned`, async () => {
-    const clientId = await register();
+  it(`a client no one granted anything lives ${CLIENT_NEVER_USED_TTL / 86400} days from its registration, is then unknown, and is pruned with its registration access token`, async () => {
+    const registered = await registerClient(app.base, { client_name: "Never granted" });
+    const clientId = registered.body.client_id as string;
     const until = (await expiresAt("Client", clientId))!;
-    expect(Math.abs(until.getTime() - (Date.now() + CLIENT_UNUSED_TTL * 1000))).toBeLessThan(60_000);
-    expect(await pruneOAuthArtifacts(new Date(Date.now() + CLIENT_UNUSED_TTL * 1000 - 3600_000))).toBe(0);
+    expect(Math.abs(until.getTime() - (Date.now() + CLIENT_NEVER_USED_TTL * 1000))).toBeLessThan(60_000);
+    expect(await pruneOAuthArtifacts(new Date(Date.now() + CLIENT_NEVER_USED_TTL * 1000 - 3600_000))).toBe(0);
     expect(await exists("Client", clientId)).toBe(true);
+    const readBack = () => fetch(`${app.base}/oauth/register/${clientId}`, { headers: { authorization: `Bearer ${registered.body.registration_access_token}` } });
+    expect((await readBack()).status).toBe(200);
 
     // Its time is up: the provider no longer knows it, and pruning deletes it.
     await db().$executeRaw`UPDATE mcp_oauth_artifacts SET expires_at = now() - interval '1 second' WHERE kind = 'Client' AND id = ${clientId}`;
     const refused = await browse(app.base, new Jar(), authorizePath(clientId, pkce().challenge));
     expect(refused.status).toBe(400);
     expect(await refused.res.json()).toMatchObject({ error: "invalid_client" });
+    expect((await readBack()).status).toBe(401);
     await pruneOAuthArtifacts();
     expect(await exists("Client", clientId)).toBe(false);
+    await pruneOAuthArtifacts();
+    expect(await readSql`SELECT 1 FROM mcp_oauth_artifacts WHERE kind = 'RegistrationAccessToken' AND payload->>'clientId' = ${clientId}`).toEqual([]);
   });
 
   it("a client with a live grant stays as long as the grant; its dead tokens go, the grant and the client stay", async () => {

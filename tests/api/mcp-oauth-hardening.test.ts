@@ -167,7 +167,7 @@ describe("the size of a registration", () => {
     expect(res.body.detail).toBe(`Request body too large (limit ${OAUTH_MAX_BODY_BYTES / 1024} KiB)`);
   });
 
-  it("nothing the server would fetch on the client's word (sector_identifier_uri, jwks_uri), and no registration access token", async () => {
+  it("nothing the server would fetch on the client's word (sector_identifier_uri, jwks_uri); a registration access token reads the registration back", async () => {
     // An address inside our network: the registration must not even connect to it.
     let connections = 0;
     const inside = createNetServer((socket) => {
@@ -188,8 +188,14 @@ describe("the size of a registration", () => {
     expect(connections).toBe(0);
     const ok = await registerClient(app.base, { client_name: "Plain" });
     expect(ok.status).toBe(201);
-    expect(ok.body.registration_access_token).toBeUndefined();
-    expect(await readSql`SELECT 1 FROM mcp_oauth_artifacts WHERE kind = 'RegistrationAccessToken'`).toEqual([]);
+    // RFC 7592: the registration_client_uri answers with the registration, for its token only.
+    const uri = new URL(String(ok.body.registration_client_uri));
+    expect(uri.pathname).toBe(`/oauth/register/${ok.body.client_id}`);
+    const read = await fetch(`${app.base}${uri.pathname}`, { headers: { authorization: `Bearer ${ok.body.registration_access_token}` } }).then(answer);
+    expect(read.status, read.text).toBe(200);
+    expect(read.body).toMatchObject({ client_id: ok.body.client_id, client_name: "Plain" });
+    expect((await fetch(`${app.base}${uri.pathname}`, { headers: { authorization: "Bearer not-the-token" } })).status).toBe(401);
+    expect((await fetch(`${app.base}${uri.pathname}`)).status).toBe(401);
   });
 });
 

@@ -43,7 +43,7 @@ interface Registered {
 
 async function register(request: APIRequestContext, name: string): Promise<Registered> {
   const res = await request.post("/oauth/register", {
-    data: { client_name: name, redirect_uris: [CALLBACK], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] },
+    data: { client_name: name, application_type: "web", redirect_uris: [CALLBACK], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] },
   });
   expect(res.status(), await res.text()).toBe(201);
   const body = await res.json();

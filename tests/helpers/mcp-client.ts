@@ -140,7 +140,9 @@ export async function startMcpWorld(onAnswer: (what: string, status: number) => 
       const res = await fetchOAuth("/oauth/register", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ client_name: name, redirect_uris: [MCP_CALLBACK], token_endpoint_auth_method: "none" }),
+        // A web client: the person's approval stands for its next authorization (a client with a
+        // loopback redirect that does not say what it is registers as a native app, asked every time).
+        body: JSON.stringify({ client_name: name, application_type: "web", redirect_uris: [MCP_CALLBACK], token_endpoint_auth_method: "none" }),
       });
       const body = (await res.json()) as { client_id?: string };
       if (res.status !== 201 || !body.client_id) throw new Error(`client registration: ${res.status} ${JSON.stringify(body)}`);

@@ -94,7 +94,8 @@ export class OAuthProviderServer {
     const res = await fetch(this.at("/oauth/register"), {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ client_name: uniqueName("agent"), redirect_uris: [CALLBACK], token_endpoint_auth_method: "none" }),
+      // A web client: its approval stands for its next authorization (silentCode).
+      body: JSON.stringify({ client_name: uniqueName("agent"), application_type: "web", redirect_uris: [CALLBACK], token_endpoint_auth_method: "none" }),
     });
     expect(res.status).toBe(201);
     return ((await res.json()) as { client_id: string }).client_id;

@@ -57,8 +57,13 @@ export async function answer(res: Response) {
   return { status: res.status, body, text, headers: res.headers };
 }
 
+/**
+ * Registers a web client (its approval stands for its next authorization; a client with a loopback
+ * redirect that does not say what it is registers as a native app, asked every time) unless
+ * `metadata` says otherwise.
+ */
 export function registerClient(base: string, metadata: Record<string, unknown> | string) {
-  const body = typeof metadata === "string" ? metadata : JSON.stringify({ redirect_uris: [CALLBACK], token_endpoint_auth_method: "none", ...metadata });
+  const body = typeof metadata === "string" ? metadata : JSON.stringify({ application_type: "web", redirect_uris: [CALLBACK], token_endpoint_auth_method: "none", ...metadata });
   return fetch(`${base}/oauth/register`, { method: "POST", headers: { "content-type": "application/json" }, body }).then(answer);
 }
 

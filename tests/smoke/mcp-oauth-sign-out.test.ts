@@ -45,7 +45,7 @@ describe("sign out everywhere and the OAuth server's session", () => {
     const username = `signout_${process.pid % 100000}`;
     const email = `${username}@example.test`;
     expect((await post("/api/v1/auth/register", { email, password: "Password123", username })).status).toBe(201);
-    const client = await post("/oauth/register", { client_name: "Sign-out agent", redirect_uris: [CALLBACK], token_endpoint_auth_method: "none" });
+    const client = await post("/oauth/register", { client_name: "Sign-out agent", application_type: "web", redirect_uris: [CALLBACK], token_endpoint_auth_method: "none" });
     const clientId = ((await client.json()) as { client_id: string }).client_id;
 
     // The person approves the client in their browser.

@@ -36,7 +36,8 @@ const form = (path: string, fields: Record<string, string>, headers: Record<stri
   json(path, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body: new URLSearchParams(fields) });
 
 async function registerClient(name: string, redirectUris = [CALLBACK]) {
-  return post("/oauth/register", { client_name: name, redirect_uris: redirectUris, token_endpoint_auth_method: "none" });
+  // A web client: its approval stands for its next authorization (a native app is asked every time).
+  return post("/oauth/register", { client_name: name, application_type: "web", redirect_uris: redirectUris, token_endpoint_auth_method: "none" });
 }
 
 function authorizePath(clientId: string, challenge: string | null, extra: Record<string, string> = {}) {

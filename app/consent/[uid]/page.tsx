@@ -8,7 +8,7 @@ import { redirect } from "next/navigation";
 import { currentViewer } from "~/server/api/server-caller.ts";
 import { consentRequest } from "~/server/oauth/consent.ts";
 import { INTERACTION_COOKIE } from "~/server/oauth/routes.ts";
-import { SCOPE_DESCRIPTIONS } from "~/server/domain/scopes.ts";
+import { SCOPE_IN_PLAIN_WORDS } from "~/server/domain/scopes.ts";
 import ui from "../../_components/ui.module.css";
 import styles from "./consent.module.css";
 
@@ -30,7 +30,7 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
   if (!viewer) redirect(`/signin?redirect_to=${encodeURIComponent(`/consent/${uid}`)}`);
   // The request belongs to the browser that started it (the provider's cookie names it).
   if ((await cookies()).get(INTERACTION_COOKIE)?.value !== uid) return <Expired />;
-  const request = await consentRequest(uid);
+  const request = await consentRequest(uid, viewer.id);
   if (!request) return <Expired />;
   return (
     <div style={{ maxWidth: 640, margin: "0 auto" }}>
@@ -46,29 +46,32 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
       <section className={styles.return} aria-label="Where your answer is sent">
         <p className={styles.return__label}>After you answer, your browser goes to</p>
         <code className={styles.return__host} data-return-host>
-          {request.returnHost}
+          {request.returnsToApp ? `${request.returnsToApp}:` : request.returnHost}
         </code>
         <p className={ui.note}>
           {request.returnsToLoopback
             ? "A program on this computer. Allow only if you just started connecting it."
-            : "Allow only if you expect this address: the client chose its name, not this address."}
+            : request.returnsToApp
+              ? `The app on this computer that opens ${request.returnsToApp}: links. Allow only if you just started connecting it.`
+              : "Allow only if you expect this address: the client chose its name, not this address."}
         </p>
       </section>
       <div className={ui.card}>
-        <h2 className={ui.card__title}>It asks to</h2>
+        <h2 className={ui.card__title}>If you allow it, {request.clientName} can</h2>
         <ul aria-label="Requested scopes">
           {request.scopes.map((scope) => (
             <li key={scope} data-scope={scope}>
-              <strong>{scope}</strong>: {SCOPE_DESCRIPTIONS[scope]}
+              {SCOPE_IN_PLAIN_WORDS[scope]} <span className={ui.muted}>({scope})</span>
             </li>
           ))}
           {request.openIdScopes.map((scope) => (
             <li key={scope} data-scope={scope}>
-              <strong>{scope}</strong>: Know your account&apos;s id
+              Know which account is yours (its id) <span className={ui.muted}>({scope})</span>
             </li>
           ))}
         </ul>
-        <p>You can revoke this access at any time under Settings → API keys.</p>
+        <p>It cannot change your password, email or settings, create API keys, or act for you anywhere but this site.</p>
+        <p>You can disconnect it at any time under Settings.</p>
         <form method="post" action={`/consent/${uid}/decision`} style={{ display: "flex", gap: "0.75rem" }}>
           <button className={ui.button} type="submit" name="decision" value="allow">
             Allow
