@@ -168,7 +168,7 @@ describe("GET /discover/related/{claim_id}", () => {
     for (const id of ["00000000-0000-4000-8000-000000000000", "nope"]) {
       const res = await api.get(`/discover/related/${id}`);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ detail: "Claim not found" });
+      expect(res.body).toEqual({ code: "not_found", detail: "Claim not found" });
     }
   });
 
@@ -184,7 +184,7 @@ describe("GET /discover/recommended", () => {
   it("needs a token", async () => {
     const res = await api.get("/discover/recommended");
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ detail: "Invalid or expired token" });
+    expect(res.body).toEqual({ code: "unauthenticated", detail: "Invalid or expired token" });
   });
 
   it("scores unvoted claims of others by the caller's expertise tags, recency and evidence", async () => {

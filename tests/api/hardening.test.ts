@@ -48,7 +48,7 @@ describe("every credential path checks suspension and sessions_valid_after", () 
     expect((await suspend(agent.id)).status).toBeLessThan(300);
     const exchanged = await api.post("/auth/oauth/exchange", { code });
     expect(exchanged.status, exchanged.text).toBe(403);
-    expect(exchanged.body).toEqual({ detail: "Account suspended" });
+    expect(exchanged.body).toEqual({ code: "account_suspended", detail: "Account suspended" });
     // The web session from before the suspension gets no code at /auth/complete.
     expect(await handOffLocation({ agentId: agent.id, authTime: signedInAt }, "/claims")).toMatch(/^\/signin\?/);
     // …nor after the suspension is lifted: that sign-in predates the revocation.
@@ -70,7 +70,7 @@ describe("every credential path checks suspension and sessions_valid_after", () 
     await db().refreshToken.create({ data: { tokenHash: tokens[1].hash, familyId: before.id } });
     const whileSuspended = await api.post("/auth/refresh", { refresh_token: tokens[0].token });
     expect(whileSuspended.status, whileSuspended.text).toBe(403);
-    expect(whileSuspended.body).toEqual({ detail: "Account suspended" });
+    expect(whileSuspended.body).toEqual({ code: "account_suspended", detail: "Account suspended" });
     expect((await unsuspend(agent.id)).status).toBeLessThan(300);
     // The family from before the suspension stays dead after it, for refresh and for its access tokens.
     expect((await api.post("/auth/refresh", { refresh_token: tokens[1].token })).status).toBe(401);

@@ -185,7 +185,7 @@ describe("comment replies are paged", () => {
     ]) {
       const res = await api.get(`/claims/${c}/comments/${id}/replies`);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ detail });
+      expect(res.body).toEqual({ code: "not_found", detail });
     }
     for (const q of ["limit=0", "limit=101", "offset=-1"]) {
       const res = await api.get(`/claims/${claim}/comments/${root.body.id}/replies?${q}`);

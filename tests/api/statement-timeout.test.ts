@@ -54,7 +54,7 @@ describe.skipIf(!process.env.DATABASE_URL)("on PostgreSQL, a statement past the 
       for (const path of ["/claims?q=timeouts", `/claims/${claimId}/comments`]) {
         const res = await api.get(path);
         expect(res.status, path).toBe(503);
-        expect(res.body, path).toEqual({ detail: DATABASE_BUSY });
+        expect(res.body, path).toEqual({ code: "service_unavailable", detail: DATABASE_BUSY });
         expect(res.headers.get("retry-after"), path).toBe("1");
         expect(res.headers.get("x-ratelimit-limit"), path).not.toBeNull();
       }
