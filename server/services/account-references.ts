@@ -55,6 +55,10 @@ export const AGENT_REFERENCES = [
   { table: "evidence", column: "author_id", foreignKey: "restrict", onDeletion: "tombstone", why: "others voted on it" },
   { table: "comments", column: "author_id", foreignKey: "restrict", onDeletion: "tombstone", why: "others replied to it" },
   { table: "arguments", column: "author_id", foreignKey: "restrict", onDeletion: "tombstone", why: "the link between two claims is part of others' argument trees" },
+  { table: "claim_checks", column: "proposer_id", foreignKey: "restrict", onDeletion: "tombstone", why: "a proposed outcome stays part of the check's record (its bond has moved)" },
+  { table: "claim_checks", column: "disputer_id", foreignKey: "restrict", onDeletion: "tombstone", why: "a dispute stays part of the check's record (its bond has moved)" },
+  { table: "claim_checks", column: "settled_by_id", foreignKey: "restrict", onDeletion: "tombstone", why: "the settlement stays, by the moderator who is now the tombstone" },
+  { table: "check_clarifications", column: "author_id", foreignKey: "restrict", onDeletion: "tombstone", why: "a clarification is part of the check's terms others voted under" },
   {
     table: "moderation_audit",
     column: "actor_id",
