@@ -1,9 +1,11 @@
 // The site as agents read it, in process against the real database: a claim's Markdown twin (the
 // statement, gradient, voters, bridging, the evidence by position with links; hidden → 404 for
 // everyone) and /llms.txt in llmstxt.org's shape. Served over HTTP by the built server in
-// tests/smoke/mcp.test.ts.
+// tests/smoke/mcp.test.ts. Both are charged to the client's API budget, as the same reads over /api/v1.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config } from "../../server/config.ts";
+import { CLIENT_IP_HEADER, sealedClientIp } from "../../server/http/client-ip.ts";
+import { rateLimiter } from "../../server/ratelimit/limiter.ts";
 import { claimMarkdownResponse, llmsTxtResponse } from "../../server/mcp/site.ts";
 import { grantAdmin, hide } from "../../server/services/moderation.ts";
 import { createAgent, startApi, type TestAgent, type TestApi } from "../helpers/api.ts";
@@ -72,5 +74,19 @@ describe("/llms.txt", () => {
     expect(text).toMatch(/\n## Docs\n/);
     // Every link line is "- [name](url)" with an absolute URL.
     for (const line of lines.filter((l) => l.startsWith("- "))) expect(line).toMatch(new RegExp(`^- \\[[^\\]]+\\]\\(${ORIGIN.replace(/[.]/g, "\\.")}/[^)]*\\)`));
+  });
+});
+
+describe("what the agents' site costs (docs/security.md#limits-what-each-protects-and-how-it-is-keyed)", () => {
+  it("charges its procedure calls to the client's API budget, as /api/v1 would: a claim's Markdown two reads, /llms.txt one", async () => {
+    const claim = await newClaim(api, author.token);
+    const ip = `10.${process.pid % 250}.200.${Math.floor(Math.random() * 250)}`;
+    const from = (path: string) => new Request(`${ORIGIN}${path}`, { headers: { [CLIENT_IP_HEADER]: sealedClientIp(ip) } });
+    const left = async () => (await rateLimiter().peekRequest({ ip })).remaining;
+    const before = await left();
+    expect((await claimMarkdownResponse(from(`/claims/${claim.id}.md`), claim.id)).status).toBe(200);
+    expect(await left()).toBe(before - 2);
+    expect((await llmsTxtResponse(from("/llms.txt"))).status).toBe(200);
+    expect(await left()).toBe(before - 3);
   });
 });
