@@ -18,6 +18,7 @@ const NOT_AN_AGENT: Record<string, string> = {
   "refresh_tokens.parent_id": "the refresh token this one replaced",
   "reputation_events.claim_id": "the claim that moved the reputation",
   "reputation_events.evidence_id": "the evidence that moved the reputation",
+  "standing_pending.token": "the mark's token: a pass removes the mark only if nothing marked the account again",
 };
 
 const RULE = { c: "cascade", n: "set null", r: "restrict", a: "no action", d: "set default" } as const;

@@ -15,6 +15,7 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 const CLAIM_KEYS = [
+  "agents",
   "author",
   "bridging",
   "complexity_tier",
@@ -168,7 +169,7 @@ describe("GET /claims/{claim_id}", () => {
     const child = await newClaim(api, author.token, { parent_ids: [p1.id, p2.id] });
     const res = await api.get(`/claims/${child.id}`);
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual([...CLAIM_KEYS, "gradient_history", "parent_claims"].sort());
+    expect(Object.keys(res.body).sort()).toEqual([...CLAIM_KEYS, "gradient_history", "not_counted_reasons", "parent_claims"].sort());
     expect(res.body.gradient_history).toEqual([]);
     expect(res.body.parent_claims.map((c: any) => c.id)).toEqual([p1.id, p2.id]);
     expect(Object.keys(res.body.parent_claims[0]).sort()).toEqual(CLAIM_KEYS);
