@@ -46,6 +46,23 @@ function answerPreflight(req: IncomingMessage, res: ServerResponse): void {
   res.end();
 }
 
+/**
+ * The CORS preflight of the metadata documents (app/oauth/*): a browser-based client that sends
+ * MCP-Protocol-Version with its GET asks first. Any origin may read them; nothing reads cookies.
+ */
+export function metadataPreflight(): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      "Access-Control-Allow-Origin": "*",
+      "Access-Control-Allow-Methods": "GET, OPTIONS",
+      "Access-Control-Allow-Headers": PREFLIGHT_ALLOWED_HEADERS,
+      "Access-Control-Max-Age": "3600",
+      "Cache-Control": "no-store",
+    },
+  });
+}
+
 /** Every parameter of the request — the query's, and the body's (form or JSON) — as name and value. */
 function* parametersOf(req: IncomingMessage, body: Buffer): Generator<[string, unknown]> {
   yield* new URL(req.url ?? "/", "http://x").searchParams;

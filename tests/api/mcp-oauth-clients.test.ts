@@ -8,6 +8,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as mcpPost } from "../../app/mcp/route.ts";
+import { OPTIONS as authorizationServerPreflight } from "../../app/oauth/authorization-server/route.ts";
+import { OPTIONS as protectedResourcePreflight } from "../../app/oauth/protected-resource/route.ts";
 import { readSql } from "../../server/db/client.ts";
 import { consentRequest, finishConsent } from "../../server/oauth/consent.ts";
 import { listMcpGrants } from "../../server/oauth/grants.ts";
@@ -195,6 +197,12 @@ describe("registration", () => {
     });
     expect(token.status).toBe(204);
     expect(token.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("mcp-protocol-version");
+    // The metadata documents' preflight, for a GET that carries MCP-Protocol-Version.
+    for (const preflight of [authorizationServerPreflight(), protectedResourcePreflight()]) {
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+      expect(preflight.headers.get("access-control-allow-headers")).toContain("MCP-Protocol-Version");
+    }
   });
 });
 
