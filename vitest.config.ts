@@ -11,7 +11,7 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["tests/unit/**/*.test.ts", "tests/api/**/*.test.ts", "tests/ratelimit/**/*.test.ts", "tests/smoke/**/*.test.ts", "tests/security/**/*.test.ts", "tests/ops/**/*.test.ts"],
+    include: ["tests/unit/**/*.test.ts", "tests/api/**/*.test.ts", "tests/contract/**/*.test.ts", "tests/ratelimit/**/*.test.ts", "tests/smoke/**/*.test.ts", "tests/security/**/*.test.ts", "tests/ops/**/*.test.ts"],
     globalSetup: ["tests/global-setup.ts"],
     setupFiles: ["tests/setup.ts"],
     pool: "forks",

@@ -251,6 +251,12 @@ export const listClaimsInput = z
     /** Comma-separated, or the parameter repeated; a claim matches when it has any of them. */
     tags: z
       .array(z.string({ message: "tags: must be a string" }))
+      // Counted as sent, every comma-separated part (as the document's maxItems counts them).
+      .superRefine((raw, ctx) => {
+        if (raw.flatMap((v) => v.split(",")).length > MAX_QUERY_TAGS) {
+          ctx.addIssue({ code: "too_big", origin: "array", maximum: MAX_QUERY_TAGS, inclusive: true, message: `tags: at most ${MAX_QUERY_TAGS} tags can be given` });
+        }
+      })
       .meta({ maxItems: MAX_QUERY_TAGS, description: `A claim with any of these tags (at most ${MAX_QUERY_TAGS}); repeating the parameter works too`, [COMMA_SEPARATED]: true })
       .optional(),
     complexity: z

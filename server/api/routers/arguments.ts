@@ -22,7 +22,7 @@ const TAG = ["arguments"];
 export const argumentsRouter = router({
   create: agentProcedure
     .meta({
-      errors: ["duplicate_argument"],
+      errors: ["duplicate_argument", "duplicate_claim"],
       scope: "write",
       successStatus: 201,
       openapi: {
