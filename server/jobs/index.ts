@@ -13,6 +13,7 @@ import { refreshStaleRelatedSets } from "../services/discovery.ts";
 import { RESCORE_BATCH, rescorePending, runBridgingFit } from "../services/bridging.ts";
 import { takeSnapshot } from "../services/open-data-snapshot.ts";
 import { applyStandingRule, drainStanding } from "../services/standing.ts";
+import { FINALISE_BATCH, finaliseDueOutcomes } from "../services/checks.ts";
 import { QUEUES } from "../queue/pg-boss.ts";
 import { enqueueDeliveries, stopJobQueue, wakeWorker } from "../queue/client.ts";
 import { startLiveSubscriber, stopLive } from "../queue/live.ts";
@@ -125,6 +126,16 @@ export const BACKGROUND_TASKS: readonly BackgroundTask[] = [
     runAtStart: true,
     round: (ctx) => standingRound(ctx),
   },
+  // Checks against the world (docs/features/checks.md): proposals undisputed at the end of their window
+  // become final and their bonds come back, by one instance per period (at most a minute, at most the
+  // window); each proposal in a transaction that locks and re-reads its row, so each is final once.
+  {
+    kind: "periodic",
+    name: "outcomes",
+    everyMs: () => Math.min(60, config().OUTCOME_DISPUTE_SECONDS) * 1000,
+    instances: "once-per-period",
+    round: (ctx) => drainBatches(ctx, FINALISE_BATCH, () => finaliseDueOutcomes()),
+  },
   // The open data (docs/features/open-data.md): a signed snapshot every DATA_SNAPSHOT_HOURS, by one
   // instance per period, into DATA_SNAPSHOT_DIR (which the instances that serve it share). Its fit is
   // the bridging fit's, under that fit's lock. DATA_SNAPSHOT_HOURS=0: off.
@@ -133,6 +144,8 @@ export const BACKGROUND_TASKS: readonly BackgroundTask[] = [
     name: "open-data",
     everyMs: () => config().DATA_SNAPSHOT_HOURS * 3_600_000,
     instances: "once-per-period",
+    // A snapshot of a million votes on a busy server (its fit paced for the API) takes minutes, not an hour.
+    maxRoundSeconds: 3_600,
     round: () => snapshotRound(),
   },
 ];
