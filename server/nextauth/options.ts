@@ -63,8 +63,7 @@ function buildAuthOptions(cfg: Config): AuthOptions {
       // Only at sign-in (`account` set): the session token becomes {sub: agent id, authTime}.
       async jwt({ token, user, account }) {
         if (!account) return token;
-        const agentId =
-          account.type === "credentials" ? user.id : await agentIdForProviderAccount(account.provider, account.providerAccountId);
+        const agentId = account.type === "credentials" ? user.id : await agentIdForProviderAccount(account);
         if (!agentId) throw new Error("Signed-in account has no agent");
         // ADMIN_EMAILS applies (to a verified address only). A suspended agent never gets here: authorize
         // and signIn above turn it away with "Account suspended" (an error thrown here would be a 500).

@@ -234,7 +234,7 @@ export async function requestPasswordReset(email: string): Promise<void> {
  * before it ends: logins, API keys, MCP grants and tokens, the OAuth server's sessions, other mailed
  * links. Following the mailed link proves the address, so it also counts as verified.
  */
-export async function confirmPasswordReset(token: string, newPassword: string): Promise<void> {
+export async function confirmPasswordReset({ token, newPassword }: { token: string; newPassword: string }): Promise<void> {
   const known = await db().accountToken.findUnique({ where: { tokenHash: hashToken(token) }, select: { usedAt: true, expiresAt: true } });
   if (!known || known.usedAt || known.expiresAt <= new Date()) throw invalidLink();
   const passwordHash = await hashPassword(newPassword);

@@ -199,7 +199,7 @@ export async function claimView({
  */
 export async function claimAfterWrite({ claimId, writerId }: { claimId: string; writerId: string }): Promise<Claim | null> {
   const claim = await claimView({ claimId, viewerId: writerId, includeHidden: true });
-  if (!claim?.moderation || (await mayReveal(writerId, claim.author.id))) return claim;
+  if (!claim?.moderation || (await mayReveal({ viewerId: writerId, authorId: claim.author.id }))) return claim;
   const { moderation: _hiddenFromWriter, ...shown } = claim;
   return shown;
 }

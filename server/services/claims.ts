@@ -287,7 +287,7 @@ export async function claimsCounter(): Promise<number> {
 export async function getClaimDetail({ claimId, viewerId }: { claimId: string; viewerId: string | null }): Promise<ClaimDetail> {
   const claim = isUuid(claimId) ? await claimView({ claimId, viewerId, includeHidden: true }) : null;
   // Hidden: 404 to everyone but its author and moderators (docs/features/moderation.md).
-  if (!claim || (claim.moderation && !(await mayReveal(viewerId, claim.author.id)))) throw notFound(CLAIM_NOT_FOUND);
+  if (!claim || (claim.moderation && !(await mayReveal({ viewerId, authorId: claim.author.id })))) throw notFound(CLAIM_NOT_FOUND);
   const [recent, parents, not_counted_reasons] = await Promise.all([
     readSql<{ gradient: number; vote_count: number; recorded_at: Date }>(Prisma.sql`
       SELECT gradient, vote_count, recorded_at FROM gradient_history

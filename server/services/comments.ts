@@ -187,7 +187,7 @@ export async function listReplies(input: {
 /** Hidden comments answer 404 to all but their author and moderators (docs/features/moderation.md). */
 export async function getComment({ commentId, viewerId = null }: { commentId: string; viewerId?: string | null }): Promise<CommentOut> {
   const row = await findComment(commentId);
-  if (!row.visible && !(await mayReveal(viewerId, row.author_id))) throw notFound(COMMENT_NOT_FOUND);
+  if (!row.visible && !(await mayReveal({ viewerId, authorId: row.author_id }))) throw notFound(COMMENT_NOT_FOUND);
   const [comment] = await withReplies([row]);
   return comment;
 }

@@ -96,7 +96,7 @@ async function evidenceRow(evidenceId: string, viewerId: string | null): Promise
 /** Hidden evidence (or evidence on a hidden claim) answers 404 to all but its author and moderators. */
 export async function getEvidence({ evidenceId, viewerId }: { evidenceId: string; viewerId: string | null }): Promise<Evidence> {
   const row = await evidenceRow(evidenceId, viewerId);
-  if (!row || (!row.visible && !(await mayReveal(viewerId, row.author_id)))) throw notFound(EVIDENCE_NOT_FOUND);
+  if (!row || (!row.visible && !(await mayReveal({ viewerId, authorId: row.author_id })))) throw notFound(EVIDENCE_NOT_FOUND);
   return toEvidence(row);
 }
 
@@ -164,7 +164,7 @@ export async function voteEvidence({
   const row = await evidenceRow(evidenceId, agentId);
   if (!row) throw notFound(EVIDENCE_NOT_FOUND);
   const { moderation: _hiddenFromVoter, ...shown } = toEvidence(row);
-  return row.visible || (await mayReveal(agentId, row.author_id)) ? toEvidence(row) : shown;
+  return row.visible || (await mayReveal({ viewerId: agentId, authorId: row.author_id })) ? toEvidence(row) : shown;
 }
 
 /** DELETE /evidence/{id}/vote: 204 whether or not there was a vote. */

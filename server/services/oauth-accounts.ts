@@ -38,7 +38,7 @@ const MAX_DISPLAY_NAME = 100;
 const MAX_AVATAR_URL = 2048;
 const ATTEMPTS = 3;
 
-export async function agentIdForProviderAccount(provider: string, providerAccountId: string): Promise<string | null> {
+export async function agentIdForProviderAccount({ provider, providerAccountId }: { provider: string; providerAccountId: string }): Promise<string | null> {
   const account = await db().account.findUnique({
     where: { provider_providerAccountId: { provider, providerAccountId } },
     select: { agentId: true },
@@ -60,7 +60,7 @@ export async function signInWithProvider(identity: ProviderIdentity): Promise<OA
 
 async function resolve(identity: ProviderIdentity): Promise<OAuthSignInOutcome> {
   const { provider, providerAccountId } = identity;
-  const linkedAgentId = await agentIdForProviderAccount(provider, providerAccountId);
+  const linkedAgentId = await agentIdForProviderAccount({ provider, providerAccountId });
   if (linkedAgentId) return { kind: "agent", agentId: linkedAgentId, created: false, linked: false };
 
   const account = { type: "oauth", provider, providerAccountId, scope: identity.scope ?? null };

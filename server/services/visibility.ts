@@ -43,7 +43,7 @@ export function moderationInfo(row: { hidden_at: Date | null; hidden_reason: str
  * Whether `viewerId` may see hidden content written by `authorId`: its author, and moderators and
  * admins (their role read now, so a role change holds at once).
  */
-export async function mayReveal(viewerId: string | null, authorId: string): Promise<boolean> {
+export async function mayReveal({ viewerId, authorId }: { viewerId: string | null; authorId: string }): Promise<boolean> {
   if (viewerId === null) return false;
   if (viewerId === authorId) return true;
   const [row] = await readSql<{ role: Role }>(Prisma.sql`SELECT role::text AS role FROM agents WHERE id = ${viewerId}::uuid`, { prepared: true });

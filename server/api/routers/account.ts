@@ -101,7 +101,7 @@ export const accountRouter = router({
     .input(passwordResetConfirmInput)
     .output(z.void())
     .mutation(async ({ input }) => {
-      await accounts.confirmPasswordReset(input.token, input.new_password);
+      await accounts.confirmPasswordReset({ token: input.token, newPassword: input.new_password });
     }),
 
   requestEmailVerification: agentProcedure
