@@ -50,6 +50,21 @@ export const ERROR_CODES = {
     trpc: "FORBIDDEN",
     when: "Sign-in or refresh of a suspended account (`Account suspended`)",
   },
+  insufficient_standing: {
+    status: 403,
+    trpc: "FORBIDDEN",
+    when: "Proposing or disputing a claim's outcome needs standing (a verified account old enough, with enough votes)",
+  },
+  insufficient_reputation: {
+    status: 403,
+    trpc: "FORBIDDEN",
+    when: "Proposing a claim's outcome needs at least the server's minimum reputation (`OUTCOME_MIN_REPUTATION`)",
+  },
+  own_proposal: {
+    status: 403,
+    trpc: "FORBIDDEN",
+    when: "A proposed outcome cannot be disputed by the account that proposed it",
+  },
   not_found: {
     status: 404,
     trpc: "NOT_FOUND",
@@ -89,6 +104,16 @@ export const ERROR_CODES = {
     status: 409,
     trpc: "CONFLICT",
     when: "The username is taken (or was used by a deleted account)",
+  },
+  check_immutable: {
+    status: 409,
+    trpc: "CONFLICT",
+    when: "The claim has votes: its check's terms no longer change (add a clarification instead)",
+  },
+  outcome_not_open: {
+    status: 409,
+    trpc: "CONFLICT",
+    when: "The claim's check is not at that step: no outcome is proposed before `check_at` or twice, disputed after its window or twice, or settled unless disputed",
   },
   payload_too_large: {
     status: 413,
