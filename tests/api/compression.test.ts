@@ -84,7 +84,7 @@ describe("compressed /api/v1 answers", () => {
     const missing = await raw("/claims/00000000-0000-4000-8000-000000000000", { "accept-encoding": "gzip" });
     expect(missing.status).toBe(404);
     expect(missing.headers["content-encoding"]).toBeUndefined();
-    expect(JSON.parse(missing.bytes.toString("utf8"))).toEqual({ detail: "Claim not found" });
+    expect(JSON.parse(missing.bytes.toString("utf8"))).toEqual({ code: "not_found", detail: "Claim not found" });
   });
 
   it("answers HEAD without a body and If-Modified-Since with a bare 304", async () => {

@@ -107,7 +107,7 @@ describe("route handlers stop reading bodies at 256 KiB", () => {
     const { stream, counter } = hugeBody(300 * MB);
     const res = await handle(post(`http://localhost${path}`, stream));
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ detail: "Request body too large (limit 256 KiB)" });
+    expect(await res.json()).toEqual({ code: "payload_too_large", detail: "Request body too large (limit 256 KiB)" });
     expect(counter.pulled).toBeLessThan(2 * MB);
   });
 

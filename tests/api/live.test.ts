@@ -82,7 +82,7 @@ describe("live stream of a claim", () => {
     for (const id of [UNKNOWN_ID, "not-a-uuid"]) {
       const s = await stream(id);
       expect(s.status).toBe(404);
-      expect(JSON.parse(await s.text())).toEqual({ detail: "Claim not found" });
+      expect(JSON.parse(await s.text())).toEqual({ code: "not_found", detail: "Claim not found" });
     }
   });
 

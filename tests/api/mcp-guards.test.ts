@@ -65,7 +65,7 @@ describe("Origin (the transport specification: servers must validate it, against
   it("a foreign Origin is refused with 403 before anything is done; no Origin, or this app's, passes", async () => {
     const refused = await mcp({ token: me.token, body: listTools, headers: { origin: "https://evil.example" } });
     expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ detail: "Cross-site request refused" });
+    expect(refused.body).toEqual({ code: "forbidden", detail: "Cross-site request refused" });
     expect(refused.headers.get("access-control-allow-origin")).toBeNull();
     // The preflight of a page elsewhere too.
     expect((await mcp({ method: "OPTIONS", headers: { origin: "https://evil.example" } })).status).toBe(403);
@@ -113,7 +113,7 @@ describe("requests without a working credential are rate limited", () => {
       expect(remaining[remaining.length - 1]).toBeLessThan(remaining[0]);
       const refused = await mcp({ ip, token: "clm_madeupmadeupmadeupmadeupmadeup", body: listTools });
       expect(refused.status).toBe(429);
-      expect(refused.body).toEqual({ detail: "Rate limit exceeded" });
+      expect(refused.body).toEqual({ code: "rate_limited", detail: "Rate limit exceeded" });
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
       expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
       expect((await mcp({ ip, body: listTools })).status).toBe(429);

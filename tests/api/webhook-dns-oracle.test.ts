@@ -28,7 +28,14 @@ describe("a host that does not resolve answers as one that resolves to a private
       const res = await api.post("/webhooks", { url, events: ["ping"] }, { token: me.token });
       answers.push({ status: res.status, body: res.body });
     }
-    expect(answers[0]).toEqual({ status: 400, body: { detail: "url: must resolve only to public addresses" } });
+    expect(answers[0]).toEqual({
+      status: 400,
+      body: {
+        code: "validation_failed",
+        detail: "url: must resolve only to public addresses",
+        errors: [{ field: "url", message: "url: must resolve only to public addresses", rule: "invalid" }],
+      },
+    });
     expect(answers[1]).toEqual(answers[0]);
     expect(answers[2]).toEqual(answers[0]);
     expect(await db().webhook.count({ where: { agentId: me.id } })).toBe(0);
