@@ -15,7 +15,7 @@ import { eventually } from "../helpers/webhook-receiver.ts";
 import { readSql, sqlTransaction } from "../../server/db/client.ts";
 import { BACKGROUND_TASKS } from "../../server/jobs/index.ts";
 import { startRunner } from "../../server/jobs/runner.ts";
-import { disputeOutcome, proposeOutcome, setCheckIn, settleOutcome } from "../../server/services/checks.ts";
+import { disputeOutcome, finaliseDueOutcomes, proposeOutcome, setCheckIn, settleOutcome } from "../../server/services/checks.ts";
 import { newClaim, quickAgent, reputationOf, setReputation, type Voter } from "./claims-fixtures.ts";
 
 let api: TestApi;
@@ -84,6 +84,17 @@ describe("a check's outcome", () => {
       { reason: "outcome_bond_staked", delta: -5 },
       { reason: "outcome_bond_returned", delta: 6 },
     ]);
+  });
+
+  it("two rounds at the same time (a round outlasting its period) finalise each due proposal once", async () => {
+    const claims = [await awaitingClaim(), await awaitingClaim(), await awaitingClaim()];
+    const proposer = await able(30);
+    for (const claimId of claims) expect(await proposeOutcome(proposal(claimId, proposer.id))).toEqual({ ok: true });
+    await readSql`UPDATE claim_checks SET dispute_deadline = now() - interval '1 second' WHERE claim_id = ANY(${claims}::uuid[])`;
+    const counts = await Promise.all([finaliseDueOutcomes(), finaliseDueOutcomes(), finaliseDueOutcomes()]);
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(3);
+    expect((await reputationOf(proposer.id)).reputation).toBe(30 - 3 * 5 + 3 * 6);
+    expect((await bondEvents(proposer.id)).filter((e) => e.reason === "outcome_bond_returned")).toHaveLength(3);
   });
 
   it("disputed and settled for the proposal: the proposer takes both bonds; against it: the disputer does (audited)", async () => {
