@@ -17,7 +17,8 @@ const HELP = `npm run bench -- [options]
   --page-connections <n>  concurrent connections for the pages and their yardstick (default 16, the issue's setting)
   --only <a,b,…>          only these endpoints (names as in the table: claims, vote, vote-followed…; webhook-latency for vote → webhook call;
                           pages for the whole page table, or page-home, page-claim, page-topic, page-profile, page-discover and
-                          each with -signed-in, e.g. page-claim-signed-in; the yardstick page-icon runs whenever a page does)
+                          each with -signed-in, e.g. page-claim-signed-in; the yardstick page-icon runs whenever a page does;
+                          bridging for the model's fit; open-data for a snapshot and its rescore)
   --agents/--claims/--claim-votes/--evidence/--evidence-votes/--comments/--days <n>   data set size
   --pg <url>              PostgreSQL server to create the database on (default postgresql://postgres@127.0.0.1:5432/postgres)
   --reuse <database>      benchmark an already seeded database (kept afterwards) instead of creating one

@@ -227,13 +227,15 @@ export interface RunRecord {
   pgVersion: string;
   /** bench/bridging.ts, when it ran. */
   bridging?: unknown;
+  /** bench/open-data.ts, when it ran. */
+  openData?: unknown;
   webhookLatency?: LatencyFigures | null;
   fanOutDrainSeconds?: number | null;
 }
 
 /** Writes the run's figures to bench/results/<stamp>.json and returns the file's path. */
 export function writeResults(stamp: string, run: RunRecord): string {
-  const { startedAt, opts, database, seedReport, reports, pages, ours, bare, counters, pgVersion, bridging, webhookLatency, fanOutDrainSeconds } = run;
+  const { startedAt, opts, database, seedReport, reports, pages, ours, bare, counters, pgVersion, bridging, openData, webhookLatency, fanOutDrainSeconds } = run;
   mkdirSync(RESULTS_DIR, { recursive: true });
   const file = path.join(RESULTS_DIR, `${stamp}.json`);
   const gitCommit = spawnSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT, encoding: "utf8" }).stdout.trim() || null;
@@ -254,6 +256,7 @@ export function writeResults(stamp: string, run: RunRecord): string {
         pages: pages ?? [],
         peakRssMb: { ours: Math.round(ours.peakRssMb), bare: bare ? Math.round(bare.peakRssMb) : null },
         bridging: bridging ?? null,
+        openData: openData ?? null,
         webhookLatency: webhookLatency ?? null,
         fanOutDrainSeconds: fanOutDrainSeconds ?? null,
         countersAfterVotes: counters === null ? null : counters.length === 0 ? "exact" : counters,

@@ -26,6 +26,7 @@ import { adminQuery, checkCounters, memoryAtPeak, databaseUrl, ensureBuild, post
 import { judge, judgePage, printPageReport, printProfiles, printReport, writeResults, type EndpointReport, type PageReport } from "./report.ts";
 import { SEED_PASSWORD, type SeedReport } from "./seed.ts";
 import { benchBridging, printBridgingReport, type BridgingBenchReport } from "./bridging.ts";
+import { benchOpenData, printOpenDataReport, type OpenDataBenchReport } from "./open-data.ts";
 import { differingAnswers } from "./same-answers.ts";
 import { measureWebhookLatency, WEBHOOK_LATENCY, type LatencyFigures } from "./webhook-latency.ts";
 
@@ -176,15 +177,22 @@ async function main() {
       bridging = await benchBridging(opts.duration);
     }
 
+    // The open data on the same data set (bench/open-data.ts): a snapshot and its rescore, each in a process of its own.
+    let openData: OpenDataBenchReport | null = null;
+    if (!opts.only || opts.only.has("open-data")) {
+      openData = await benchOpenData({ votes: opts.sizes.claimVotes, synthetic: false, env: { ...process.env, DATA_DIR: dataDir } });
+    }
+
     printPageReport(pages);
     printReport(reports, ours, bare, counters, { webhookLatency, fanOutDrainSeconds });
     if (answersDiffer.length) console.log(`\nThe yardstick's answers differ from ours (its ratios compare different work):\n  ${answersDiffer.join("\n  ")}`);
     if (bridging) printBridgingReport(bridging);
+    if (openData) printOpenDataReport(openData);
     printProfiles(reports, pages);
     if (opts.cpuProf) log(`CPU profiles (open in Chrome DevTools): ${path.relative(ROOT, profileDir)}/`);
 
     const pgVersion = await postgresVersion(url);
-    const file = writeResults(stamp, { startedAt, opts, database, seedReport, reports, pages, ours, bare, counters, pgVersion, bridging, webhookLatency, fanOutDrainSeconds });
+    const file = writeResults(stamp, { startedAt, opts, database, seedReport, reports, pages, ours, bare, counters, pgVersion, bridging, openData, webhookLatency, fanOutDrainSeconds });
     log(`results: ${path.relative(ROOT, file)}${opts.keep ? `; database kept: ${database}` : ""} (the whole run took ${seconds(Date.now() - startedAt.getTime())})`);
     if (counters && counters.length) process.exitCode = 1;
   } finally {

@@ -1,5 +1,7 @@
 "use client";
-// The platform's numbers, drawn from [label, value] pairs (docs/architecture.md#pages-from-data).
+// The platform's numbers, drawn from [label, value] pairs (docs/architecture.md#pages-from-data), and where
+// anyone can check them: the open data (docs/features/open-data.md).
+import Link from "next/link";
 import { compactNumber } from "../_lib/format.ts";
 import statsStyles from "./stats-bar.module.css";
 import ui from "./ui.module.css";
@@ -16,7 +18,10 @@ export function StatsBarView({ numbers, note }: { numbers: [label: string, value
         ))}
       </dl>
       <p className={ui.note} data-testid="consensus-vocabulary" style={{ marginTop: "-0.5rem" }}>
-        {note}
+        {note}{" "}
+        <Link href="/data" data-testid="verify-numbers">
+          Verify these numbers
+        </Link>
       </p>
     </>
   );

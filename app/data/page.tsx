@@ -3,11 +3,10 @@
 // program asking for JSON is sent the same list as JSON (next.config.mjs: /data.json).
 import type { Metadata } from "next";
 import { headers } from "next/headers";
-import Link from "next/link";
 import { publicOriginOfHeaders } from "~/server/http/public-origin.ts";
 import { KEY_PATH } from "~/server/http/open-data.ts";
 import { listSnapshots } from "~/server/services/open-data-snapshot.ts";
-import { longDate, plural } from "../_lib/format.ts";
+import { plural } from "../_lib/format.ts";
 import ui from "../_components/ui.module.css";
 import styles from "./data.module.css";
 
@@ -45,8 +44,8 @@ export default async function DataPage() {
       <h2>Verify and rescore</h2>
       <p className={ui.muted}>
         With Node.js 24 and git. The manifest names the code version that wrote the snapshot; the public key is at{" "}
-        <a href={KEY_PATH}>{KEY_PATH}</a>. What each file holds and what is left out: <Link href="/docs/api">the documentation</Link> (
-        <code>docs/features/open-data.md</code>).
+        <a href={KEY_PATH}>{KEY_PATH}</a>. What each file holds, every column, and what is left out and why: <code>docs/features/open-data.md</code>{" "}
+        in the repository. A program reads this list as JSON at <a href="/data.json">/data.json</a>.
       </p>
       <pre className={`${ui.card} ${styles.commands}`} data-testid="verify-commands">
         {[
@@ -70,8 +69,8 @@ export default async function DataPage() {
           <section key={s.name} className={`${ui.card} ${styles.snapshot}`} data-testid="snapshot">
             <h3>{s.name}</h3>
             <p className={ui.muted}>
-              Inputs read at {longDate(s.manifest.cutoff)} UTC · written {longDate(s.manifest.created_at)} UTC · code {s.manifest.code_version} ·{" "}
-              {size(s.bytes)}
+              Inputs read at <time dateTime={s.manifest.cutoff}>{s.manifest.cutoff}</time> · written{" "}
+              <time dateTime={s.manifest.created_at}>{s.manifest.created_at}</time> · code {s.manifest.code_version} · {size(s.bytes)}
             </p>
             <table className={styles.files}>
               <thead>

@@ -40,7 +40,8 @@ export function snapshotsJson(snapshots: SnapshotListing[], origin: string) {
 /** GET /data (a program's Accept) and /data.json. */
 export async function snapshotListResponse(request: Request): Promise<Response> {
   const body = snapshotsJson(await listSnapshots(), publicOrigin(request));
-  return Response.json(body, { headers: { ...PUBLIC_DOCUMENT_HEADERS, "Cache-Control": "public, max-age=60" } });
+  // GET /data answers a page or this list by Accept: a shared cache must keep them apart.
+  return Response.json(body, { headers: { ...PUBLIC_DOCUMENT_HEADERS, "Cache-Control": "public, max-age=60", Vary: "Accept" } });
 }
 
 const notFound = (detail: string) => toResponse(errorAnswer(errorBodyOf("not_found", detail), { headers: PUBLIC_DOCUMENT_HEADERS }));

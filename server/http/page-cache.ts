@@ -83,6 +83,8 @@ export function shareableKey(req: IncomingMessage): ShareableRequest | null {
   if (h.cookie?.includes(`${FRESH_COOKIE}=`)) return null;
   if (NOT_A_DOCUMENT.some((name) => h[name] !== undefined)) return null;
   if (BOT.test(h["user-agent"] ?? "")) return null;
+  // A program asking for JSON at a page's address gets JSON (GET /data: docs/features/open-data.md), never a shared page.
+  if (/application\/json/.test(h.accept ?? "") && !/text\/html/.test(h.accept ?? "")) return null;
   const url = req.url ?? "/";
   if (url.length > 2048 || url.includes("_rsc=")) return null;
   return { key: url, accepts: codingsAccepted(h["accept-encoding"]), signedIn: carriesSession(req) };

@@ -77,7 +77,7 @@ interface InputFile {
 interface OutputFile {
   name: string;
   columns: readonly string[];
-  rows(outputs: Outputs): Cell[][];
+  rows(outputs: Outputs): Iterable<Cell[]>;
 }
 
 interface Outputs {
@@ -90,9 +90,8 @@ interface Outputs {
 const visible = (alias: string) => `${alias}.hidden_at IS NULL`;
 
 /**
- * Every file of a snapshot, in the manifest's order. A new file is one entry here (and its columns in
- * docs/features/open-data.md, which tests/api/open-data.test.ts checks): the outcomes of checks
- * against the world join once their tables exist.
+ * Every file of a snapshot, in the manifest's order. A new file is one entry here, and its columns in
+ * docs/features/open-data.md (tests/unit/open-data-docs.test.ts checks them).
  */
 export const SNAPSHOT_FILES: readonly (({ kind: "input" } & InputFile) | ({ kind: "output" } & OutputFile))[] = [
   {
@@ -161,16 +160,44 @@ export const SNAPSHOT_FILES: readonly (({ kind: "input" } & InputFile) | ({ kind
     ],
   },
   {
+    // Checks against the world (docs/features/checks.md) on published claims: their terms, dates and
+    // outcome; who proposed, disputed or settled is left out, as every author is.
+    kind: "input",
+    name: "outcomes",
+    columns: ["claim", "criteria", "source_url", "close_at", "check_at", "stage", "proposed_outcome", "proposed_at", "disputed_at", "outcome", "final_at"],
+    query: `SELECT k.claim_id::text AS claim, k.criteria, k.source_url, ${iso("k.close_at")} AS close_at, ${iso("k.check_at")} AS check_at,
+              k.stage::text AS stage, k.proposed_outcome, ${iso("k.proposed_at")} AS proposed_at, ${iso("k.disputed_at")} AS disputed_at,
+              k.outcome, ${iso("k.final_at")} AS final_at
+            FROM claim_checks k JOIN claims c ON c.id = k.claim_id WHERE ${visible("c")} ORDER BY k.claim_id`,
+    cells: (r) => [
+      r.claim as string,
+      r.criteria as string,
+      r.source_url as string | null,
+      r.close_at as string,
+      r.check_at as string,
+      r.stage as string,
+      r.proposed_outcome as string | null,
+      r.proposed_at as string | null,
+      r.disputed_at as string | null,
+      r.outcome as string | null,
+      r.final_at as string | null,
+    ],
+  },
+  {
     kind: "output",
     name: "consensus_history",
     columns: CONSENSUS_COLUMNS,
-    rows: ({ consensus, since }) => consensus.map((r) => [r.claim, r.status, r.decided_by, r.voters, r.gradient, since.get(r.claim) ?? null]),
+    *rows({ consensus, since }) {
+      for (const r of consensus) yield [r.claim, r.status, r.decided_by, r.voters, r.gradient, since.get(r.claim) ?? null];
+    },
   },
   {
     kind: "output",
     name: "bridging",
     columns: BRIDGING_COLUMNS,
-    rows: ({ bridging }) => bridging.map(bridgingCells),
+    *rows({ bridging }) {
+      for (const r of bridging) yield bridgingCells(r);
+    },
   },
 ];
 

@@ -10,7 +10,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { readSql } from "../../server/db/client.ts";
+import { readSql, sqlTransaction } from "../../server/db/client.ts";
+import { setCheckIn } from "../../server/services/checks.ts";
 import { loadDemoData } from "../../server/seed/demo.ts";
 import { grantAdmin } from "../../server/services/moderation.ts";
 import { manifestBytes, sha256Hex, signManifest, type Manifest } from "../../server/services/open-data-format.ts";
@@ -30,7 +31,7 @@ let snapshot: string;
 const publicKey = () => createPublicKey(publicKeyPem(signingKey()));
 
 /** What must not appear in any file. */
-const secret = { hiddenStatement: "", hiddenEvidence: "", deletedAgent: "" };
+const secret = { hiddenStatement: "", hiddenEvidence: "", hiddenCheck: "", deletedAgent: "" };
 
 beforeAll(async () => {
   api = await startApi();
@@ -39,7 +40,7 @@ beforeAll(async () => {
 
   const [admin, bot, leaving] = await Promise.all([createAgent(api), createAgent(api), createAgent(api)]);
   expect((await grantAdmin(admin.username))?.role).toBe("admin");
-  const claims = (await api.get<{ claims: { id: string }[] }>("/claims?limit=10&sort_by=vote_count&sort_order=desc")).body.claims;
+  const claims = (await api.get<{ claims: { id: string }[] }>("/claims?limit=15&sort_by=vote_count&sort_order=desc")).body.claims;
   // An automated account's votes: in the votes file, not counted.
   const automated = await api.patch("/auth/me", { automated: true }, { token: bot.token });
   expect(automated.status, automated.text).toBe(200);
@@ -48,6 +49,13 @@ beforeAll(async () => {
   secret.hiddenStatement = `A claim a moderator hid ${process.pid}: nothing of it is published.`;
   const hidden = await api.post<{ id: string }>("/claims", { statement: secret.hiddenStatement }, { token: admin.token });
   expect(hidden.status, hidden.text).toBe(201);
+  // Checks against the world: one on a published claim, one on the claim about to be hidden.
+  const checked = await api.post<{ id: string }>("/claims", { statement: `A claim checked against the world ${process.pid}.` }, { token: admin.token });
+  secret.hiddenCheck = `Hidden check criteria ${process.pid}.`;
+  for (const [claimId, criteria] of [[checked.body.id, `Published check criteria ${process.pid}.`], [hidden.body.id, secret.hiddenCheck]]) {
+    const terms = { criteria, finePrint: null, sourceUrl: null, checkAt: new Date(Date.now() + 86_400_000), closeAt: null, assumptions: [] };
+    expect(await sqlTransaction((tx) => setCheckIn(tx, { claimId, viewerId: admin.id, terms, now: new Date() }))).toEqual({ ok: true });
+  }
   for (const who of [admin, bot, leaving]) await api.post(`/claims/${hidden.body.id}/vote`, { value: 0.9 }, { token: who.token });
   secret.hiddenEvidence = `Hidden evidence ${process.pid}, never in the open data.`;
   const evidence = await api.post<{ id: string }>(`/claims/${claims[0].id}/evidence`, { position: "supports", content_type: "text", content: secret.hiddenEvidence }, { token: admin.token });
@@ -56,9 +64,10 @@ beforeAll(async () => {
     const res = await api.post(`/moderation/${type}/${id}/hide`, { reason: "spam" }, { token: admin.token });
     expect(res.status, res.text).toBe(204);
   }
-  // Counted votes cast after the demo's fit: the snapshot's fit (which includes them) is what the
-  // service publishes from then on, not the demo's.
-  for (const c of claims.slice(0, 3)) expect((await api.post(`/claims/${c.id}/vote`, { value: 0.15 }, { token: admin.token })).status).toBe(200);
+  // Counted votes cast after the demo's fit, by a voter with enough of them to enter the model: the
+  // snapshot's fit (which includes them) is what the service publishes from then on, not the demo's.
+  expect(claims.length).toBe(15);
+  for (const c of claims) expect((await api.post(`/claims/${c.id}/vote`, { value: 0.15 }, { token: admin.token })).status).toBe(200);
   // A deleted account: its votes go with it.
   for (const c of claims.slice(0, 3)) expect((await api.post(`/claims/${c.id}/vote`, { value: 0.5 }, { token: leaving.token })).status).toBe(200);
   secret.deletedAgent = leaving.id;
@@ -111,6 +120,7 @@ describe("a snapshot", () => {
       expect(entry.sha256).toBe(sha256Hex(readFileSync(path.join(snapshot, `${f.name}.tsv.gz`))));
     }
     expect(manifest.files["votes.tsv.gz"].rows).toBeGreaterThan(100);
+    expect(rows(snapshot, "outcomes.tsv.gz").slice(1).map((r) => [r[1], r[5]])).toEqual([[`Published check criteria ${process.pid}.`, "pending"]]);
   });
 
   it("rescores with no mismatch: every bridging output and every status recomputed from the inputs alone", async () => {
@@ -152,6 +162,7 @@ describe("a snapshot", () => {
       ...agents.flatMap((a) => [a.id, a.email, a.password_hash]),
       secret.hiddenStatement,
       secret.hiddenEvidence,
+      secret.hiddenCheck,
       secret.deletedAgent,
       voterPseudonyms()(secret.deletedAgent),
     ].filter((s): s is string => !!s);
