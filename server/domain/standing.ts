@@ -56,18 +56,19 @@ export function isSuspendedAt(facts: Pick<StandingFacts, "suspendedAt" | "suspen
 export function standingOf(facts: StandingFacts, rule: StandingRule, now: Date): StandingVerdict {
   const shortfalls: Shortfall[] = [];
   const suspended = isSuspendedAt(facts, now);
-  const ofAge = new Date(facts.createdAt.getTime() + rule.minAgeSeconds * 1000);
+  // No age asked is none to wait for (a stored created_at is rounded to the millisecond and may be after now).
+  const ofAge = rule.minAgeSeconds > 0 ? new Date(facts.createdAt.getTime() + rule.minAgeSeconds * 1000) : null;
   if (facts.automated) shortfalls.push("automated");
   if (suspended) shortfalls.push("suspended");
   if (rule.requireVerified && !facts.verified) shortfalls.push("unverified");
-  if (ofAge > now) shortfalls.push("too_new");
+  if (ofAge && ofAge > now) shortfalls.push("too_new");
   if (facts.votes < rule.minVotes) shortfalls.push("too_few_votes");
   if (shortfalls.length === 0) return { standing: true, shortfalls, gainsAt: null };
   // Only the age and a suspension with an end pass by themselves.
   const waitsOnTime = shortfalls.every((s) => s === "too_new" || (s === "suspended" && facts.suspendedUntil !== null));
   if (!waitsOnTime) return { standing: false, shortfalls, gainsAt: null };
-  const until = suspended && facts.suspendedUntil ? facts.suspendedUntil.getTime() : 0;
-  return { standing: false, shortfalls, gainsAt: new Date(Math.max(ofAge.getTime(), until)) };
+  const times = [shortfalls.includes("too_new") ? ofAge!.getTime() : 0, suspended ? facts.suspendedUntil!.getTime() : 0];
+  return { standing: false, shortfalls, gainsAt: new Date(Math.max(...times)) };
 }
 
 /** Whether a stored verdict (standing, gains_at) still says what a fresh one says. */

@@ -130,11 +130,12 @@ BEGIN
      OR (NEW.suspended_at IS NOT NULL AND NEW.suspended_until IS NULL) THEN
     RETURN NEW;
   END IF;
-  gains := NEW.created_at + make_interval(secs => r.min_age_seconds);
-  IF NEW.suspended_at IS NOT NULL AND NEW.suspended_until > gains THEN
+  -- No age asked: none to wait for (created_at is rounded to the millisecond, and may be after now()).
+  gains := CASE WHEN r.min_age_seconds > 0 THEN NEW.created_at + make_interval(secs => r.min_age_seconds) END;
+  IF NEW.suspended_at IS NOT NULL AND NEW.suspended_until > now() AND (gains IS NULL OR NEW.suspended_until > gains) THEN
     gains := NEW.suspended_until;
   END IF;
-  IF gains <= now() THEN
+  IF gains IS NULL OR gains <= now() THEN
     NEW.standing := true;
   ELSE
     NEW.standing_gains_at := gains;
