@@ -55,7 +55,7 @@ describe("rate limits through the API", () => {
     await inOneBucket(60_000, async () => {
       const ip = freshIp();
       const refused = (await exhaust(() => api.get("/health", from(ip)), 12)) as Awaited<ReturnType<TestApi["get"]>>;
-      expect(refused.body).toEqual({ detail: "Rate limit exceeded" });
+      expect(refused.body).toEqual({ code: "rate_limited", detail: "Rate limit exceeded" });
       const retryAfter = Number(refused.headers.get("retry-after"));
       expect(retryAfter).toBeGreaterThanOrEqual(1);
       expect(retryAfter).toBeLessThanOrEqual(60);
@@ -100,7 +100,7 @@ describe("rate limits through the API", () => {
       }
       const second = await api.post("/auth/login", { email: `${uniqueName()}@example.test`, password: "x" }, from(ip));
       expect(second.status).toBe(429);
-      expect(second.body).toEqual({ detail: "Rate limit exceeded" });
+      expect(second.body).toEqual({ code: "rate_limited", detail: "Rate limit exceeded" });
       // The refusal is the auth limiter's (limit 2, 15-minute windows aligned to the epoch), so
       // Retry-After points at the end of its current window: anywhere from 1 s to 15 minutes away.
       expect(second.headers.get("x-ratelimit-limit")).toBe("2");
@@ -192,7 +192,7 @@ describe("rate limits through the API", () => {
       readBody: () => Promise.reject(new Error("stream exploded")),
     });
     expect(res.status).toBe(500);
-    expect(JSON.parse(String(res.body))).toEqual({ detail: "Internal server error" }); // no Accept-Encoding: plain text
+    expect(JSON.parse(String(res.body))).toEqual({ code: "internal_error", detail: "Internal server error" }); // no Accept-Encoding: plain text
     expect(res.headers["X-RateLimit-Limit"]).toBe("12");
     expect(Number(res.headers["X-RateLimit-Remaining"])).toBeLessThanOrEqual(11);
     expect(Number(res.headers["X-RateLimit-Reset"])).toBeGreaterThan(Date.now() / 1000);
