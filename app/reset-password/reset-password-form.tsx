@@ -21,7 +21,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
       </p>
     );
   }
-  const linkBroken = error?.fields.token !== undefined;
+  const linkBroken = error?.code === "invalid_link";
   return (
     <ClientForm {...formProps}>
       {linkBroken ? (

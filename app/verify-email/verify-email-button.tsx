@@ -23,7 +23,7 @@ export function VerifyEmailButton({ token }: { token: string }) {
       <p>Confirm that this address belongs to your account.</p>
       {error ? (
         <p role="alert" className={ui["form-error"]}>
-          {error.fields.token
+          {error.code === "invalid_link"
             ? "This link does not work any more: it was used, it expired (links work for 24 hours), or a newer one was sent. Ask for a new one in Settings."
             : error.detail}
         </p>
