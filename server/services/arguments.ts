@@ -252,7 +252,7 @@ export async function changeRelevanceIn(
 
 // ---- reading ----
 
-async function assertVisibleClaim(claimId: string, viewerId: string | null): Promise<Claim> {
+async function assertVisibleClaim({ claimId, viewerId }: { claimId: string; viewerId: string | null }): Promise<Claim> {
   const claim = isUuid(claimId) ? await claimView({ claimId, viewerId }) : null;
   if (!claim) throw notFound(CLAIM_NOT_FOUND);
   return claim;
@@ -269,7 +269,7 @@ async function balanceOf(claimId: string): Promise<number> {
 
 /** GET /claims/{claim_id}/arguments: a page by impact (nulls last) or newest first, the total and the balance. */
 export async function listArguments(input: ListArgumentsInput, viewerId: string | null): Promise<ArgumentList> {
-  await assertVisibleClaim(input.claim_id, viewerId);
+  await assertVisibleClaim({ claimId: input.claim_id, viewerId });
   const stance = input.stance ? Prisma.sql`AND stance = ${input.stance}::"ArgumentStance"` : Prisma.empty;
   const order = input.sort_by === "impact" ? IMPACT_ORDER : NEWEST_ORDER;
   const [row] = await readSql<{ total: number; ids: string[] }>`
@@ -346,7 +346,7 @@ type Continuation = ArgumentTree["continue_at"][number];
  * (TREE_MAX_ARGUMENTS nodes, TREE_MAX_BYTES) cuts it in the same order: the levels above come whole.
  */
 export async function argumentTree(input: TreeInput, viewerId: string | null): Promise<ArgumentTree> {
-  const root = await assertVisibleClaim(input.claim_id, viewerId);
+  const root = await assertVisibleClaim({ claimId: input.claim_id, viewerId });
   const shown = new Set([root.id]);
   const childrenOf = new Map<string, TreeArgument[]>();
   let nodes = 0;

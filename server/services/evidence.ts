@@ -81,13 +81,13 @@ function toEvidence(row: EvidenceRow): Evidence {
   };
 }
 
-async function evidenceView(evidenceId: string, viewerId: string | null): Promise<Evidence | null> {
-  const row = await evidenceRow(evidenceId, viewerId);
+async function evidenceView({ evidenceId, viewerId }: { evidenceId: string; viewerId: string | null }): Promise<Evidence | null> {
+  const row = await evidenceRow({ evidenceId, viewerId });
   return row ? toEvidence(row) : null;
 }
 
 /** One evidence, hidden ones included: the caller decides who may see those. */
-async function evidenceRow(evidenceId: string, viewerId: string | null): Promise<EvidenceRow | null> {
+async function evidenceRow({ evidenceId, viewerId }: { evidenceId: string; viewerId: string | null }): Promise<EvidenceRow | null> {
   if (!isUuid(evidenceId)) return null;
   const [row] = await readSql<EvidenceRow>(evidenceQuery(viewerId, Prisma.sql`e.id = ${evidenceId}::uuid`), { prepared: true });
   return row ?? null;
@@ -95,7 +95,7 @@ async function evidenceRow(evidenceId: string, viewerId: string | null): Promise
 
 /** Hidden evidence (or evidence on a hidden claim) answers 404 to all but its author and moderators. */
 export async function getEvidence({ evidenceId, viewerId }: { evidenceId: string; viewerId: string | null }): Promise<Evidence> {
-  const row = await evidenceRow(evidenceId, viewerId);
+  const row = await evidenceRow({ evidenceId, viewerId });
   if (!row || (!row.visible && !(await mayReveal({ viewerId, authorId: row.author_id })))) throw notFound(EVIDENCE_NOT_FOUND);
   return toEvidence(row);
 }
@@ -146,7 +146,7 @@ export async function createEvidence(authorId: string, input: CreateEvidenceInpu
     await recordEvent(tx, { type: "claim.evidence_added", claimId: input.claim_id, actorId: authorId, evidenceId: created.id });
     return created.id;
   }, WRITE_TX_OPTIONS);
-  return (await evidenceView(id, authorId))!;
+  return (await evidenceView({ evidenceId: id, viewerId: authorId }))!;
 }
 
 /** POST /evidence/{id}/vote. Sending the direction the caller already voted changes nothing. */
@@ -161,7 +161,7 @@ export async function voteEvidence({
 }): Promise<Evidence> {
   await setEvidenceVote({ agentId, evidenceId, next: direction });
   // A moderator may hide it meanwhile: the vote stands and is answered, without details the voter may not see.
-  const row = await evidenceRow(evidenceId, agentId);
+  const row = await evidenceRow({ evidenceId, viewerId: agentId });
   if (!row) throw notFound(EVIDENCE_NOT_FOUND);
   const { moderation: _hiddenFromVoter, ...shown } = toEvidence(row);
   return row.visible || (await mayReveal({ viewerId: agentId, authorId: row.author_id })) ? toEvidence(row) : shown;

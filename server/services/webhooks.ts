@@ -111,7 +111,7 @@ async function resolvedAddresses(hostname: string): Promise<string[]> {
   }
 }
 
-async function ownWebhook(agentId: string, webhookId: string): Promise<WebhookRow> {
+async function ownWebhook({ agentId, webhookId }: { agentId: string; webhookId: string }): Promise<WebhookRow> {
   if (!isUuid(webhookId)) throw notFound(WEBHOOK_NOT_FOUND);
   const [row] = await readSql<WebhookRow>`
     SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = ${webhookId}::uuid AND agent_id = ${agentId}::uuid`;
@@ -146,7 +146,7 @@ export async function listWebhooks(agentId: string): Promise<{ webhooks: Webhook
 }
 
 export async function getWebhook({ agentId, webhookId }: { agentId: string; webhookId: string }): Promise<WebhookOut> {
-  return toWebhook(await ownWebhook(agentId, webhookId));
+  return toWebhook(await ownWebhook({ agentId, webhookId }));
 }
 
 export async function updateWebhook({
@@ -158,7 +158,7 @@ export async function updateWebhook({
   webhookId: string;
   changes: { url?: string; events?: WebhookEventType[]; description?: string | null; status?: "active" };
 }): Promise<WebhookOut> {
-  const current = await ownWebhook(agentId, webhookId);
+  const current = await ownWebhook({ agentId, webhookId });
   if (input.url !== undefined) await assertDeliverableUrl(input.url);
   const sets: Prisma.Sql[] = [Prisma.sql`updated_at = now()`];
   if (input.url !== undefined) sets.push(Prisma.sql`url = ${input.url}`);
@@ -176,13 +176,13 @@ export async function updateWebhook({
 }
 
 export async function deleteWebhook({ agentId, webhookId }: { agentId: string; webhookId: string }): Promise<void> {
-  const current = await ownWebhook(agentId, webhookId);
+  const current = await ownWebhook({ agentId, webhookId });
   await sqlTransaction((tx) => tx.execute(Prisma.sql`DELETE FROM webhooks WHERE id = ${current.id}::uuid`));
 }
 
 /** A new secret; the old one stops signing at once (the answer is the only place the new one is shown). */
 export async function rotateSecret({ agentId, webhookId }: { agentId: string; webhookId: string }): Promise<WebhookOut & { secret: string }> {
-  const current = await ownWebhook(agentId, webhookId);
+  const current = await ownWebhook({ agentId, webhookId });
   const secret = newSecret();
   await sqlTransaction((tx) =>
     tx.execute(Prisma.sql`UPDATE webhooks SET secret = ${sealed(secret)}, updated_at = now() WHERE id = ${current.id}::uuid`),
@@ -199,7 +199,7 @@ export async function listDeliveries({
   webhookId: string;
   page: { limit: number; offset: number };
 }): Promise<{ deliveries: DeliveryOut[]; total: number }> {
-  const hook = await ownWebhook(agentId, webhookId);
+  const hook = await ownWebhook({ agentId, webhookId });
   const [rows, [{ total }]] = await Promise.all([
     readSql<{
       id: string;
@@ -241,7 +241,7 @@ function messageId(): string {
 
 /** POST /webhooks/{id}/test: a `ping` message, whatever the endpoint's events and status. */
 export async function sendPing({ agentId, webhookId }: { agentId: string; webhookId: string }): Promise<Accepted> {
-  const hook = await ownWebhook(agentId, webhookId);
+  const hook = await ownWebhook({ agentId, webhookId });
   const payload = JSON.stringify({
     type: "ping",
     timestamp: new Date().toISOString(),
@@ -268,7 +268,7 @@ export async function redeliver({
   webhookId: string;
   deliveryId: string;
 }): Promise<Accepted> {
-  const hook = await ownWebhook(agentId, webhookId);
+  const hook = await ownWebhook({ agentId, webhookId });
   if (!isUuid(deliveryId)) throw notFound(DELIVERY_NOT_FOUND);
   await jobQueueReady();
   await sqlTransaction(async (tx) => {
