@@ -2,13 +2,16 @@
 // (docs/features/open-data.md#downloading): the /data page and its JSON for a program (the rewrite on
 // Accept), /data.json, the well-known key (rewritten to its route handler), a file with its ETag, 304 and
 // a range, 404 {code, detail} for a file the manifest does not list, dot segments never reaching a
-// snapshot, and the home page's statistics linking to /data. The snapshot is taken by this process and
+// snapshot, `npm run data:score` on the snapshot's address, and the home page's statistics linking to /data. The snapshot is taken by this process and
 // served from the same folder, signed with the same key.
 import { createPublicKey, verify } from "node:crypto";
-import { rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { takeSnapshot } from "../../server/services/open-data-snapshot.ts";
-import { startBuiltServer, type BuiltServer } from "../helpers/built-server.ts";
+import { root, startBuiltServer, type BuiltServer } from "../helpers/built-server.ts";
 import { createAgent, startApi, type TestApi } from "../helpers/api.ts";
 
 const dirs = vi.hoisted(() => {
@@ -83,6 +86,21 @@ describe("the open data on the built server", () => {
     for (const p of [`/data/%2e%2e/${name}`, `/data/${name}/..%2f..%2fsecrets.json`]) {
       const res = await get(p);
       expect(res.status, p).toBe(404);
+    }
+  });
+
+  it("npm run data:score downloads the snapshot by its address and confirms every verdict with the served key", { timeout: 300_000 }, async () => {
+    const into = mkdtempSync(path.join(tmpdir(), "claims-open-data-download-"));
+    try {
+      const run = spawnSync(process.execPath, ["--import", "tsx", "server/cli/data-score.ts", `${server.base}/data/${name}`, "--key", `${server.base}/.well-known/claims-data-key`, "--into", into], {
+        cwd: root,
+        encoding: "utf8",
+        env: { ...process.env, DATA_DIR: into },
+      });
+      expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
+      expect(run.stdout).toMatch(/the signature, every file and every verdict match/);
+    } finally {
+      rmSync(into, { recursive: true, force: true });
     }
   });
 
