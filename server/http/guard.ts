@@ -148,7 +148,7 @@ async function serveOAuth(req: IncomingMessage, res: ServerResponse): Promise<vo
   });
   if (body === null) return void res.destroy(); // the client went away: nobody to answer
   if (body === TOO_LARGE) return writeAnswer(res, bodyTooLarge(OAUTH_MAX_BODY_BYTES));
-  await handleOAuthRequest(publicOriginOfNode(req), req, res, body);
+  await handleOAuthRequest(req, res, { origin: publicOriginOfNode(req), body });
 }
 
 /**

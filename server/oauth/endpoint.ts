@@ -162,7 +162,11 @@ function registrationBody(req: IncomingMessage, body: Buffer): Buffer {
  * (the provider mounted on its own, as some tests do) the provider reads the body itself, and the
  * adapter's own check is what keeps a NUL from the database.
  */
-export async function handleOAuthRequest(origin: string, req: IncomingMessage, res: ServerResponse, body?: Buffer): Promise<void> {
+export async function handleOAuthRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  { origin, body }: { origin: string; body?: Buffer },
+): Promise<void> {
   const issuer = oauthIssuer();
   if (origin !== issuer) {
     const detail = `This server's OAuth endpoints answer at ${issuer} (set NEXTAUTH_URL to the address clients use)`;

@@ -48,7 +48,7 @@ export async function listConnectedApps(agentId: string): Promise<ConnectedAppLi
  * Deletes the person's grant and every code and token issued under it: the next /mcp call with them
  * is 401. A grant that is not theirs, or no longer there, is a 404.
  */
-export async function revokeMcpGrant(agentId: string, grantId: string): Promise<void> {
+export async function revokeMcpGrant({ agentId, grantId }: { agentId: string; grantId: string }): Promise<void> {
   const count = await db().$executeRaw`
     DELETE FROM mcp_oauth_artifacts
     WHERE (grant_id = ${grantId} OR (kind = 'Grant' AND id = ${grantId})) AND agent_id = ${agentId}::uuid`;

@@ -151,7 +151,7 @@ describe("revoking one MCP client", () => {
     const a = await createAgent(api);
     const mcp = await oauth.connectMcpClient(a.id);
     const [grant] = await listMcpGrants(a.id);
-    await expect(revokeMcpGrant(a.id, grant.grant_id)).resolves.toBeUndefined();
+    await expect(revokeMcpGrant({ agentId: a.id, grantId: grant.grant_id })).resolves.toBeUndefined();
     expect(await oauth.mcpStatus(mcp.access)).toBe(401);
     expect(await oauth.refreshStatus(mcp)).toBe(400);
     expect(await oauth.silentCode(mcp)).toBe(false);

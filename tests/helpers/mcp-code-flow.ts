@@ -51,7 +51,7 @@ export class OAuthProviderServer {
    */
   static async start(): Promise<OAuthProviderServer> {
     const issuer = oauthIssuer();
-    const server = createServer((req, res) => void handleOAuthRequest(issuer, req, res));
+    const server = createServer((req, res) => void handleOAuthRequest(req, res, { origin: issuer }));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     return new OAuthProviderServer(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`, issuer);
   }

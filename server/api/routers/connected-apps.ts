@@ -17,5 +17,5 @@ export const connectedAppsRouter = router({
     .meta({ scope: "account" })
     .input(connectedAppIdInput)
     .output(z.void())
-    .mutation(({ ctx, input }) => grants.revokeMcpGrant(ctx.agent.id, input.grant_id)),
+    .mutation(({ ctx, input }) => grants.revokeMcpGrant({ agentId: ctx.agent.id, grantId: input.grant_id })),
 });
