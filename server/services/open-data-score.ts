@@ -139,7 +139,18 @@ async function* fileRows(bytes: Buffer): AsyncGenerator<Row> {
 }
 
 /** A file's columns by name, and the mismatches of a header that lacks one. */
-function columnsOf(file: string, header: Row, wanted: readonly string[], out: Mismatch[]): Record<string, number> | null {
+function columnsOf({
+  file,
+  header,
+  wanted,
+  out,
+}: {
+  file: string;
+  header: Row;
+  wanted: readonly string[];
+  /** Where a missing column is reported. */
+  out: Mismatch[];
+}): Record<string, number> | null {
   const at: Record<string, number> = {};
   for (const name of wanted) {
     const i = header.indexOf(name);
@@ -204,7 +215,7 @@ export async function rescoreSnapshot(dir: string, publicKey: KeyObject): Promis
     try {
       for await (const row of fileRows(data)) {
         if (rows++ < 0) {
-          at = columnsOf(file, row, columns, mismatches);
+          at = columnsOf({ file, header: row, wanted: columns, out: mismatches });
           if (!at) return false;
           continue;
         }

@@ -298,7 +298,7 @@ async function forEachRow(tx: SqlTx, query: string, each: (row: DbRow) => Promis
 }
 
 /** Writes one input file from its query; returns its manifest entry. */
-async function writeInputFile(tx: SqlTx, dir: string, file: InputFile, ctx: ReadContext): Promise<ManifestFile> {
+async function writeInputFile(tx: SqlTx, { dir, file, ctx }: { dir: string; file: InputFile; ctx: ReadContext }): Promise<ManifestFile> {
   const out = new TsvFile(path.join(dir, dataFileName(file.name)), file.columns);
   let group: { key: unknown; rows: Cell[][] } = { key: undefined, rows: [] };
   const emit = async (cells: Cell[]) => {
@@ -371,7 +371,7 @@ export async function takeSnapshot(options: SnapshotOptions = {}): Promise<Snaps
       await tx.execute(Prisma.raw("SET LOCAL statement_timeout = 0"));
       const [{ now }] = await tx.query<{ now: string }>(Prisma.raw(`SELECT ${iso("now()")} AS now`));
       for (const file of SNAPSHOT_FILES) {
-        if (file.kind === "input") files[dataFileName(file.name)] = await writeInputFile(tx, dir, file, ctx);
+        if (file.kind === "input") files[dataFileName(file.name)] = await writeInputFile(tx, { dir, file, ctx });
       }
       await forEachRow(tx, `SELECT id::text AS id, consensus_status::text AS status, ${iso("consensus_since")} AS since FROM claims WHERE ${visible("claims")}`, async (r) => {
         stored.set(r.id as string, { status: r.status as string, since: r.since as string | null });
