@@ -47,6 +47,8 @@ const nextConfig = {
         { source: "/claims/:id([^/]+)\\.md", destination: "/markdown/claims/:id" },
         // The app folder cannot hold a dot-folder route: the well-known document is served from /oauth.
         { source: "/.well-known/oauth-protected-resource", destination: "/oauth/protected-resource" },
+        // RFC 9728 §3.1's path-suffixed form for the resource at /mcp, which clients try first.
+        { source: "/.well-known/oauth-protected-resource/mcp", destination: "/oauth/protected-resource" },
         { source: "/.well-known/oauth-authorization-server", destination: "/oauth/authorization-server" },
         // The open data (docs/features/open-data.md): its signing key's well-known address, and the list
         // of snapshots as JSON for a program asking GET /data (Accept names JSON, not HTML; a browser gets the page).

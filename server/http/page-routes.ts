@@ -34,7 +34,7 @@ export const ROUTE_HANDLERS = [
 export const SELF_CHARGING_HANDLERS = ["/mcp", "/llms.txt", "/markdown/claims/[id]", "/icon.svg"] as const satisfies readonly (typeof ROUTE_HANDLERS)[number][];
 
 /** Paths next.config.mjs rewrites onto a route handler before routing (what the client sends). */
-const REWRITTEN_TO_HANDLERS = ["/.well-known/oauth-protected-resource", "/.well-known/oauth-authorization-server", "/.well-known/claims-data-key"] as const;
+const REWRITTEN_TO_HANDLERS = ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server", "/.well-known/claims-data-key"] as const;
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 

@@ -34,7 +34,7 @@ describe("page renders", () => {
   });
 
   it("the guard charges NextAuth's endpoints and the route handlers outside /api that do not charge themselves, and no others", () => {
-    for (const url of ["/api/auth/session", "/api/auth/callback/github?code=x", "/consent/u1/decision", "/auth/complete?redirect_to=/", "/oauth/protected-resource", "/.well-known/oauth-authorization-server"]) {
+    for (const url of ["/api/auth/session", "/api/auth/callback/github?code=x", "/consent/u1/decision", "/auth/complete?redirect_to=/", "/oauth/protected-resource", "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server"]) {
       expect(isChargedHandler(url), url).toBe(true);
     }
     for (const url of ["/mcp", "/llms.txt", "/markdown/claims/x", "/icon.svg", "/api/trpc/claims.list", "/api/v1/claims", "/api/live/claims/x", "/", "/claims/x"]) {
