@@ -38,11 +38,11 @@ import {
 } from "../door/answers.ts";
 import { admitCalls, chargeRequest, type Caller } from "../door/budgets.ts";
 import { readWebBody, TOO_LARGE } from "../http/body-limit.ts";
-import { ERROR_SCHEMA } from "../rest/openapi.ts";
 import { clientIpFromHeaders } from "../http/client-ip.ts";
 import { publicOrigin } from "../http/public-origin.ts";
 import { fromAnotherSite } from "../http/same-origin.ts";
 import type { RateLimitResult } from "../ratelimit/index.ts";
+import { ERROR_SCHEMA } from "../rest/openapi.ts";
 import { summarize } from "./summary.ts";
 import { findTool, toolsFor, type ToolDefinition } from "./tools.ts";
 
