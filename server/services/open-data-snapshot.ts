@@ -253,7 +253,8 @@ class TsvFile {
   private readonly done: Promise<void>;
   private pending = "";
   private bytes = 0;
-  rows = -1; // the header is not a row
+  /** Rows written, the header not counted. */
+  rows = 0;
 
   constructor(file: string, columns: readonly string[]) {
     this.gzip.on("data", (chunk: Buffer) => {
@@ -278,7 +279,6 @@ class TsvFile {
   }
 
   async close(): Promise<ManifestFile> {
-    this.rows++;
     await this.flush();
     this.gzip.end();
     await this.done;
@@ -421,6 +421,7 @@ export async function takeSnapshot(options: SnapshotOptions = {}): Promise<Snaps
       final = path.join(base, name);
       await rm(final, { recursive: true, force: true }); // a snapshot of the same second, taken again
       await rename(dir, final);
+      listings().delete(name);
       await pruneSnapshots();
     }
     return { dir: final, name, manifest, seconds: { read: readSeconds, fit: fitSeconds, total: (performance.now() - started) / 1000 } };

@@ -185,11 +185,22 @@ describe("a snapshot", () => {
 });
 
 describe("a changed snapshot", () => {
-  /** A counted vote on a claim with at least 5 counted votes, and its line. */
+  /**
+   * The line of a counted vote that the model fits: on a claim the fit scored, by the voter with the
+   * most counted votes (the model's minimums: docs/features/bridging.md).
+   */
   function countedVoteLine(lines: string[]): number {
-    const counts = new Map<string, number>();
-    for (const l of lines.slice(1)) if (l.endsWith("\ttrue")) counts.set(l.split("\t")[0], (counts.get(l.split("\t")[0]) ?? 0) + 1);
-    return lines.findIndex((l, i) => i > 0 && l.endsWith("\ttrue") && counts.get(l.split("\t")[0])! >= 5);
+    const fitted = new Set(rows(snapshot, "bridging.tsv.gz").slice(1).filter((r) => r[1] !== "0").map((r) => r[0]));
+    const perVoter = new Map<string, number>();
+    for (const l of lines.slice(1)) if (l.endsWith("\ttrue")) perVoter.set(l.split("\t")[1], (perVoter.get(l.split("\t")[1]) ?? 0) + 1);
+    let best = -1;
+    lines.forEach((l, i) => {
+      const [claim, voter] = l.split("\t");
+      if (i === 0 || !l.endsWith("\ttrue") || !fitted.has(claim)) return;
+      if (best < 0 || perVoter.get(voter)! > perVoter.get(lines[best].split("\t")[1])!) best = i;
+    });
+    expect(perVoter.get(lines[best].split("\t")[1])).toBeGreaterThanOrEqual(10);
+    return best;
   }
   const changeValue = (lines: string[]) => {
     const at = countedVoteLine(lines);
