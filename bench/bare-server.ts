@@ -17,7 +17,7 @@ import {
   type WeightedVote,
 } from "../server/domain/gradient.ts";
 import { applyEvents, resolutionChange, tierFor } from "../server/domain/reputation.ts";
-import { applyToHistogram, consensusVerdict, decidedBy, resolutionDue, statusSince } from "../server/domain/consensus.ts";
+import { applyToTally, decidedBy, resolutionDue, statusSince, tallyVerdict, type SortedVote } from "../server/domain/consensus.ts";
 import { learningScore, resolvedVotesFrom } from "../server/domain/learning.ts";
 import { outcomeEngagement, rankExpertise } from "../server/domain/expertise.ts";
 import { outcomeRecord, type RecordedOutcome } from "../server/domain/outcomes.ts";
@@ -86,24 +86,26 @@ const toAgent = (r: Row, p = "author_") => ({
   tier: r[`${p}tier`],
   role: r[`${p}role`],
   automated: Boolean(r[`${p}automated`]),
+  standing: Boolean(r[`${p}standing`]),
   created_at: (r[`${p}created_at`] as Date).toISOString(),
 });
 
 /** The author columns of `agents a` (services/author-columns.ts). */
 const AUTHOR_COLUMNS = `a.id::text AS author_id, a.username AS author_username, a.display_name AS author_display_name,
    a.avatar_url AS author_avatar_url, a.bio AS author_bio, a.reputation AS author_reputation,
-   a.tier::text AS author_tier, a.role::text AS author_role, a.automated AS author_automated, a.created_at AS author_created_at`;
+   a.tier::text AS author_tier, a.role::text AS author_role, a.automated AS author_automated, a.standing AS author_standing, a.created_at AS author_created_at`;
 
 /** The claim view over the rows `from` names `c`; the vote's statement uses it over the row it wrote (as services/claim-views.ts). */
 const claimViewSql = (from: string, viewer: string, userVote: string, where: string) => `
   SELECT c.id::text AS id, c.statement, c.complexity_tier::text AS complexity_tier, c.tags,
          ARRAY(SELECT p.parent_id::text FROM claim_parents p JOIN claims pc ON pc.id = p.parent_id
                WHERE p.claim_id = c.id AND ${visibleClaimText("pc")} ORDER BY p.position, p.parent_id) AS parent_ids,
-         c.gradient, c.people_weighted_sum, c.people_weight_total, c.people_vote_count,
+         c.gradient, c.weighted_sum, c.weight_total, c.people_weighted_sum, c.people_weight_total, c.people_vote_count,
+         c.counted_weighted_sum, c.counted_weight_total, c.counted_vote_count,
          c.vote_count, c.evidence_count, c.created_at, c.updated_at,
          cb.score AS bridging_score, cb.polarity AS bridging_polarity,
          coalesce(cb.status::text, 'insufficient_data') AS bridging_status, cb.computed_at AS bridging_computed_at,
-         c.consensus_status::text AS consensus_status, c.consensus_since, c.vote_histogram,
+         c.consensus_status::text AS consensus_status, c.consensus_since, c.counted_histogram, c.agents_histogram,
          ${AUTHOR_COLUMNS},
          ${userVote} AS user_vote, (b.agent_id IS NOT NULL) AS is_bookmarked, (f.agent_id IS NOT NULL) AS is_following,
          c.hidden_at, c.hidden_reason
@@ -116,7 +118,12 @@ const claimViewSql = (from: string, viewer: string, userVote: string, where: str
   WHERE ${where}`;
 const CLAIM_VIEW_SQL = claimViewSql("claims c", "$1::uuid", "v.value", `c.id = ANY($2::uuid[]) AND ${VISIBLE_CLAIM}`);
 
+/** The gradient of some of the claim's votes, null without any (services/claim-views.ts). */
+const gradientOrNull = (weightedSum: number, weightTotal: number, voteCount: number) =>
+  voteCount <= 0 ? null : gradientFromSums({ weightedSum, weightTotal, voteCount });
+
 function toClaim(r: Row, viewer: string | null) {
+  const agents = Number(r.vote_count) - Number(r.people_vote_count);
   return {
     id: r.id,
     statement: r.statement,
@@ -144,10 +151,17 @@ function toClaim(r: Row, viewer: string | null) {
     },
     consensus: {
       status: r.consensus_status,
-      voters: Number(r.vote_count),
+      voters: Number(r.counted_vote_count),
       decided_by: decidedBy(r.consensus_status, r.bridging_status),
-      histogram: r.vote_histogram.map(Number),
+      histogram: r.counted_histogram.map(Number),
+      gradient: gradientOrNull(Number(r.counted_weighted_sum), Number(r.counted_weight_total), Number(r.counted_vote_count)),
+      not_counted: { people: Number(r.people_vote_count) - Number(r.counted_vote_count), automated: agents },
       since: r.consensus_since ? r.consensus_since.toISOString() : null,
+    },
+    agents: {
+      voters: agents,
+      gradient: gradientOrNull(Number(r.weighted_sum) - Number(r.people_weighted_sum), Number(r.weight_total) - Number(r.people_weight_total), agents),
+      histogram: r.agents_histogram.map(Number),
     },
   };
 }
@@ -247,7 +261,8 @@ async function castVote(agentId: string, claimId: string, value: number) {
       client,
       `SELECT id::text AS id, author_id::text AS author_id, weighted_sum, weight_total, vote_count,
               people_weighted_sum, people_weight_total, people_vote_count, (resolved_at IS NOT NULL) AS resolved,
-              vote_histogram, consensus_status::text AS consensus_status, consensus_since, GREATEST(now(), consensus_since) AS db_now
+              counted_weighted_sum, counted_weight_total, counted_vote_count, counted_histogram, agents_histogram,
+              consensus_status::text AS consensus_status, consensus_since, GREATEST(now(), consensus_since) AS db_now
        FROM claims WHERE id = $1::uuid FOR NO KEY UPDATE`,
       [claimId],
     );
@@ -255,19 +270,21 @@ async function castVote(agentId: string, claimId: string, value: number) {
     if (claim.author_id === agentId) throw new HttpError(403, "Insufficient permissions");
     const [voter] = await rows(
       client,
-      `SELECT a.reputation, a.automated, v.value, v.weight, v.automated AS vote_automated,
+      `SELECT a.reputation, a.automated, a.standing, v.value, v.weight, v.automated AS vote_automated, v.counted AS vote_counted,
               (SELECT b.status::text FROM claim_bridging b WHERE b.claim_id = $1::uuid) AS bridging_status
        FROM agents a LEFT JOIN claim_votes v ON v.claim_id = $1::uuid AND v.agent_id = a.id WHERE a.id = $2::uuid`,
       [claim.id, agentId],
     );
-    type SortedVote = WeightedVote & { automated: boolean };
+    // The yardstick sorts a vote by its account's stored standing (the service decides it afresh:
+    // the same on the seeded accounts, whose standing does not change during a run).
     const previous: SortedVote | null =
-      voter && voter.value !== null ? { value: Number(voter.value), weight: Number(voter.weight), automated: Boolean(voter.vote_automated) } : null;
-    const next: SortedVote = { value, weight: voteWeight(Number(voter?.reputation ?? 0)), automated: Boolean(voter?.automated) };
-    const asPeople = (v: SortedVote | null) => (v && !v.automated ? v : null);
-    const peopleBefore = { weightedSum: Number(claim.people_weighted_sum), weightTotal: Number(claim.people_weight_total), voteCount: Number(claim.people_vote_count) };
+      voter && voter.value !== null
+        ? { value: Number(voter.value), weight: Number(voter.weight), automated: Boolean(voter.vote_automated), counted: Boolean(voter.vote_counted) }
+        : null;
+    const automated = Boolean(voter?.automated);
+    const next: SortedVote = { value, weight: voteWeight(Number(voter?.reputation ?? 0)), automated, counted: Boolean(voter?.standing) && !automated };
     const before = { weightedSum: Number(claim.weighted_sum), weightTotal: Number(claim.weight_total), voteCount: Number(claim.vote_count) };
-    if (previous && previous.value === next.value && previous.weight === next.weight && previous.automated === next.automated) {
+    if (previous && previous.value === next.value && previous.weight === next.weight && previous.automated === next.automated && previous.counted === next.counted) {
       await client.query("COMMIT");
       const [view] = await claimViews([claimId], agentId);
       return view;
@@ -275,16 +292,26 @@ async function castVote(agentId: string, claimId: string, value: number) {
     const crowd = crowdGradient(before, previous);
     const setCrowd = previous?.value === next.value ? "" : ", crowd_gradient = $9::float8";
     const writeVote = previous
-      ? `UPDATE claim_votes SET value = $3::float8, weight = $4::float8, automated = $13::boolean, updated_at = now() ${setCrowd} WHERE claim_id = $1::uuid AND agent_id = $2::uuid`
-      : `INSERT INTO claim_votes (id, claim_id, agent_id, value, weight, crowd_gradient, automated, updated_at) VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3::float8, $4::float8, $9::float8, $13::boolean, now())`;
-    const sums = applyVote(before, previous, next);
-    const people = applyVote(peopleBefore, asPeople(previous), asPeople(next));
+      ? `UPDATE claim_votes SET value = $3::float8, weight = $4::float8, automated = $13::boolean, counted = $17::boolean, updated_at = now() ${setCrowd} WHERE claim_id = $1::uuid AND agent_id = $2::uuid`
+      : `INSERT INTO claim_votes (id, claim_id, agent_id, value, weight, crowd_gradient, automated, counted, updated_at) VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3::float8, $4::float8, $9::float8, $13::boolean, $17::boolean, now())`;
+    const tally = applyToTally(
+      {
+        all: before,
+        people: { weightedSum: Number(claim.people_weighted_sum), weightTotal: Number(claim.people_weight_total), voteCount: Number(claim.people_vote_count) },
+        counted: { weightedSum: Number(claim.counted_weighted_sum), weightTotal: Number(claim.counted_weight_total), voteCount: Number(claim.counted_vote_count) },
+        countedHistogram: claim.counted_histogram.map(Number),
+        agentsHistogram: claim.agents_histogram.map(Number),
+      },
+      previous,
+      next,
+    );
+    const sums = tally.all;
+    const people = tally.people;
     const gradient = gradientFromSums(sums);
-    const histogram = applyToHistogram(claim.vote_histogram.map(Number), previous?.value ?? null, next.value);
-    const { status } = consensusVerdict({ voters: sums.voteCount, bridgingStatus: voter?.bridging_status ?? "insufficient_data", gradient });
+    const { status } = tallyVerdict(tally, voter?.bridging_status ?? "insufficient_data");
     const since = statusSince({ status: claim.consensus_status, since: claim.consensus_since }, status, claim.db_now);
     const resolves = resolutionDue(
-      { status, since, voters: sums.voteCount, resolved: claim.resolved },
+      { status, since, voters: tally.counted.voteCount, resolved: claim.resolved },
       claim.db_now,
       Number(process.env.RESOLUTION_STABLE_SECONDS ?? 1800),
     );
@@ -294,14 +321,17 @@ async function castVote(agentId: string, claimId: string, value: number) {
        claim AS (
          UPDATE claims SET weighted_sum = $5::float8, weight_total = $6::float8, vote_count = $7::int, gradient = $8::float8, updated_at = now(),
            people_weighted_sum = $14::float8, people_weight_total = $15::float8, people_vote_count = $16::int,
-           vote_histogram = $10::int[], consensus_status = $11::"ConsensusStatus", consensus_since = $12::timestamptz,
+           counted_weighted_sum = $18::float8, counted_weight_total = $19::float8, counted_vote_count = $20::int,
+           counted_histogram = $10::int[], agents_histogram = $21::int[],
+           consensus_status = $11::"ConsensusStatus", consensus_since = $12::timestamptz,
            resolved_at = ${resolves ? "now()" : "resolved_at"} WHERE id = $1::uuid
          RETURNING *
        ),
        history AS (INSERT INTO gradient_history (claim_id, gradient, vote_count) VALUES ($1::uuid, $8::float8, $7::int))
        ${claimViewSql("claim c", "$2::uuid", "$3::float8", "true")}`,
-      [claim.id, agentId, next.value, next.weight, sums.weightedSum, sums.weightTotal, sums.voteCount, gradient, crowd, histogram, status, since,
-       next.automated, people.weightedSum, people.weightTotal, people.voteCount],
+      [claim.id, agentId, next.value, next.weight, sums.weightedSum, sums.weightTotal, sums.voteCount, gradient, crowd, tally.countedHistogram, status, since,
+       next.automated, people.weightedSum, people.weightTotal, people.voteCount, next.counted,
+       tally.counted.weightedSum, tally.counted.weightTotal, tally.counted.voteCount, tally.agentsHistogram],
     );
     if (resolves) await resolveClaim(client, { claimId: claim.id, gradient, consensusTrue: status === "consensus_true" });
     await client.query("COMMIT");
@@ -421,7 +451,7 @@ async function listEvidence(claimId: string, query: URLSearchParams, viewer: str
 
 const AGENT_COLUMNS = `id, username, display_name AS author_display_name, username AS author_username, id AS author_id,
   avatar_url AS author_avatar_url, bio AS author_bio, reputation AS author_reputation, tier AS author_tier, role AS author_role,
-  automated AS author_automated, created_at AS author_created_at, reputation`;
+  automated AS author_automated, standing AS author_standing, created_at AS author_created_at, reputation`;
 
 async function findAgent(idOrUsername: string): Promise<Row> {
   const [agent] = UUID_RE.test(idOrUsername)

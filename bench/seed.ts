@@ -33,6 +33,7 @@ import { hashPassword } from "../server/auth/passwords.ts";
 import { CONSENSUS_HIGH, CONSENSUS_LOW, MIN_RESOLUTION_VOTES, MIN_VOTE_WEIGHT, NEUTRAL_GRADIENT } from "../server/domain/gradient.ts";
 import { HISTOGRAM_BINS, histogramBinSql, MIN_CONSENSUS_VOTERS } from "../server/domain/consensus.ts";
 import { ESTABLISHED_MIN, EVIDENCE_VOTE_EFFECT, RESOLUTION_EFFECT, TRUSTED_MIN } from "../server/domain/reputation.ts";
+import { configuredRule } from "../server/services/standing.ts";
 import { NOUNS, QUALIFIERS, TAGS, VERBS } from "./vocabulary.ts";
 
 export interface SeedSizes {
@@ -88,6 +89,8 @@ interface Step {
 }
 
 function stagingSteps(sizes: SeedSizes, now: string): Step[] {
+  // The standing rule the bench's servers run with (docs/features/consensus.md#standing).
+  const rule = configuredRule();
   const { agents: A, claims: C, claimVotes: V, evidence: E, evidenceVotes: EV, comments: M, days: D } = sizes;
   const nouns = sqlArray(NOUNS);
   const verbs = sqlArray(VERBS);
@@ -224,11 +227,6 @@ function stagingSteps(sizes: SeedSizes, now: string): Step[] {
          FROM ${S}.vote_runs
          WHERE cnt >= ${MIN_RESOLUTION_VOTES} AND (gradient > ${CONSENSUS_HIGH} OR gradient < ${CONSENSUS_LOW})
          ORDER BY claim, cnt`,
-        // The histogram of each claim's votes (docs/features/consensus.md), in one pass over them.
-        `CREATE UNLOGGED TABLE ${S}.claim_histogram AS
-         SELECT claim, ARRAY[${Array.from({ length: HISTOGRAM_BINS }, (_, b) => `(count(*) FILTER (WHERE bin = ${b}))::int`).join(", ")}] AS histogram
-         FROM (SELECT claim, ${histogramBinSql("value")} AS bin FROM ${S}.vote_runs) v GROUP BY claim`,
-        `ALTER TABLE ${S}.claim_histogram ADD PRIMARY KEY (claim)`,
         `ALTER TABLE ${S}.claim_final ADD PRIMARY KEY (claim)`,
         `ALTER TABLE ${S}.resolutions ADD PRIMARY KEY (claim)`,
         `CREATE INDEX ON ${S}.vote_runs (claim)`,
@@ -277,6 +275,22 @@ function stagingSteps(sizes: SeedSizes, now: string): Step[] {
            FROM ${S}.rep_events GROUP BY agent
          ) n ON n.agent = a.i`,
         `ALTER TABLE ${S}.agent_final ADD PRIMARY KEY (i)`,
+        // Standing under the configured rule (docs/features/consensus.md#standing; every seeded address
+        // is verified): old enough and enough votes. When time alone gives it: standing_gains_at.
+        `CREATE UNLOGGED TABLE ${S}.agent_standing AS
+         SELECT a.i, coalesce(n.votes, 0) >= ${rule.minVotes} AND a.created_at <= now() - make_interval(secs => ${rule.minAgeSeconds}) AS standing,
+           CASE WHEN coalesce(n.votes, 0) >= ${rule.minVotes} AND a.created_at > now() - make_interval(secs => ${rule.minAgeSeconds})
+                THEN a.created_at + make_interval(secs => ${rule.minAgeSeconds}) END AS gains_at
+         FROM ${S}.agents a LEFT JOIN (SELECT agent, count(*) AS votes FROM ${S}.vote_runs GROUP BY agent) n ON n.agent = a.i`,
+        `ALTER TABLE ${S}.agent_standing ADD PRIMARY KEY (i)`,
+        // Each claim's counted votes (their accounts have standing): sums and histogram.
+        `CREATE UNLOGGED TABLE ${S}.claim_counted AS
+         SELECT claim, sum(weight * value) AS weighted_sum, sum(weight) AS weight_total, count(*)::int AS vote_count,
+           ARRAY[${Array.from({ length: HISTOGRAM_BINS }, (_, b) => `(count(*) FILTER (WHERE bin = ${b}))::int`).join(", ")}] AS histogram
+         FROM (SELECT v.claim, v.weight, v.value, ${histogramBinSql("v.value")} AS bin
+               FROM ${S}.vote_runs v JOIN ${S}.agent_standing s ON s.i = v.agent WHERE s.standing) v
+         GROUP BY claim`,
+        `ALTER TABLE ${S}.claim_counted ADD PRIMARY KEY (claim)`,
       ],
     },
     {
@@ -327,35 +341,37 @@ function loadSteps(sizes: SeedSizes, passwordHash: string, chunks: number): Step
       label: "agents",
       weight: A,
       sql: `INSERT INTO agents (id, email, username, username_key, display_name, password_hash, reputation, tier,
-              resolved_votes, correct_resolved_votes, created_at, updated_at)
+              resolved_votes, correct_resolved_votes, email_verified, created_at, updated_at)
             SELECT id, 'bench_' || i || '@example.test', 'bench_' || i, 'bench_' || i, 'Bench agent ' || i, '${passwordHash}',
-              reputation, ${tier("reputation")}, resolved_votes, correct_resolved_votes, created_at, created_at
+              reputation, ${tier("reputation")}, resolved_votes, correct_resolved_votes, created_at, created_at, created_at
             FROM ${S}.agent_final ORDER BY i`,
     },
     ...perChunk(
       "claims",
       C * 4,
-      // The consensus status by the votes alone (no bridging fit has run on seeded data); its start is
-      // taken as the claim's last vote.
+      // The consensus status by the counted votes alone (no bridging fit has run on seeded data); its
+      // start is taken as the claim's last vote.
       (lo, hi) => `INSERT INTO claims (id, statement, complexity_tier, tags, author_id, weighted_sum, weight_total, gradient,
           vote_count, evidence_count, comment_count, resolved_at, created_at, updated_at,
-          vote_histogram, consensus_status, consensus_since, people_weighted_sum, people_weight_total, people_vote_count)
+          counted_weighted_sum, counted_weight_total, counted_vote_count, counted_histogram,
+          consensus_status, consensus_since, people_weighted_sum, people_weight_total, people_vote_count)
         SELECT c.id, c.statement, c.complexity::"ComplexityTier", c.tags, a.id, coalesce(f.weighted_sum, 0), coalesce(f.weight_total, 0),
           coalesce(f.gradient, ${NEUTRAL_GRADIENT}), coalesce(f.vote_count, 0), coalesce(e.n, 0), coalesce(m.n, 0), r.resolved_at,
           c.created_at, greatest(c.created_at, f.last_vote_at, e.last_at),
-          coalesce(h.histogram, array_fill(0, ARRAY[${HISTOGRAM_BINS}])),
-          (CASE WHEN coalesce(f.vote_count, 0) = 0 THEN 'no_votes'
-                WHEN f.vote_count < ${MIN_CONSENSUS_VOTERS} THEN 'too_few_votes'
-                WHEN f.gradient > ${CONSENSUS_HIGH} THEN 'consensus_true'
-                WHEN f.gradient < ${CONSENSUS_LOW} THEN 'consensus_false'
+          coalesce(k.weighted_sum, 0), coalesce(k.weight_total, 0), coalesce(k.vote_count, 0),
+          coalesce(k.histogram, array_fill(0, ARRAY[${HISTOGRAM_BINS}])),
+          (CASE WHEN coalesce(k.vote_count, 0) = 0 THEN 'no_votes'
+                WHEN k.vote_count < ${MIN_CONSENSUS_VOTERS} THEN 'too_few_votes'
+                WHEN round((k.weighted_sum / k.weight_total)::numeric, 9) > ${CONSENSUS_HIGH} THEN 'consensus_true'
+                WHEN round((k.weighted_sum / k.weight_total)::numeric, 9) < ${CONSENSUS_LOW} THEN 'consensus_false'
                 ELSE 'open' END)::"ConsensusStatus",
-          f.last_vote_at,
+          CASE WHEN coalesce(k.vote_count, 0) = 0 THEN NULL ELSE f.last_vote_at END,
           -- No seeded account is automated: the people's sums are the sums (gradient_people).
           coalesce(f.weighted_sum, 0), coalesce(f.weight_total, 0), coalesce(f.vote_count, 0)
         FROM ${S}.claims c
         JOIN ${S}.agents a ON a.i = c.author
         LEFT JOIN ${S}.claim_final f ON f.claim = c.i
-        LEFT JOIN ${S}.claim_histogram h ON h.claim = c.i
+        LEFT JOIN ${S}.claim_counted k ON k.claim = c.i
         LEFT JOIN ${S}.resolutions r ON r.claim = c.i
         LEFT JOIN (SELECT claim, count(*) AS n, max(created_at) AS last_at FROM ${S}.evidence WHERE claim BETWEEN ${lo} AND ${hi} GROUP BY claim) e ON e.claim = c.i
         LEFT JOIN (SELECT claim, count(*) AS n FROM ${S}.comments WHERE claim BETWEEN ${lo} AND ${hi} GROUP BY claim) m ON m.claim = c.i
@@ -427,11 +443,12 @@ function loadSteps(sizes: SeedSizes, passwordHash: string, chunks: number): Step
     ...perChunk(
       "claim votes",
       V * 3,
-      (lo, hi) => `INSERT INTO claim_votes (id, claim_id, agent_id, value, weight, crowd_gradient, created_at, updated_at)
-        SELECT v.id, c.id, a.id, v.value, v.weight, v.crowd, v.created_at, v.created_at
+      (lo, hi) => `INSERT INTO claim_votes (id, claim_id, agent_id, value, weight, crowd_gradient, counted, created_at, updated_at)
+        SELECT v.id, c.id, a.id, v.value, v.weight, v.crowd, s.standing, v.created_at, v.created_at
         FROM ${S}.vote_runs v
         JOIN ${S}.claims c ON c.i = v.claim
         JOIN ${S}.agents a ON a.i = v.agent
+        JOIN ${S}.agent_standing s ON s.i = v.agent
         WHERE v.claim BETWEEN ${lo} AND ${hi}`,
     ),
     {
@@ -469,6 +486,23 @@ function loadSteps(sizes: SeedSizes, passwordHash: string, chunks: number): Step
             SELECT r.event_id, a.id, r.applied, r.score, r.reason::"ReputationReason", c.id, r.evidence, r.at
             FROM ${S}.rep_events r JOIN ${S}.agents a ON a.i = r.agent JOIN ${S}.claims c ON c.i = r.claim`,
     },
+  ];
+}
+
+/**
+ * The accounts' standing as staged (agent_standing) and the rule it was decided under, stored after the
+ * load: the servers then find nothing to restate (a rule that differed would mark every account).
+ */
+function standingStatements(): string[] {
+  const rule = configuredRule();
+  return [
+    `INSERT INTO standing_rule (id, min_age_seconds, min_votes, require_verified, applied_at)
+     VALUES (1, ${rule.minAgeSeconds}, ${rule.minVotes}, ${rule.requireVerified}, now())
+     ON CONFLICT (id) DO UPDATE SET min_age_seconds = EXCLUDED.min_age_seconds, min_votes = EXCLUDED.min_votes,
+       require_verified = EXCLUDED.require_verified, applied_at = now()`,
+    `UPDATE agents a SET standing = s.standing, standing_gains_at = s.gains_at
+     FROM ${S}.agent_final f JOIN ${S}.agent_standing s ON s.i = f.i
+     WHERE a.id = f.id AND (a.standing, a.standing_gains_at) IS DISTINCT FROM (s.standing, s.gains_at)`,
   ];
 }
 
@@ -563,7 +597,7 @@ export async function seed(connectionString: string, sizes: SeedSizes, options: 
     bar?.start(Math.round(total), 0, { step: "" });
     await run(staging);
     // Fresh tables have no statistics: without them the load's joins get nested-loop plans.
-    await client.query(`ANALYZE ${["agents", "claims", "parents", "evidence", "evidence_votes", "weights", "vote_runs", "claim_final", "resolutions", "outcomes", "rep_events", "agent_final", "comments"].map((t) => `${S}.${t}`).join(", ")}`);
+    await client.query(`ANALYZE ${["agents", "claims", "parents", "evidence", "evidence_votes", "weights", "vote_runs", "claim_final", "resolutions", "outcomes", "rep_events", "agent_final", "agent_standing", "claim_counted", "comments"].map((t) => `${S}.${t}`).join(", ")}`);
     const stagingSeconds = (performance.now() - started) / 1000;
     const restore = await dropSecondaryStructures(client);
     // The claims first: later steps read the loaded claims table (duplicate statements, arguments),
@@ -572,7 +606,7 @@ export async function seed(connectionString: string, sizes: SeedSizes, options: 
     await run(first, 2);
     await run(load.filter((s) => !first.includes(s)), 2);
     await run(restore.indexes.map((sql) => ({ label: "indexes", weight: sizes.claimVotes / restore.indexes.length, sql })), 2);
-    await run([{ label: "foreign keys", weight: 0, sql: [...restore.foreignKeys, ...SEQUENCES] }]);
+    await run([{ label: "foreign keys", weight: 0, sql: [...restore.foreignKeys, ...SEQUENCES, ...standingStatements()] }]);
     const loaded = performance.now();
     bar?.update({ step: "vacuum analyze" });
     await client.query(`DROP SCHEMA ${S} CASCADE`);
