@@ -5,8 +5,13 @@
 // Big enough to show every feature on a first run (docs/features/consensus-ui.md, Demo data): fourteen
 // regular voters with two viewpoints that part ways on a few contested claims, so the viewpoint model
 // finds claims both sides agree on and claims that divide them; three newcomers with too little history
-// for it, whose claims the votes alone decide; claims that never got enough votes. No status and no
-// outcome is written here: the seed casts the votes and the service's own rules decide the rest.
+// for it, whose claims the votes alone decide; claims that never got enough votes. Every one of them
+// joined days or weeks ago and verified their address, so their votes have standing
+// (docs/features/consensus.md#standing) with the default settings. Beside them: automated agents, whose
+// votes are shown as the agents' view and never decide (on one claim they disagree with the people), and
+// two accounts without standing yet (one joined today, one never verified), whose votes the claim page
+// names as not counted. No status and no outcome is written here: the seed casts the votes and the
+// service's own rules decide the rest.
 export const DEMO_PASSWORD = "Demo-pass1";
 export const DEMO_EMAIL_DOMAIN = "demo.example.org";
 
@@ -20,27 +25,40 @@ export interface DemoAgent {
   viewpoint?: Viewpoint;
   /** How far a regular's votes go from "unsure" towards their viewpoint's value (1 = all the way). */
   conviction?: number;
+  /** Days since the account was made (it is made backdated so); 0 = today. */
+  joinedDaysAgo: number;
+  /** Whether its address is verified. */
+  verified: boolean;
+  /** Software acting on its own: its votes are the agents' view. */
+  automated?: boolean;
 }
 
 export const DEMO_AGENTS: DemoAgent[] = [
-  { username: "ada", display_name: "Ada (demo)", viewpoint: "a", conviction: 1 },
-  { username: "grace", display_name: "Grace (demo)", viewpoint: "b", conviction: 0.95 },
-  { username: "alan", display_name: "Alan (demo)", viewpoint: "a", conviction: 0.85 },
-  { username: "katherine", display_name: "Katherine (demo)", viewpoint: "b", conviction: 1 },
-  { username: "edsger", display_name: "Edsger (demo)", viewpoint: "a", conviction: 0.9 },
-  { username: "barbara", display_name: "Barbara (demo)", viewpoint: "b", conviction: 0.8 },
-  { username: "donald", display_name: "Donald (demo)", viewpoint: "a", conviction: 0.95 },
-  { username: "frances", display_name: "Frances (demo)", viewpoint: "b", conviction: 0.9 },
-  { username: "john", display_name: "John (demo)", viewpoint: "a", conviction: 0.6 },
-  { username: "margaret", display_name: "Margaret (demo)", viewpoint: "b", conviction: 1 },
-  { username: "dennis", display_name: "Dennis (demo)", viewpoint: "a", conviction: 0.8 },
-  { username: "radia", display_name: "Radia (demo)", viewpoint: "b", conviction: 0.85 },
-  { username: "tim", display_name: "Tim (demo)", viewpoint: "a", conviction: 0.9 },
-  { username: "hedy", display_name: "Hedy (demo)", viewpoint: "b", conviction: 0.7 },
-  // Newcomers: a handful of votes each, too few for the viewpoint model to place them.
-  { username: "mary", display_name: "Mary (demo)" },
-  { username: "ken", display_name: "Ken (demo)" },
-  { username: "joan", display_name: "Joan (demo)" },
+  { username: "ada", display_name: "Ada (demo)", viewpoint: "a", conviction: 1, joinedDaysAgo: 90, verified: true },
+  { username: "grace", display_name: "Grace (demo)", viewpoint: "b", conviction: 0.95, joinedDaysAgo: 85, verified: true },
+  { username: "alan", display_name: "Alan (demo)", viewpoint: "a", conviction: 0.85, joinedDaysAgo: 80, verified: true },
+  { username: "katherine", display_name: "Katherine (demo)", viewpoint: "b", conviction: 1, joinedDaysAgo: 75, verified: true },
+  { username: "edsger", display_name: "Edsger (demo)", viewpoint: "a", conviction: 0.9, joinedDaysAgo: 70, verified: true },
+  { username: "barbara", display_name: "Barbara (demo)", viewpoint: "b", conviction: 0.8, joinedDaysAgo: 65, verified: true },
+  { username: "donald", display_name: "Donald (demo)", viewpoint: "a", conviction: 0.95, joinedDaysAgo: 60, verified: true },
+  { username: "frances", display_name: "Frances (demo)", viewpoint: "b", conviction: 0.9, joinedDaysAgo: 55, verified: true },
+  { username: "john", display_name: "John (demo)", viewpoint: "a", conviction: 0.6, joinedDaysAgo: 50, verified: true },
+  { username: "margaret", display_name: "Margaret (demo)", viewpoint: "b", conviction: 1, joinedDaysAgo: 45, verified: true },
+  { username: "dennis", display_name: "Dennis (demo)", viewpoint: "a", conviction: 0.8, joinedDaysAgo: 40, verified: true },
+  { username: "radia", display_name: "Radia (demo)", viewpoint: "b", conviction: 0.85, joinedDaysAgo: 35, verified: true },
+  { username: "tim", display_name: "Tim (demo)", viewpoint: "a", conviction: 0.9, joinedDaysAgo: 30, verified: true },
+  { username: "hedy", display_name: "Hedy (demo)", viewpoint: "b", conviction: 0.7, joinedDaysAgo: 25, verified: true },
+  // Newcomers: a handful of votes each (five: enough for standing), too few for the viewpoint model to place them.
+  { username: "mary", display_name: "Mary (demo)", joinedDaysAgo: 6, verified: true },
+  { username: "ken", display_name: "Ken (demo)", joinedDaysAgo: 4, verified: true },
+  { username: "joan", display_name: "Joan (demo)", joinedDaysAgo: 3, verified: true },
+  // Automated agents: their votes are shown beside the people's, never in the status.
+  { username: "factbot", display_name: "Factbot (demo agent)", joinedDaysAgo: 30, verified: true, automated: true },
+  { username: "scout", display_name: "Scout (demo agent)", joinedDaysAgo: 12, verified: true, automated: true },
+  { username: "summarist", display_name: "Summarist (demo agent)", joinedDaysAgo: 2, verified: false, automated: true },
+  // Without standing yet: joined today (verified), and never verified.
+  { username: "sam", display_name: "Sam (demo)", joinedDaysAgo: 0, verified: true },
+  { username: "riley", display_name: "Riley (demo)", joinedDaysAgo: 40, verified: false },
 ];
 
 export interface DemoEvidence {
@@ -107,6 +125,7 @@ export const DEMO_CLAIMS: DemoClaim[] = [
     statement: "Water boils at a lower temperature at the top of a high mountain than at sea level.",
     tags: ["physics"],
     crowd: { a: 0.97, b: 0.97 },
+    votes: { mary: 0.95, ken: 0.93, joan: 0.96, factbot: 0.99 },
     evidence: [
       { by: "katherine", position: "supports", content_type: "text", content: "At about 8,800 m the air pressure is roughly a third of sea level, and water boils near 70 °C there.", up: ["ada", "alan"] },
     ],
@@ -120,6 +139,8 @@ export const DEMO_CLAIMS: DemoClaim[] = [
     statement: "The Great Wall of China is visible to the naked eye from low Earth orbit.",
     tags: ["history", "space"],
     crowd: { a: 0.06, b: 0.06 },
+    // The agents repeat the popular belief; the people who checked do not.
+    votes: { factbot: 0.85, scout: 0.8, summarist: 0.9 },
     evidence: [
       { by: "katherine", position: "opposes", content_type: "text", content: "Astronauts, including China's first, Yang Liwei, have said they could not pick it out: it is long but only a few metres wide and close in colour to the land around it.", up: ["ada", "edsger"] },
       { by: "alan", position: "neutral", content_type: "text", content: "Under very low sun and with a known location, some photographs taken with zoom lenses show parts of it. The naked eye is another matter.", up: ["grace"] },
@@ -352,6 +373,7 @@ export const DEMO_CLAIMS: DemoClaim[] = [
     statement: "There is water ice on Mars today.",
     tags: ["space"],
     crowd: { a: 0.97, b: 0.97 },
+    votes: { mary: 0.9, ken: 0.92, joan: 0.94, factbot: 0.97, scout: 0.95 },
     evidence: [
       { by: "katherine", position: "supports", content_type: "text", content: "Orbiters have mapped ice in the polar caps and landers have scraped ice from just below the surface.", up: ["ada", "grace"] },
     ],
@@ -414,7 +436,8 @@ export const DEMO_CLAIMS: DemoClaim[] = [
     by: "radia",
     statement: "Bulls are enraged by the colour red.",
     tags: ["biology"],
-    votes: { barbara: 0.08, john: 0.15, mary: 0.05, ken: 0.1, joan: 0.12 },
+    // Sam and Riley vote too, but have no standing yet: the page names their votes as not counted.
+    votes: { barbara: 0.08, john: 0.15, mary: 0.05, ken: 0.1, joan: 0.12, factbot: 0.1, sam: 0.95, riley: 0.9 },
     evidence: [
       { by: "barbara", position: "opposes", content_type: "text", content: "Cattle are red-green colour-blind; bulls charge at the cape's movement, whatever its colour.", up: ["ken", "joan"] },
     ],

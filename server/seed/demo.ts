@@ -11,6 +11,7 @@ import { createEvidence, voteEvidence } from "../services/evidence.ts";
 import { runBridgingFit } from "../services/bridging.ts";
 import { resolveDueClaims } from "../services/resolution.ts";
 import { castVote } from "../services/votes.ts";
+import { applyStandingRule, drainAllStanding } from "../services/standing.ts";
 import { addArgument, voteRelevance } from "../services/arguments.ts";
 import { DEMO_AGENTS, DEMO_ARGUMENTS, DEMO_CLAIMS, DEMO_EMAIL_DOMAIN, DEMO_PASSWORD, demoVotes } from "./demo-data.ts";
 
@@ -37,14 +38,22 @@ export async function loadDemoData(): Promise<SeedResult> {
   const result: SeedResult = { loaded: false, agents: 0, claims: 0, evidence: 0, comments: 0, votes: 0, resolved: 0 };
   if (await db().agent.findFirst({ where: { email: demoEmail(DEMO_AGENTS[0].username) }, select: { id: true } })) return result;
 
+  // The configured standing rule, as the background tasks store it at start (docs/features/consensus.md#standing).
+  await applyStandingRule();
   const ids = new Map<string, string>();
   // Every demo agent has the same password: hashed once, not once per agent (bcrypt is slow on purpose).
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   for (const a of DEMO_AGENTS) {
     const agent = await register(
-      { email: demoEmail(a.username), password: DEMO_PASSWORD, username: a.username, display_name: a.display_name },
+      { email: demoEmail(a.username), password: DEMO_PASSWORD, username: a.username, display_name: a.display_name, automated: a.automated ?? false },
       { passwordHash },
     );
+    // A history: joined days or weeks ago, the address verified a day later (or never).
+    const joined = new Date(Date.now() - a.joinedDaysAgo * 86_400_000);
+    await db().agent.update({
+      where: { id: agent.id },
+      data: { createdAt: joined, emailVerified: a.verified ? new Date(Math.min(Date.now(), joined.getTime() + 3_600_000)) : null },
+    });
     ids.set(a.username, agent.id);
     result.agents++;
   }
@@ -110,6 +119,9 @@ export async function loadDemoData(): Promise<SeedResult> {
       result.votes++;
     }
   }
+  // Every account's standing as of its five votes (or not), its votes sorted so, before the model reads
+  // the counted ones.
+  await drainAllStanding();
   // The viewpoint model scores the claims now rather than at the server's first background fit: a
   // first visit already shows which claims both viewpoints agree on.
   await runBridgingFit({ inline: true, foreground: true });

@@ -15,9 +15,13 @@ import type { Claim } from "../../server/contract/claims.ts";
 /** Demo claims, and the claims written as arguments. */
 const ALL_CLAIMS = DEMO_CLAIMS.length + DEMO_ARGUMENTS.filter((a) => a.statement).length;
 
-// As on a first `npm run dev`: resolution waits (the tests' default resolves at once, in the vote).
+// As on a first `npm run dev`: resolution waits (the tests' default resolves at once, in the vote), and
+// standing asks what it asks by default (the tests' default gives every person standing).
 vi.hoisted(() => {
   process.env.RESOLUTION_STABLE_SECONDS = "1800";
+  process.env.STANDING_MIN_AGE_SECONDS = "86400";
+  process.env.STANDING_MIN_VOTES = "5";
+  process.env.STANDING_REQUIRE_VERIFIED = "true";
 });
 
 let api: TestApi;
@@ -76,14 +80,15 @@ describe("demo data", () => {
   it("shows every status, each the one the rule gives, decided by viewpoints and by votes", async () => {
     const claims = await allClaims();
     for (const c of claims) {
-      const rule = consensusVerdict({ voters: c.vote_count, bridgingStatus: c.bridging.status, gradient: c.gradient });
+      // The rule reads the counted votes only (their accounts have standing).
+      const rule = consensusVerdict({ voters: c.consensus.voters, bridgingStatus: c.bridging.status, gradient: c.consensus.gradient ?? 0.5 });
       expect({ claim: c.statement, status: c.consensus.status, decided_by: c.consensus.decided_by }).toEqual({
         claim: c.statement,
         status: rule.status,
         decided_by: rule.decidedBy,
       });
-      expect(c.consensus.voters).toBe(c.vote_count);
-      expect(c.consensus.histogram.reduce((a, b) => a + b, 0)).toBe(c.vote_count);
+      expect(c.consensus.voters + c.consensus.not_counted.people + c.consensus.not_counted.automated).toBe(c.vote_count);
+      expect(c.consensus.histogram.reduce((a, b) => a + b, 0)).toBe(c.consensus.voters);
     }
     const bridging = new Set(claims.map((c) => c.bridging.status));
     for (const s of ["bridged_true", "bridged_false", "divided", "undecided", "insufficient_data"]) expect(bridging).toContain(s);
@@ -114,9 +119,38 @@ describe("demo data", () => {
     for (const c of again) expect([c.statement, c.consensus.status]).toEqual([c.statement, claims.find((x) => x.id === c.id)!.consensus.status]);
   }, 60_000);
 
+  it("shows agents beside people and names the votes that do not count, with the default standing settings", async () => {
+    const claims = await allClaims();
+    // The demo's people have standing: joined weeks (or days) ago, verified, five votes or more.
+    const ada = await api.post("/auth/login", { email: demoEmail("ada"), password: DEMO_PASSWORD });
+    expect((await api.get("/auth/me", { token: ada.body.access_token })).body.standing).toBe(true);
+    const sam = await api.post("/auth/login", { email: demoEmail("sam"), password: DEMO_PASSWORD });
+    expect((await api.get("/auth/me", { token: sam.body.access_token })).body.standing).toBe(false);
+    // A claim where the agents and the people disagree.
+    const wall = byStatement(claims, "The Great Wall");
+    expect(wall.consensus.status).toBe("consensus_false");
+    expect(wall.agents.voters).toBe(3);
+    expect(wall.agents.gradient).toBeGreaterThan(0.8);
+    expect(wall.consensus.not_counted.automated).toBe(3);
+    // The bulls: people rate it false; two accounts without standing and an agent voted too.
+    const bulls = byStatement(claims, "Bulls are enraged");
+    expect(bulls.consensus).toMatchObject({ status: "consensus_false", voters: 5, not_counted: { people: 2, automated: 1 } });
+    const detail = (await api.get(`/claims/${bulls.id}`)).body;
+    expect(detail.not_counted_reasons).toMatchObject({ too_new: 1, unverified: 1 });
+    // A fresh account's vote does not move it.
+    const fresh = await api.post("/auth/register", { email: `fresh-${process.pid}@example.test`, password: "Password123", username: `fresh_${process.pid}` });
+    expect(fresh.status, fresh.text).toBe(201);
+    const login = await api.post("/auth/login", { email: `fresh-${process.pid}@example.test`, password: "Password123" });
+    const voted = await api.post(`/claims/${bulls.id}/vote`, { value: 1 }, { token: login.body.access_token });
+    expect(voted.status, voted.text).toBe(200);
+    expect(voted.body.consensus).toMatchObject({ status: "consensus_false", voters: 5, since: bulls.consensus.since, not_counted: { people: 3 } });
+    expect(voted.body.gradient).toBeGreaterThan(bulls.gradient);
+    await api.del(`/claims/${bulls.id}/vote`, { token: login.body.access_token });
+  });
+
   it("resolves the claims the rule resolves, so track records and the leaderboard are populated", async () => {
     const claims = await allClaims();
-    const resolvable = claims.filter((c) => isConsensus(c.consensus.status) && c.vote_count >= MIN_RESOLUTION_VOTES);
+    const resolvable = claims.filter((c) => isConsensus(c.consensus.status) && c.consensus.voters >= MIN_RESOLUTION_VOTES);
     expect(resolvable.length).toBeGreaterThanOrEqual(10);
     expect(first.resolved).toBe(resolvable.length);
 
