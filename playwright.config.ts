@@ -110,6 +110,12 @@ export default defineConfig({
         // The viewpoint model refits every 10 s (not every 5 minutes), so the consensus spec sees its
         // claims scored by real fits (docs/features/consensus-ui.md).
         BRIDGING_INTERVAL_SECONDS: "10",
+        // Every account that is neither automated nor suspended has standing (the specs' voters are
+        // fresh): the standing spec shows automated accounts' votes beside the status, never in it
+        // (docs/features/consensus.md#standing; tests/ops/demo-seed.test.ts runs the defaults).
+        STANDING_MIN_AGE_SECONDS: "0",
+        STANDING_MIN_VOTES: "0",
+        STANDING_REQUIRE_VERIFIED: "0",
         SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT}`,
         // The moderation spec registers this account and verifies its address: it becomes an admin.
         ADMIN_EMAILS: "e2e-admin@example.test",

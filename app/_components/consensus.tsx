@@ -50,7 +50,7 @@ export function consensusHeadline(consensus: ConsensusCall): string {
 export function consensusReason({ consensus, bridging }: ClaimConsensus): string {
   switch (consensus.status) {
     case "no_votes":
-      return "Nothing to call until people with standing vote.";
+      return "Nothing to call until people vote (only votes of accounts with standing count).";
     case "too_few_votes":
       return `A call needs at least ${MIN_CONSENSUS_VOTERS} voters with standing.`;
     case "consensus_true":
