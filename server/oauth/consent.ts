@@ -31,9 +31,17 @@ export interface ConsentRequest {
  * provider's browser session, else their live grant for the client in the database (a reconnect from
  * another browser, or after the session ended).
  */
-async function existingGrant(interactionGrantId: string | undefined, agentId: string, clientId: string): Promise<Grant | undefined> {
+async function existingGrant({
+  interactionGrantId,
+  agentId,
+  clientId,
+}: {
+  interactionGrantId: string | undefined;
+  agentId: string;
+  clientId: string;
+}): Promise<Grant | undefined> {
   const provider = oauthProvider();
-  for (const id of [interactionGrantId, await liveGrantId(agentId, clientId)]) {
+  for (const id of [interactionGrantId, await liveGrantId({ agentId, clientId })]) {
     if (!id) continue;
     const grant = await provider.Grant.find(id);
     if (grant && grant.accountId === agentId && grant.clientId === clientId) return grant;
@@ -57,7 +65,7 @@ export async function consentRequest(uid: string, agentId?: string): Promise<Con
   if (!client) return null;
   const asked = interaction.params.scope;
   const named = mcpScopesIn(asked);
-  const granted = named.length === 0 && agentId ? await existingGrant(interaction.grantId, agentId, clientId) : undefined;
+  const granted = named.length === 0 && agentId ? await existingGrant({ interactionGrantId: interaction.grantId, agentId, clientId }) : undefined;
   const scopes = scopesAskedFor(asked, { granted: mcpScopesIn(granted?.getResourceScope(mcpResource()) ?? ""), registered: client.scope });
   const redirectUri = String(interaction.params.redirect_uri ?? "");
   const parsed = URL.parse(redirectUri);
@@ -77,7 +85,7 @@ export async function consentRequest(uid: string, agentId?: string): Promise<Con
 }
 
 /** Records the answer; returns where the browser goes next (back into the provider), or null. */
-export async function finishConsent(uid: string, agentId: string, approve: boolean): Promise<string | null> {
+export async function finishConsent({ uid, agentId, approve }: { uid: string; agentId: string; approve: boolean }): Promise<string | null> {
   // The sign-in the answer carries into the OAuth server's session: now, when the person answers, not
   // when the browser comes back. An answer given before the account's cut-off and written back after
   // it (the cut-off deletes answered consents) is then found no more (artifacts.ts, stillStanding).
@@ -91,7 +99,8 @@ export async function finishConsent(uid: string, agentId: string, approve: boole
     interaction.result = { error: "access_denied", error_description: "The person refused the request" };
   } else {
     const grant =
-      (await existingGrant(interaction.grantId, agentId, request.clientId)) ?? new provider.Grant({ accountId: agentId, clientId: request.clientId });
+      (await existingGrant({ interactionGrantId: interaction.grantId, agentId, clientId: request.clientId })) ??
+      new provider.Grant({ accountId: agentId, clientId: request.clientId });
     grant.addResourceScope(mcpResource(), request.scopes.join(" "));
     // The scopes are the provider's OpenID scopes too (provider.ts); without them, and without openid
     // when asked, it finds them still missing and asks for consent again, forever.

@@ -31,7 +31,7 @@ export async function listMcpGrants(agentId: string): Promise<ConnectedApp[]> {
 }
 
 /** The id of the person's newest live grant to `clientId`, or null. */
-export async function liveGrantId(agentId: string, clientId: string): Promise<string | null> {
+export async function liveGrantId({ agentId, clientId }: { agentId: string; clientId: string }): Promise<string | null> {
   const [row] = await readSql<{ id: string }>(Prisma.sql`
     SELECT g.id FROM mcp_oauth_artifacts g
     WHERE g.agent_id = ${agentId}::uuid AND g.kind = 'Grant' AND g.payload->>'clientId' = ${clientId}

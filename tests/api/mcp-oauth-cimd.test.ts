@@ -72,7 +72,7 @@ describe("a client known by its metadata document", () => {
     expect(start.location).toMatch(/^\/consent\//);
     const uid = start.location.split("/")[2];
     expect(await consentRequest(uid, person.id)).toMatchObject({ clientId, clientName: "Visual Studio Code", returnsToLoopback: true, scopes: ["read", "vote", "write"] });
-    const next = new URL((await finishConsent(uid, person.id, true))!);
+    const next = new URL((await finishConsent({ uid, agentId: person.id, approve: true }))!);
     const back = await browse(app.base, jar, `${next.pathname}${next.search}`);
     expect(back.location.startsWith(`${redirect}?`), back.location).toBe(true);
     const tokens = await form(app.base, "/oauth/token", { grant_type: "authorization_code", code: new URL(back.location).searchParams.get("code")!, redirect_uri: redirect, client_id: clientId, code_verifier: verifier });

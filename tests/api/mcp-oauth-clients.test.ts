@@ -77,7 +77,7 @@ async function authorize(clientId: string, jar: Jar, step: Authorization) {
   if (at.location.startsWith("/consent/")) {
     const uid = at.location.split("/")[2];
     consented = (await consentRequest(uid, person.id))!.scopes;
-    const next = await finishConsent(uid, person.id, true);
+    const next = await finishConsent({ uid, agentId: person.id, approve: true });
     const url = new URL(next!);
     at = await browse(app.base, jar, `${url.pathname}${url.search}`);
   }

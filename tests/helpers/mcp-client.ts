@@ -154,7 +154,7 @@ export async function startMcpWorld(onAnswer: (what: string, status: number) => 
       const toConsent = await browse(jar, authorizePath(clientId, challenge, scope));
       const consentPath = new URL(toConsent.location).pathname;
       if (!consentPath.startsWith("/consent/")) throw new Error(`authorize: expected the consent page, got ${toConsent.status} ${toConsent.location}`);
-      const returnTo = await finishConsent(consentPath.slice("/consent/".length), agentId, true);
+      const returnTo = await finishConsent({ uid: consentPath.slice("/consent/".length), agentId, approve: true });
       if (!returnTo) throw new Error("consent: the interaction is gone");
       const back = await browse(jar, returnTo);
       const callback = new URL(back.location);

@@ -108,7 +108,7 @@ export class OAuthProviderServer {
     const { verifier, challenge } = pkce();
     const { consent } = await this.follow(jar, authorizePath(clientId, challenge, { scope }));
     expect(consent).toBeTruthy();
-    const returnTo = await finishConsent(consent!, agentId, true);
+    const returnTo = await finishConsent({ uid: consent!, agentId, approve: true });
     return { clientId, jar, uid: consent!, returnTo: returnTo!, verifier };
   }
 

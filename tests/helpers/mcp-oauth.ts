@@ -105,7 +105,7 @@ export async function consentThrough(base: string, jar: Jar, clientId: string, a
   expect(start.status).toBe(303);
   expect(start.location).toMatch(/^\/consent\//);
   const uid = start.location.split("/")[2];
-  const next = await finishConsent(uid, agentId, true);
+  const next = await finishConsent({ uid, agentId, approve: true });
   expect(next).toBeTruthy();
   return { verifier, back: await browse(base, jar, new URL(next!).pathname) };
 }

@@ -32,7 +32,7 @@ export async function POST(request: Request, { params }: { params: Promise<{ uid
     return badDecision();
   }
   if (decision !== "allow" && decision !== "deny") return badDecision();
-  const next = await finishConsent(uid, identity.agent.id, decision === "allow");
+  const next = await finishConsent({ uid, agentId: identity.agent.id, approve: decision === "allow" });
   if (!next) return expired();
   return seeOther(next);
 }
