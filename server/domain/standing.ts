@@ -2,7 +2,6 @@
 // consensus status. An account has it when it is not automated, not suspended, its email is verified
 // or it signed in through an OAuth provider, it is old enough and it has enough current votes. Pure:
 // the services gather the facts, store what this decides and move the vote counts that follow.
-
 import { isSuspended } from "./suspension.ts";
 
 export interface StandingRule {
@@ -49,13 +48,9 @@ export interface StandingVerdict {
   gainsAt: Date | null;
 }
 
-export function isSuspendedAt(facts: Pick<StandingFacts, "suspendedAt" | "suspendedUntil">, now: Date): boolean {
-  return isSuspended(facts, now);
-}
-
 export function standingOf(facts: StandingFacts, rule: StandingRule, now: Date): StandingVerdict {
   const shortfalls: Shortfall[] = [];
-  const suspended = isSuspendedAt(facts, now);
+  const suspended = isSuspended(facts, now);
   // No age asked is none to wait for (a stored created_at is rounded to the millisecond and may be after now).
   const ofAge = rule.minAgeSeconds > 0 ? new Date(facts.createdAt.getTime() + rule.minAgeSeconds * 1000) : null;
   if (facts.automated) shortfalls.push("automated");
