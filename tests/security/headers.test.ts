@@ -76,7 +76,7 @@ describe("API headers", () => {
     for (const method of ["TRACE", "PUT", "PROPFIND"]) {
       const res = await rawRequest(method, `${api.url}/api/v1/claims`);
       expect(res.status, method).toBe(405);
-      expect(JSON.parse(res.body), method).toEqual({ detail: "Method not allowed" });
+      expect(JSON.parse(res.body), method).toEqual({ code: "method_not_allowed", detail: "Method not allowed" });
       expect(res.headers["x-content-type-options"]).toBe("nosniff");
       expect(res.headers.allow).toMatch(/GET/);
     }
@@ -123,7 +123,7 @@ describe("CORS on /api/v1: any origin, bearer tokens only", () => {
 
     const me = await api.get("/auth/me", { headers: { cookie } });
     expect(me.status).toBe(401);
-    expect(me.body).toEqual({ detail: "Invalid or expired token" });
+    expect(me.body).toEqual({ code: "unauthenticated", detail: "Invalid or expired token" });
     const claimsBefore = await db().claim.count();
     const create = await api.post("/claims", { statement: "Created with a cookie only" }, { headers: { cookie } });
     expect(create.status).toBe(401);

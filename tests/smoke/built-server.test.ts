@@ -62,7 +62,7 @@ describe("the built server", () => {
 
     const missing = await fetch(`${base}/api/v1/does-not-exist`);
     expect(missing.status).toBe(404);
-    expect(await missing.json()).toEqual({ detail: "Not found" });
+    expect(await missing.json()).toEqual({ code: "not_found", detail: "Not found" });
 
     const doc = await fetch(`${base}/api/v1/openapi.json`);
     expect(doc.status).toBe(200);

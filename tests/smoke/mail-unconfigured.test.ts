@@ -28,7 +28,7 @@ describe("mail endpoints without SMTP_URL in production", () => {
     ] as const) {
       const res = await post(path, body, auth);
       expect(res.status, path).toBe(503);
-      expect(await res.json()).toEqual({ detail: "Mail is not configured" });
+      expect(await res.json()).toEqual({ code: "mail_not_configured", detail: "Mail is not configured" });
     }
   });
 });
