@@ -15,6 +15,8 @@ const EXEMPT_FILES: Record<string, string> = {
   "visibility.ts": "the rule itself",
   "account-export.ts": "the export of an account covers everything it holds, hidden content included",
   "account-deletion.ts": "the deletion of an account covers everything it holds, hidden content included",
+  "open-data-snapshot.ts":
+    "reads every input the bridging model fits (votes on hidden claims by claim id only); what it publishes leaves hidden content out, which the snapshot tests' privacy scan checks (tests/api/open-data.test.ts)",
 };
 /** Statements that read or write one row by id after the visible check, or whose rows are already visible. */
 const EXEMPT_SNIPPETS = [
@@ -27,7 +29,8 @@ const EXEMPT_SNIPPETS = [
   "FROM comments c JOIN agents a ON a.id = c.author_id WHERE ${where}", // commentRows: every caller passes a visible predicate or checks `visible`
   "FROM unnest(${level.map", // withReplies: the lateral subquery filters
   "(SELECT count(*) FROM claims) + (SELECT count(*) FROM agents)", // sizes the bridging worker's heap: the fit reads hidden claims' votes too
-  "WHERE c.id = b.claim_id AND c.vote_count = 0", // a fit resets the bridging of every claim without votes, hidden ones included (kept for their restore)
+  "WHERE c.id = b.claim_id AND c.counted_vote_count = 0", // a fit resets the bridging of every claim without counted votes, hidden ones included (kept for their restore)
+  "FROM claims c WHERE c.id = ANY(${claimIds}::uuid[]) ORDER BY c.id FOR NO KEY UPDATE", // re-sorting an account's votes when its standing changes keeps hidden claims' counts exact too (kept for their restore)
   "SELECT c.id FROM claims c WHERE c.id IN (SELECT claim_id FROM pick)", // rescorePending locks the claims it re-scores: hidden ones keep a score for their restore
   "NOT EXISTS (SELECT 1 FROM claims c WHERE c.id = p.claim_id)", // rescorePending drops the marks of deleted claims
   "SELECT k.id::text AS id FROM claims k", // a bridging write locks the claims it re-scores, hidden ones too (kept for their restore)
