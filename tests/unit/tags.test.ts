@@ -19,7 +19,7 @@ describe("normalizeTags", () => {
 
   it("accepts 50 characters and rejects 51", () => {
     expect(normalizeTags(["x".repeat(50)])).toEqual({ ok: true, tags: ["x".repeat(50)] });
-    expect(normalizeTags(["x".repeat(51)])).toEqual({ ok: false, message: TAG_FORMAT_MESSAGE });
+    expect(normalizeTags(["x".repeat(51)])).toEqual({ ok: false, message: TAG_FORMAT_MESSAGE, rule: "format", max: 50 });
   });
 
   it("measures length after trimming", () => {
@@ -27,7 +27,7 @@ describe("normalizeTags", () => {
   });
 
   it.each([[""], ["   "], ["two words"], ["c++"], ["émigré"], ["a.b"], ["tag/x"]])("rejects %j", (tag) => {
-    expect(normalizeTags(["ok", tag])).toEqual({ ok: false, message: TAG_FORMAT_MESSAGE });
+    expect(normalizeTags(["ok", tag])).toEqual({ ok: false, message: TAG_FORMAT_MESSAGE, rule: "format", max: 50 });
   });
 
   it("the message names the field and the rule", () => {
@@ -38,7 +38,7 @@ describe("normalizeTags", () => {
   it("allows 10 tags and rejects 11", () => {
     const ten = Array.from({ length: 10 }, (_, i) => `t${i}`);
     expect(normalizeTags(ten)).toEqual({ ok: true, tags: ten });
-    expect(normalizeTags([...ten, "t10"])).toEqual({ ok: false, message: TAG_COUNT_MESSAGE });
+    expect(normalizeTags([...ten, "t10"])).toEqual({ ok: false, message: TAG_COUNT_MESSAGE, rule: "too_many", max: 10 });
   });
 
   it("counts the limit after removing duplicates", () => {
@@ -48,7 +48,7 @@ describe("normalizeTags", () => {
   });
 
   it("rejects a non-string element instead of throwing", () => {
-    expect(normalizeTags([42 as unknown as string])).toEqual({ ok: false, message: TAG_FORMAT_MESSAGE });
+    expect(normalizeTags([42 as unknown as string])).toEqual({ ok: false, message: TAG_FORMAT_MESSAGE, rule: "format", max: 50 });
   });
 });
 
