@@ -354,9 +354,13 @@ export function edgesOf(doc: Doc, schema: Schema, listItemsArb?: fc.Arbitrary<st
       add(`${min} characters`, "x".repeat(min));
       add("only spaces", " ".repeat(min));
       add("spaces around too little", ` ${"z".repeat(min - 1)} `);
-      if (r.max < 60_000) {
-        add(`${r.max} characters`, "y".repeat(r.max));
-        add(`${r.max} characters outside the BMP`, "😀".repeat(r.max));
+      // A valid value filled up to the longest the schema allows (2,000 characters when it sets no
+      // limit), with a letter or a character outside the BMP; kept only where it still fits the schema.
+      const longest = r.max < 60_000 ? r.max : 2000;
+      const samples = fc.sample(stringArb(r), { numRuns: 20, seed: 7 });
+      for (const [fill, what] of [["x", ""], ["😀", " outside the BMP"]] as const) {
+        const filled = samples.map((v) => v + fill.repeat(Math.max(0, longest - codePoints(v)))).find((v) => satisfiesString(r, v));
+        if (filled !== undefined) add(`${longest} characters${what}`, filled);
       }
       break;
     }
