@@ -3,7 +3,7 @@ import { db, readSql, readSqlWithin, type SqlRead } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { badRequest, notFound } from "../errors.ts";
 import { isUuid } from "../contract/common.ts";
-import { consensusFilter, MAX_QUERY_TAGS, type ClaimDetail, type ClaimList, type CreateClaimInput, type ListClaimsInput } from "../contract/claims.ts";
+import { consensusFilter, type ClaimDetail, type ClaimList, type CreateClaimInput, type ListClaimsInput } from "../contract/claims.ts";
 import { parseTagQuery } from "../domain/tags.ts";
 import { claimAfterWrite, claimView, claimViews, type Claim } from "./claim-views.ts";
 import { mayReveal, visibleClaim, VISIBLE_CLAIM_WHERE } from "./visibility.ts";
@@ -141,7 +141,6 @@ const CLAIMS_WITH_BRIDGING = Prisma.sql`claims c JOIN claim_bridging cb ON cb.cl
  */
 export async function listClaims(input: ListClaimsInput, viewerId: string | null): Promise<ClaimList> {
   const tags = parseTagQuery(input.tags);
-  if (tags.length > MAX_QUERY_TAGS) throw badRequest(`tags: at most ${MAX_QUERY_TAGS} tags can be given`);
 
   const filters: Prisma.Sql[] = [];
   if (tags.length) filters.push(Prisma.sql`c.tags && ${tags}::text[]`);
