@@ -205,11 +205,12 @@ export function ConsensusSamples({ claim, rule }: { claim: Pick<Claim, "consensu
 const BIN_LABELS = Array.from({ length: 10 }, (_, i) => `${(i / 10).toFixed(1)}–${i === 9 ? "1.0" : ((i + 1) / 10).toFixed(1)}`);
 
 /**
- * How the current votes spread over the scale (10 bins), the bin of the viewer's own vote marked. A
+ * How the counted votes spread over the scale (10 bins), the bin of the viewer's own vote marked; the
+ * caption says "counted" when some votes do not count (`someNotCounted`). A
  * chart for the eye and a table for screen readers, both from the same numbers. `ownVote` is known only
  * in the browser (the server's render is the same for every viewer): null there.
  */
-export function VoteHistogram({ histogram, ownVote }: { histogram: readonly number[]; ownVote: number | null }) {
+export function VoteHistogram({ histogram, ownVote, someNotCounted = false }: { histogram: readonly number[]; ownVote: number | null; someNotCounted?: boolean }) {
   const total = histogram.reduce((a, b) => a + b, 0);
   const tallest = Math.max(1, ...histogram);
   const ownBin = ownVote === null ? null : histogramBin(ownVote);
@@ -238,7 +239,7 @@ export function VoteHistogram({ histogram, ownVote }: { histogram: readonly numb
       <figcaption id="vote-histogram-caption" className={ui.note}>
         {total === 0
           ? "How votes spread: no votes yet."
-          : `How the ${plural(total, "counted vote")} spread from false (0) to true (1)${ownVote !== null ? `; yours (${percent(ownVote)}) is marked` : ""}.`}
+          : `How the ${plural(total, someNotCounted ? "counted vote" : "vote")} spread from false (0) to true (1)${ownVote !== null ? `; yours (${percent(ownVote)}) is marked` : ""}.`}
       </figcaption>
       <table className="visually-hidden">
         <caption>Votes per tenth of the scale</caption>

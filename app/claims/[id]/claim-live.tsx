@@ -66,7 +66,7 @@ export function ClaimLive({
       <div className={claimStyles["claim-live"]} style={{ marginTop: "0.75rem" }}>
         {/* The needle stands where the counted votes do: the status is theirs (docs/features/consensus.md#standing). */}
         <GradientGauge gradient={claim.consensus.gradient ?? claim.gradient} consensus={claim.consensus} />
-        <VoteHistogram histogram={claim.consensus.histogram} ownVote={ownVote} />
+        <VoteHistogram histogram={claim.consensus.histogram} ownVote={ownVote} someNotCounted={claim.vote_count > claim.consensus.voters} />
       </div>
       <ConsensusSamples claim={claim} rule={standing} />
       <p className={ui.note} data-testid="consensus-vocabulary">
