@@ -235,6 +235,23 @@ describe("an account that earns standing", () => {
   }, 120_000);
 });
 
+describe("an account's votes at once", () => {
+  it("take turns on the account: the count standing reads is exact, and the account is marked when it crosses five", async () => {
+    const voter = await person({ verified: true, ageDays: 3 });
+    const claims: string[] = [];
+    for (let i = 0; i < 10; i++) claims.push((await newClaim(api, author.token)).id);
+    await Promise.all(claims.map((id) => vote(id, 0.4, voter)));
+    // However they interleaved, the fifth to commit and the later ones counted, and the account is
+    // marked (a vote that counted its others without the earlier ones would leave it unmarked).
+    expect(await checkInvariants()).toEqual([]);
+    const counted = (await Promise.all(claims.map(claimOf))).filter((c) => c.consensus.voters === 1).length;
+    expect(counted).toBe(6);
+    await drainAllStanding();
+    for (const id of claims) expect((await claimOf(id)).consensus.voters).toBe(1);
+    expect(await checkInvariants()).toEqual([]);
+  }, 120_000);
+});
+
 describe("the age", () => {
   it("keeps a verified account with five votes from standing for a day, then the job finds it", async () => {
     const young = await person({ verified: true, ageDays: 0 });
