@@ -125,8 +125,10 @@ export interface StandingWords {
   minVotes: number;
 }
 
-/** An age in the largest whole unit: "1 day", "12 hours". */
+/** An age in the largest whole unit: "a day", "3 days", "12 hours", "an hour". */
 export function ageWords(seconds: number): string {
+  if (seconds === 86_400) return "a day";
+  if (seconds === 3_600) return "an hour";
   return seconds > 0 && seconds % 86_400 === 0 ? plural(seconds / 86_400, "day") : durationWords(seconds);
 }
 
