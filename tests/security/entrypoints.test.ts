@@ -153,7 +153,7 @@ describe.each(["npm start", "next start"] as const)("%s", (kind) => {
         expect(["EPIPE", "ECONNRESET"]).toContain(res.error);
       } else {
         expect(res.status, JSON.stringify(res)).toBe(413);
-        if (res.body?.startsWith("{")) expect(JSON.parse(res.body)).toEqual({ detail: "Request body too large (limit 256 KiB)" });
+        if (res.body?.startsWith("{")) expect(JSON.parse(res.body)).toEqual({ code: "payload_too_large", detail: "Request body too large (limit 256 KiB)" });
       }
       await alive();
     },
