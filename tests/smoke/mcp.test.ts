@@ -152,7 +152,7 @@ describe("POST /mcp with the official SDK client", () => {
     const bad = await fetch(`${server.base}/mcp`, { method: "POST", headers: { ...headers, authorization: "Bearer clm_notakey" }, body: initialize });
     expect(bad.status).toBe(401);
     expect(bad.headers.get("www-authenticate")).toContain('resource_metadata="');
-    expect(await bad.json()).toEqual({ detail: "Invalid or expired token" });
+    expect(await bad.json()).toEqual({ code: "invalid_token", detail: "Invalid or expired token" });
     const get = await fetch(`${server.base}/mcp`, { headers: { authorization: `Bearer ${alice.token}`, accept: "text/event-stream" } });
     expect(get.status).toBe(405);
     expect(get.headers.get("allow")).toContain("POST");
