@@ -59,7 +59,11 @@ async function rankedCandidates(read: SqlRead, text: string, limit: number): Pro
     FROM claims c WHERE (SELECT ${unless}) AND ${visibleClaim("c")} AND ${match} LIMIT ${most}`;
   const noWords = Prisma.sql`false`;
   return read<{ id: string; similarity: number }>(Prisma.sql`
-    WITH every_word AS MATERIALIZED (${tier({ match: all === null ? noWords : Prisma.sql`c.search_vector @@ ${all}::tsquery`, words: all, unless: Prisma.sql`true` })}),
+    WITH every_word AS MATERIALIZED (${tier({
+      match: all === null ? noWords : Prisma.sql`c.search_vector @@ ${all}::tsquery`,
+      words: all,
+      unless: Prisma.sql`true`,
+    })}),
     all_but_one AS MATERIALIZED (${tier({
       match: near === null || near === all ? noWords : Prisma.sql`c.search_vector @@ ${near}::tsquery`,
       words: near,
