@@ -152,6 +152,14 @@ describe("deleting an account after every kind of contribution", () => {
     await ok(api.post(`/moderation/reports/${report.id}/resolve`, { action: "hide", note: "spam" }, { token: leaving.token }), 204);
     await grantAdmin(admin.username);
 
+    // A check against the world on its claim whose outcome it proposed, disputed and settled, and a
+    // dated clarification (written directly: the checks' API endpoints are still to come).
+    await db().$executeRaw(Prisma.sql`
+      INSERT INTO claim_checks (claim_id, criteria, close_at, check_at, stage, outcome, proposed_outcome, proposer_id, proposed_at, disputer_id, disputed_at, settled_by_id, final_at, updated_at)
+      VALUES (${ownClaim}::uuid, 'The measurement is published', now() - interval '2 days', now() - interval '1 day', 'final', 'true', 'true',
+              ${leaving.id}::uuid, now(), ${leaving.id}::uuid, now(), ${leaving.id}::uuid, now(), now())`);
+    await db().$executeRaw(Prisma.sql`INSERT INTO check_clarifications (claim_id, text, author_id) VALUES (${ownClaim}::uuid, 'Measured at noon', ${leaving.id}::uuid)`);
+
     expect(await checkInvariants()).toEqual([]);
   }, 120_000);
 
