@@ -70,6 +70,12 @@ export function trimmedText(typeMessage: string, rule: { min: number; max: numbe
 }
 
 /**
+ * Whether a regex source is trimmedText's: text that is blank, or shorter than its minimum once trimmed,
+ * fails it — a length rule stated as a pattern, which the error mapping reports as `too_short`.
+ */
+export const isTrimmedLengthPattern = (source: string): boolean => source === "\\S" || /^\\S\[\\s\\S\]\{\d+,\}\\S$/.test(source);
+
+/**
  * An absolute URL as the document states it (a pattern, beside `format: uri`): the scheme, a host name
  * whose last label starts with a letter or an IPv4 address, an optional port, then anything but spaces.
  * Every such URL is one a browser's parser reads with that host, which is what the server checks; the

@@ -1,18 +1,21 @@
 // Request and response shapes of webhooks (docs/features/following.md).
 import { z } from "zod";
 import { WEBHOOK_EVENT_TYPES } from "../domain/webhook-events.ts";
+import { refusedUrlShape } from "../domain/webhook-url.ts";
 import { boundedInt, isoDate, offsetSchema, pathId, trimmedText, urlPattern } from "./common.ts";
 
 const eventsMessage = `each event must be one of ${WEBHOOK_EVENT_TYPES.join(", ")}`;
 const urlMessage = "url: must be an https:// URL of at most 2000 characters";
 
-// The service checks the URL itself (https, no credentials, a host whose every address is public),
-// with messages of its own; the document states its shape.
-const urlField = trimmedText(urlMessage, { min: 1, max: 2000, minMessage: urlMessage, maxMessage: urlMessage }).meta({
-  format: "uri",
-  pattern: urlPattern("https"),
-  description: "An https:// URL whose host resolves to public addresses only",
-});
+// The URL's shape (absolute, http(s), no credentials, a host) is checked here, so that a malformed URL
+// is a 400 whatever webhook it is sent for; https alone (unless private addresses are allowed) and a
+// host whose every address is public are the service's, which knows the configuration and asks DNS.
+const urlField = trimmedText(urlMessage, { min: 1, max: 2000, minMessage: urlMessage, maxMessage: urlMessage })
+  .superRefine((url, ctx) => {
+    const shape = refusedUrlShape(url, true);
+    if (shape) ctx.addIssue({ code: "custom", message: `url: ${shape}` });
+  })
+  .meta({ format: "uri", pattern: urlPattern("https"), description: "An https:// URL whose host resolves to public addresses only" });
 const eventsField = z
   .array(z.enum(WEBHOOK_EVENT_TYPES, { message: eventsMessage }), { message: "events: must be a list of event types" })
   .min(1, { message: "events: at least one event type is required" })

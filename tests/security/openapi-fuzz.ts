@@ -15,6 +15,8 @@ export interface JsonSchema {
   minLength?: number;
   maxLength?: number;
   pattern?: string;
+  /** Every pattern of the schema and its allOf parts (a string must match them all). */
+  patterns?: string[];
   format?: string;
   items?: JsonSchema;
   minItems?: number;
@@ -64,8 +66,14 @@ function resolve(doc: Doc, schema: JsonSchema | undefined): JsonSchema {
   }
   const out: JsonSchema = { ...schema };
   if (out.allOf) {
-    for (const part of out.allOf) Object.assign(out, resolve(doc, part));
+    const patterns = out.pattern ? [out.pattern] : [];
+    for (const part of out.allOf) {
+      const resolved = resolve(doc, part);
+      patterns.push(...(resolved.patterns ?? (resolved.pattern ? [resolved.pattern] : [])));
+      Object.assign(out, resolved);
+    }
     delete out.allOf;
+    if (patterns.length) Object.assign(out, { pattern: patterns[0], patterns });
   }
   if (out.items) out.items = resolve(doc, out.items);
   if (out.properties) out.properties = Object.fromEntries(Object.entries(out.properties).map(([k, v]) => [k, resolve(doc, v)]));
@@ -113,8 +121,9 @@ function jsonType(value: unknown): string {
 
 /** Whether `value` satisfies `schema` (code-unit lengths, as zod counts them). */
 export function conforms(schema: JsonSchema, value: unknown): boolean {
-  if (schema.anyOf) return schema.anyOf.some((s) => conforms(s, value));
-  if (schema.oneOf) return schema.oneOf.some((s) => conforms(s, value));
+  // (anyOf/oneOf beside properties are rules across an object's fields, checked below.)
+  if (schema.anyOf && !schema.properties) return schema.anyOf.some((s) => conforms(s, value));
+  if (schema.oneOf && !schema.properties) return schema.oneOf.some((s) => conforms(s, value));
   if (schema.enum) return schema.enum.includes(value);
   const types = typesOf(schema);
   const t = jsonType(value);
@@ -128,7 +137,8 @@ export function conforms(schema: JsonSchema, value: unknown): boolean {
   if (typeof value === "string") {
     if (schema.minLength !== undefined && value.length < schema.minLength) return false;
     if (schema.maxLength !== undefined && value.length > schema.maxLength) return false;
-    if (schema.pattern && !new RegExp(schema.pattern).test(value)) return false;
+    // JSON Schema reads patterns as Unicode regular expressions.
+    for (const pattern of schema.patterns ?? (schema.pattern ? [schema.pattern] : [])) if (!new RegExp(pattern, "u").test(value)) return false;
   }
   if (Array.isArray(value)) {
     if (schema.minItems !== undefined && value.length < schema.minItems) return false;
@@ -139,6 +149,8 @@ export function conforms(schema: JsonSchema, value: unknown): boolean {
     const obj = value as Record<string, unknown>;
     for (const key of schema.required ?? []) if (!(key in obj)) return false;
     for (const [key, sub] of Object.entries(schema.properties ?? {})) if (key in obj && !conforms(sub, obj[key])) return false;
+    if (schema.properties && schema.oneOf && schema.oneOf.filter((s) => conforms(s, value)).length !== 1) return false;
+    if (schema.properties && schema.anyOf && !schema.anyOf.some((s) => conforms(s, value))) return false;
   }
   return true;
 }
@@ -196,7 +208,7 @@ export type Overrides = Record<string, fc.Arbitrary<unknown>>;
 export function valueArb(schema: JsonSchema, name: string, overrides: Overrides): fc.Arbitrary<unknown> {
   if (overrides[name]) return overrides[name];
   if (schema.enum) return fc.constantFrom(...schema.enum);
-  const variants = schema.anyOf ?? schema.oneOf;
+  const variants = schema.properties ? undefined : (schema.anyOf ?? schema.oneOf);
   if (variants) return fc.oneof(...variants.map((s) => valueArb(s, name, overrides)));
   const types = typesOf(schema) ?? ["string"];
   return fc.oneof(...types.map((type) => valueOfType({ ...schema, type }, type, name, overrides)));
@@ -225,7 +237,13 @@ function valueOfType(schema: JsonSchema, type: string, name: string, overrides: 
     case "object":
       return objectArb(schema, overrides);
     default:
-      if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern));
+      if (schema.pattern) {
+        try {
+          return fc.stringMatching(new RegExp(schema.pattern, "u"));
+        } catch {
+          // fast-check cannot generate from lookarounds: text, as without a pattern.
+        }
+      }
       return textArb(schema.minLength ?? 0, schema.maxLength ?? 300);
   }
 }
