@@ -13,6 +13,7 @@ import {
   type FieldError,
   type FieldRule,
 } from "../errors.ts";
+import { isTrimmedLengthPattern } from "../contract/common.ts";
 
 export type { ErrorBody, ErrorCode, FieldError, FieldRule };
 
@@ -132,6 +133,11 @@ function ruleOf(issue: z.core.$ZodIssue, schemas: Schema[]): Omit<FieldError, "f
     case "invalid_format": {
       if (issue.format !== "regex") return { rule: "format", format: issue.format === "datetime" ? "date-time" : issue.format };
       const source = /^\/(.*)\/[a-z]*$/s.exec(String(issue.pattern ?? ""))?.[1];
+      if (source !== undefined && isTrimmedLengthPattern(source)) {
+        // Blank, or too short once trimmed: the field's length rule, with its bounds.
+        const { min, max } = declaredBounds(schemas, "string");
+        return { rule: "too_short", ...(min !== undefined && { min }), ...(max !== undefined && { max }) };
+      }
       return { rule: "format", format: "pattern", ...(source !== undefined && { pattern: source }) };
     }
     case "invalid_value":
