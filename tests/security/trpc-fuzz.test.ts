@@ -66,7 +66,8 @@ describe("web tRPC endpoint fuzz", () => {
           expect(res.status, `${method} ${used.map((c) => c[0]).join(",")}: ${text.slice(0, 300)}`).toBeLessThan(500);
           if (batch && used.length > 10) {
             expect(res.status).toBe(400);
-            expect(JSON.parse(text)).toEqual({ detail: `batch: at most 10 calls per request (got ${used.length})` });
+            const detail = `batch: at most 10 calls per request (got ${used.length})`;
+            expect(JSON.parse(text)).toEqual({ code: "validation_failed", detail, errors: [{ field: "batch", message: detail, rule: "too_many", max: 10 }] });
           }
           // An error tells what was wrong with the request, never the database's or the stack's story.
           if (res.status >= 400) expect(text).not.toMatch(/prisma|postgres|at \w+ \(|node_modules/i);
