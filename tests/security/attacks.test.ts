@@ -28,7 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const INVALID_TOKEN = { detail: "Invalid or expired token" };
+const INVALID_TOKEN = { code: "invalid_token", detail: "Invalid or expired token" };
 const secret = () => new TextEncoder().encode(process.env.JWT_SECRET!);
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
 const payloadOf = (token: string) => JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString());
@@ -520,7 +520,7 @@ describe("account enumeration", () => {
       for (const [name, attempt] of Object.entries(cases)) {
         const { res, ms } = await attempt();
         expect(res.status, name).toBe(401);
-        expect(res.body, name).toEqual({ detail: "Invalid email or password" });
+        expect(res.body, name).toEqual({ code: "invalid_credentials", detail: "Invalid email or password" });
         headerSets.add(JSON.stringify([...res.headers.keys()].sort()));
         (times[name] ??= []).push(ms);
       }
