@@ -188,7 +188,7 @@ describe("POST /mcp with the official SDK client", () => {
     expect(page).toMatch(new RegExp(`<link rel="alternate" type="text/markdown" href="/claims/${bobsClaim}.md"/?>`));
   });
 
-  it("once the only voter says it is automated, the claim page shows people only beside everyone", async () => {
+  it("once the only voter says it is automated, the claim page counts no vote and shows the agent's beside", async () => {
     const changed = await rest("/auth/me", { method: "PATCH", token: alice.token, body: { automated: true } });
     expect(changed.status).toBe(200);
     expect(changed.body.automated).toBe(true);
@@ -196,10 +196,11 @@ describe("POST /mcp with the official SDK client", () => {
     expect(claim.body.gradient).toBe(0.9);
     expect(claim.body.gradient_people).toBeNull();
     const page = await (await fetch(`${server.base}/claims/${bobsClaim}`)).text();
-    const shown = /data-testid="gradient-people"[^>]*>(.*?)<\/p>/s.exec(page)?.[1].replace(/<[^>]+>/g, "");
-    // One vote is too few to show a percentage (docs/features/consensus-ui.md): only who has voted.
-    expect(shown).not.toContain("90%");
-    expect(shown).toContain("People only: no votes by people yet");
+    // Who decides and who else voted, each with its sample size (docs/features/consensus-ui.md): no
+    // counted vote, and the agent's beside, never deciding.
+    const shown = /data-testid="consensus-samples"[^>]*>(.*?)<\/div>/s.exec(page)?.[1].replace(/<[^>]+>/g, "");
+    expect(shown).toContain("Counted: 0 votes");
+    expect(shown).toContain("Agents: 90% · 1 agent");
     expect(await (await fetch(`${server.base}/claims/${bobsClaim}.md`)).text()).toContain("- Gradient of people only (automated accounts left out): no votes by people");
   });
 
