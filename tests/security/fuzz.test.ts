@@ -13,7 +13,7 @@
 // requests, about a minute).
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { ERROR_EXTRA_FIELDS } from "../../server/errors.ts";
+import { ERROR_CODES, ERROR_EXTRA_FIELDS, isErrorCode } from "../../server/errors.ts";
 import { issueTokenPair } from "../../server/services/auth.ts";
 import { grantAdmin } from "../../server/services/moderation.ts";
 import { createAgent, startApi, type ApiResponse, type TestAgent } from "../helpers/api.ts";
@@ -314,6 +314,7 @@ const CANONICAL: Record<string, unknown> = {
   value: 0.5,
   email: "canonical@example.test",
   password: "Password123",
+  new_password: "Password123",
   username: "canonical_user",
   refresh_token: "rt_canonical",
   code: "canonical-code",
@@ -324,7 +325,8 @@ const CANONICAL: Record<string, unknown> = {
 function canonical(schema: JsonSchema, name: string): unknown {
   if (name in CANONICAL) return CANONICAL[name];
   if (schema.enum) return schema.enum[0];
-  const variants = schema.anyOf ?? schema.oneOf;
+  // (anyOf/oneOf beside properties are rules across an object's fields: the object keeps the first.)
+  const variants = schema.properties ? undefined : (schema.anyOf ?? schema.oneOf);
   if (variants) return canonical(variants[0], name);
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   switch (type) {
@@ -338,7 +340,7 @@ function canonical(schema: JsonSchema, name: string): unknown {
     case "null":
       return null;
     case "object":
-      return Object.fromEntries((schema.required ?? []).map((k) => [k, canonical(schema.properties?.[k] ?? {}, k)]));
+      return Object.fromEntries([...(schema.required ?? []), ...(schema.oneOf?.[0]?.required ?? [])].map((k) => [k, canonical(schema.properties?.[k] ?? {}, k)]));
     default:
       return "x".repeat(Math.max(1, schema.minLength ?? 1));
   }
@@ -483,11 +485,15 @@ async function exercise(op: Operation, req: FuzzRequest, tally: Map<number, numb
   }
   if (res.status >= 400) {
     expect(typeof res.body.detail === "string" && res.body.detail.length > 0, `no detail: ${where}`).toBe(true);
-    const allowed = new Set<string>(["detail", "errors", ...ERROR_EXTRA_FIELDS]);
+    const code: unknown = res.body.code;
+    expect(isErrorCode(code) && ERROR_CODES[code].status === res.status, `no code of status ${res.status}: ${where}`).toBe(true);
+    const allowed = new Set<string>(["code", "detail", "errors", ...ERROR_EXTRA_FIELDS]);
     expect(Object.keys(res.body).every((k) => allowed.has(k)), `extra keys in an error: ${where}`).toBe(true);
     if ("errors" in res.body) {
       expect(Array.isArray(res.body.errors) && res.body.errors.every((e: any) => typeof e.field === "string" && typeof e.message === "string"), where).toBe(true);
     }
+    // Every validation failure names its fields.
+    if (res.body.code === "validation_failed") expect(res.body.errors?.length, `a validation_failed without errors: ${where}`).toBeGreaterThan(0);
     expect(LEAKS.test(res.body.detail), `internal detail leaked: ${where}`).toBe(false);
     expect(changedTables(before, after), `a refused request changed the database: ${where}`).toEqual([]);
   }
