@@ -9,6 +9,8 @@ import {
 } from "../../contract/profiles.ts";
 import { trackRecordInput, trackRecordSchema } from "../../contract/track-record.ts";
 import * as trackRecords from "../../services/track-record.ts";
+import { activityInput, activityPageSchema } from "../../contract/activity.ts";
+import * as activity from "../../services/activity.ts";
 import { publicProcedure, router } from "../trpc.ts";
 
 const TAG = ["profiles"];
@@ -29,6 +31,22 @@ export const profilesRouter = router({
     .input(reputationJourneyInput)
     .output(reputationJourneySchema)
     .query(({ input }) => profiles.getReputationJourney(input.agent_id, input.limit)),
+
+  activity: publicProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/profiles/{agent_id}/activity",
+        tags: TAG,
+        protect: false,
+        summary: "The agent's claims, evidence, arguments or votes, newest first, paged by a cursor",
+        description:
+          "`type` chooses the list (claims by default). Hidden content is left out. Votes are listed only to the voter themselves (403 for anyone else). Pass a page's `next_cursor` as `cursor` for the next one.",
+      },
+    })
+    .input(activityInput)
+    .output(activityPageSchema)
+    .query(({ ctx, input }) => activity.listActivity(input, ctx.agent?.id ?? null)),
 
   trackRecord: publicProcedure
     .meta({
