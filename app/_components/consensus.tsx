@@ -5,6 +5,7 @@
 import type { CSSProperties } from "react";
 import Link from "next/link";
 import type { Claim, ClaimDetail, Consensus } from "~/server/contract/claims.ts";
+import { consensusHeadline, hasVerdict, type ConsensusCall } from "../_lib/consensus-words.ts";
 import { histogramBin, MIN_CONSENSUS_VOTERS } from "~/server/domain/consensus.ts";
 import { CONSENSUS_HIGH, CONSENSUS_LOW } from "~/server/domain/gradient.ts";
 import { durationWords, longDate, percent, plural } from "../_lib/format.ts";
@@ -14,37 +15,9 @@ import consensusStyles from "./consensus.module.css";
 
 type ClaimConsensus = Pick<Claim, "consensus"> & { bridging: Pick<Claim["bridging"], "status"> };
 
-/**
- * What the headline, the tone and a card's line read of a claim's consensus (cards carry no more:
- * claim-cards.tsx); `votes`, every current vote, when known: the headline then says when some of them
- * do not count.
- */
-export type ConsensusCall = Pick<Consensus, "status" | "voters" | "decided_by"> & { votes?: number };
-
-/** Whether the claim has a number worth showing as where it stands (5 voters or more). */
-export function hasVerdict(consensus: ConsensusCall): boolean {
-  return consensus.status !== "no_votes" && consensus.status !== "too_few_votes";
-}
-
-/** The status in a few words: the headline everywhere a claim appears. */
-export function consensusHeadline(consensus: ConsensusCall): string {
-  // Votes cast that the status does not read (docs/features/consensus.md#standing) are not "votes so far".
-  const counted = consensus.votes !== undefined && consensus.votes > consensus.voters ? "counted " : "";
-  switch (consensus.status) {
-    case "no_votes":
-      return counted ? "No counted votes yet" : "No votes yet";
-    case "too_few_votes":
-      return `${plural(consensus.voters, `${counted}vote`)} so far — too few to call`;
-    case "consensus_true":
-      return "At consensus: true";
-    case "consensus_false":
-      return "At consensus: false";
-    case "divided":
-      return "Divided";
-    case "open":
-      return "Open: no consensus yet";
-  }
-}
+// The status in words (consensusHeadline) lives in app/_lib/consensus-words.ts, where the pictures, feeds
+// and embeds of docs/features/open-web.md read the same words without importing a component.
+export { consensusHeadline, hasVerdict, type ConsensusCall } from "../_lib/consensus-words.ts";
 
 /** Which rule decided, in a sentence (the claim page). */
 export function consensusReason({ consensus, bridging }: ClaimConsensus): string {
