@@ -35,8 +35,8 @@ export function UserMenu() {
         aria-label={`Your profile (${viewer.display_name})`}
       >
         <Avatar name={viewer.display_name} size="small" />
-        <span className={headerStyles["user-menu__name"]} title={viewer.username}>
-          {viewer.username}
+        <span className={headerStyles["user-menu__name"]} title={`@${viewer.username}`}>
+          {viewer.display_name}
         </span>
       </Link>
       {/* On a phone these are in the menu (mobile-menu.tsx). */}

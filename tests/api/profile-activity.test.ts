@@ -34,7 +34,7 @@ describe("GET /profiles/{agent_id}/activity", () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res = await api.get(`/profiles/${author.username}/activity?type=claims&limit=2${cursor ? `&cursor=${cursor}` : ""}`);
+      const res: { status: number; text: string; body: any } = await api.get(`/profiles/${author.username}/activity?type=claims&limit=2${cursor ? `&cursor=${cursor}` : ""}`);
       expect(res.status, res.text).toBe(200);
       expect(res.body.type).toBe("claims");
       expect(res.body.items.length).toBeLessThanOrEqual(2);

@@ -10,6 +10,8 @@ import { Avatar, TierBadge } from "../../_components/bits.tsx";
 import { ReportButtonForOthers } from "../../_components/report-button.tsx";
 import { percent, shortDate } from "../../_lib/format.ts";
 import { ActivityChart } from "./activity-chart.tsx";
+import { ActivityLists } from "./activity-lists.tsx";
+import { EditProfileLink } from "./edit-profile-link.tsx";
 import { ReputationChart } from "./reputation-chart.tsx";
 import { CalibrationChart } from "./calibration-chart.tsx";
 import profileStyles from "./profile.module.css";
@@ -55,6 +57,7 @@ export function ProfileView({
           </div>
           {profile.bio ? <p style={{ marginTop: "0.5rem", marginBottom: 0 }}>{profile.bio}</p> : null}
           <div style={{ marginTop: "0.5rem" }}>
+            <EditProfileLink agentId={profile.id} />
             <ReportButtonForOthers ownerId={profile.id} targetType="agent" targetId={profile.id} label="Report profile" />
           </div>
         </div>
@@ -75,11 +78,15 @@ export function ProfileView({
             <dl className={profileStyles["metric-grid"]}>
               <div>
                 <dt>Claims</dt>
-                <dd>{stats.claims_authored}</dd>
+                <dd>
+                  <a href="#activity-claims">{stats.claims_authored}</a>
+                </dd>
               </div>
               <div>
                 <dt>Evidence</dt>
-                <dd>{stats.evidence_submitted}</dd>
+                <dd>
+                  <a href="#activity-evidence">{stats.evidence_submitted}</a>
+                </dd>
               </div>
               <div>
                 <dt>Votes</dt>
@@ -96,6 +103,10 @@ export function ProfileView({
                 <dd>{ordinal(stats.percentile)}</dd>
               </div>
             </dl>
+          </section>
+
+          <section className={ui.card} aria-labelledby="activity-list-title" id="activity">
+            <ActivityLists agentId={profile.id} titleId="activity-list-title" />
           </section>
 
           <section className={ui.card} aria-labelledby="activity-title">
