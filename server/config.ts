@@ -133,6 +133,13 @@ const operatorSettings = z.object({
   /** Open live streams (claim pages) one client IP may hold in one instance. */
   LIVE_STREAMS_PER_IP: intVar("LIVE_STREAMS_PER_IP", "a whole number between 1 and 10000", { min: 1, max: 10_000 })
     .default(20),
+  /**
+   * MCP client registrations (POST /oauth/register) one client IP may make per hour, a budget of its own
+   * (multiplied by RATE_LIMIT_SCALE): a client that registers on every connect stays well under it, a
+   * script filling the client table does not (docs/features/mcp.md#oauth).
+   */
+  MCP_REGISTRATION_LIMIT: intVar("MCP_REGISTRATION_LIMIT", "a positive whole number (client registrations per hour per IP)", { min: 1 })
+    .default(30),
   // Caches
   /**
    * Anonymous page views share one render for this long (server/http/page-cache.ts); 0 turns it off.

@@ -85,6 +85,17 @@ export async function chargeOAuth(ip: string): Promise<Charge> {
   return charge(await apiBudget({ identity: ANONYMOUS, ip }, 1), false);
 }
 
+/**
+ * An MCP client's registration (POST /oauth/register), after its unit of the anonymous budget: one of
+ * the client IP's registrations per hour (MCP_REGISTRATION_LIMIT, docs/security.md#limits-what-each-protects-and-how-it-is-keyed),
+ * a budget of its own, so that a script filling the client table is stopped long before the anonymous
+ * budget would, and the other OAuth endpoints (authorization, token, the registration read back) are
+ * not held up by it. Refused with Retry-After only, as the other OAuth endpoints.
+ */
+export async function chargeRegistration(ip: string): Promise<Charge> {
+  return charge(await rateLimiter().limitRegistration(ip), false);
+}
+
 /** The API budget as it stands, nothing counted (a preflight, a failure before anything was charged). */
 export function peekBudget(caller: Caller): Promise<RateLimitResult> {
   return rateLimiter().peekRequest(budgetOf(caller));

@@ -15,7 +15,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { config } from "../config.ts";
 import { BAD_PATH, BAD_PATH_PAGE, bodyTooLarge, errorAnswer, failureBody, writeAnswer, type Answer } from "../door/answers.ts";
-import { chargeOAuth, chargePage } from "../door/budgets.ts";
+import { chargeOAuth, chargePage, chargeRegistration } from "../door/budgets.ts";
 import { ClientGoneError, declaresTooLarge, readNodeBody, TOO_LARGE } from "./body-limit.ts";
 import { clientIpFromHeaders, stampClientIp } from "./client-ip.ts";
 import { runInRequest } from "../log/request-context.ts";
@@ -25,7 +25,7 @@ import { EVERY_PAGE, onAnyLiveEvent } from "../queue/live.ts";
 import { FRESH_COOKIE, PageCache } from "./page-cache.ts";
 import { isKeptPage, isOwnRerender, noteServedRequest, previewModeId, RENDER_WINDOW_MS, REVALIDATE_HEADER, startPageRegen } from "./page-regen.ts";
 import { syncViewerHint } from "./viewer-hint.ts";
-import { handleOAuthRequest, isOAuthEndpoint, OAUTH_MAX_BODY_BYTES } from "../oauth/endpoint.ts";
+import { handleOAuthRequest, isOAuthEndpoint, isRegistrationPost, OAUTH_MAX_BODY_BYTES, REGISTRATION_CORS } from "../oauth/endpoint.ts";
 import { publicOriginOfNode } from "./public-origin.ts";
 import { isChargedHandler, isPageRender } from "./page-routes.ts";
 import { isStorableText } from "../domain/text-guard.ts";
@@ -136,12 +136,18 @@ export function keptPageCopies(): PageCache | null {
 /**
  * The authorization server for MCP clients (docs/features/mcp.md#oauth) is a node handler, so it is
  * served here, where `npm start`, `next start` and `next dev` all pass: after the guard's checks, each
- * request costs one unit of the client IP's API budget, as an anonymous REST call does, and its body is
- * read here by the one bounded reader (at most OAUTH_MAX_BODY_BYTES) for the provider.
+ * request costs one unit of the client IP's API budget, as an anonymous REST call does, a registration
+ * one of the IP's registrations too (server/door/budgets.ts), and its body is read here by the one
+ * bounded reader (at most OAUTH_MAX_BODY_BYTES) for the provider.
  */
 async function serveOAuth(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const charged = await chargeOAuth(clientIpFromHeaders(req.headers));
+  const ip = clientIpFromHeaders(req.headers);
+  const charged = await chargeOAuth(ip);
   if (charged.refused) return writeAnswer(res, charged.refused);
+  if (isRegistrationPost(req.method, pathOf(req.url))) {
+    const { refused } = await chargeRegistration(ip);
+    if (refused) return writeAnswer(res, { ...refused, headers: { ...refused.headers, ...REGISTRATION_CORS, "Access-Control-Expose-Headers": "Retry-After, WWW-Authenticate" } });
+  }
   const body = await readNodeBody(req, OAUTH_MAX_BODY_BYTES).catch((err: unknown) => {
     if (err instanceof ClientGoneError) return null;
     throw err;

@@ -30,7 +30,19 @@ function isRegistration(path: string): boolean {
   return path === OAUTH_ROUTES.registration || path.startsWith(`${OAUTH_ROUTES.registration}/`);
 }
 
-const REGISTRATION_CORS = { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "WWW-Authenticate" };
+/**
+ * Whether this request registers a client (POST /oauth/register), as the provider's router matches it:
+ * whatever the path's case, with or without one trailing slash. The guard charges it to the client IP's
+ * registrations (server/door/budgets.ts chargeRegistration).
+ */
+export function isRegistrationPost(method: string | undefined, path: string): boolean {
+  if (method !== "POST") return false;
+  const folded = path.toLowerCase();
+  return folded === OAUTH_ROUTES.registration || folded === `${OAUTH_ROUTES.registration}/`;
+}
+
+/** CORS of the registration endpoints, also on their refusals (a browser-based client reads the 429). */
+export const REGISTRATION_CORS = { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "WWW-Authenticate" };
 const PREFLIGHT_ALLOWED_HEADERS = "Authorization, Content-Type, MCP-Protocol-Version";
 
 /** A CORS preflight of a registration endpoint: 204 allowing GET (the registration read back) and POST. */

@@ -51,6 +51,8 @@ export interface RateLimiterOptions extends SharedStoreSettings {
   failureCooldownMs?: number;
   /** PAGE_RATE_LIMIT: page renders per IP per 60 s, before scaling (default 600) */
   pageLimit?: number;
+  /** MCP_REGISTRATION_LIMIT: MCP client registrations per IP per hour, before scaling (default 30) */
+  registrationLimit?: number;
   /** RATE_LIMIT_IPV6_PREFIX: an IPv6 client is limited by this prefix of its address (default 64) */
   ipv6Prefix?: number;
 }
@@ -66,6 +68,8 @@ export interface RateLimiter {
   peekRequest(who: Caller): Promise<RateLimitResult>;
   /** page renders: a separate per-IP budget (PAGE_RATE_LIMIT, default 600 per 60 s) */
   limitPage(ip: string): Promise<RateLimitResult>;
+  /** MCP client registrations (POST /oauth/register): a per-IP budget of their own (MCP_REGISTRATION_LIMIT, default 30 per hour) */
+  limitRegistration(ip: string): Promise<RateLimitResult>;
   /** account attempts (login, registration, refresh, web sign-in): 10 per 15 minutes per client */
   limitAuthAttempt(ip: string): Promise<RateLimitResult>;
   /**
@@ -90,6 +94,8 @@ export const BASE_LIMITS = {
   trusted: 1000,
   auth: 10,
   page: 600,
+  /** MCP client registrations per client, per hour */
+  registration: 30,
   /** wrong passwords for one account from one client, per 15 minutes */
   passwordPerClient: 5,
   /** wrong passwords for one account from anyone, per 15 minutes, before it is guarded (see passwordTryAllowed) */
@@ -100,11 +106,12 @@ export const BASE_LIMITS = {
 export const API_WINDOW = "60 s";
 export const AUTH_WINDOW = "15 m";
 export const MAIL_WINDOW = "1 h";
+export const REGISTRATION_WINDOW = "1 h";
 
 const DEFAULT_PREFIX = "claims-rl";
 const DEFAULT_TIMEOUT_MS = 500;
 
-type LimiterName = "anonymous" | Tier | "auth" | "page" | "passwordPerClient" | "passwordPerAccount" | "mailPerAddress";
+type LimiterName = "anonymous" | Tier | "auth" | "page" | "registration" | "passwordPerClient" | "passwordPerAccount" | "mailPerAddress";
 type LimiterSet = Record<LimiterName, Ratelimit>;
 type RawResult = Awaited<ReturnType<Ratelimit["limit"]>>;
 
@@ -113,10 +120,10 @@ export function scaleLimit(base: number, scale: number): number {
   return Math.max(1, Math.floor(base * scale + 1e-9));
 }
 
-function buildLimiters(store: UpstashLikeStore | UpstashRedis, prefix: string, scale: number, timeoutMs: number, pageLimit: number): LimiterSet {
+function buildLimiters(store: UpstashLikeStore | UpstashRedis, prefix: string, scale: number, timeoutMs: number, pageLimit: number, registrationLimit: number): LimiterSet {
   // The library's config type wants an @upstash/redis client; it only calls evalsha/eval/get/set.
   const redis = store as unknown as UpstashRedis;
-  const make = (name: "api" | "auth" | "page" | "pw-client" | "pw-account" | "mail", tokens: number, window: typeof API_WINDOW | typeof AUTH_WINDOW | typeof MAIL_WINDOW) =>
+  const make = (name: "api" | "auth" | "page" | "registration" | "pw-client" | "pw-account" | "mail", tokens: number, window: typeof API_WINDOW | typeof AUTH_WINDOW | typeof MAIL_WINDOW) =>
     new Ratelimit({
       redis,
       // one key space per limit kind: an agent's count survives a tier change
@@ -137,6 +144,7 @@ function buildLimiters(store: UpstashLikeStore | UpstashRedis, prefix: string, s
     trusted: make("api", scaleLimit(BASE_LIMITS.trusted, scale), API_WINDOW),
     auth: make("auth", scaleLimit(BASE_LIMITS.auth, scale), AUTH_WINDOW),
     page: make("page", scaleLimit(pageLimit, scale), API_WINDOW),
+    registration: make("registration", scaleLimit(registrationLimit, scale), REGISTRATION_WINDOW),
     passwordPerClient: make("pw-client", scaleLimit(BASE_LIMITS.passwordPerClient, scale), AUTH_WINDOW),
     passwordPerAccount: make("pw-account", scaleLimit(BASE_LIMITS.passwordPerAccount, scale), AUTH_WINDOW),
     mailPerAddress: make("mail", scaleLimit(BASE_LIMITS.mailPerAddress, scale), MAIL_WINDOW),
@@ -188,13 +196,15 @@ export function createRateLimiter(opts: RateLimiterOptions = {}): RateLimiter {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const prefix = opts.prefix ?? DEFAULT_PREFIX;
   const pageLimit = opts.pageLimit ?? BASE_LIMITS.page;
+  const registrationLimit = opts.registrationLimit ?? BASE_LIMITS.registration;
+  if (!(Number.isInteger(registrationLimit) && registrationLimit > 0)) throw new Error(`MCP_REGISTRATION_LIMIT must be a positive whole number, got ${String(opts.registrationLimit)}`);
   const ipv6Prefix = opts.ipv6Prefix ?? DEFAULT_IPV6_PREFIX;
   if (!(Number.isInteger(ipv6Prefix) && ipv6Prefix >= 1 && ipv6Prefix <= 128)) throw new Error(`RATE_LIMIT_IPV6_PREFIX must be a whole number from 1 to 128, got ${String(opts.ipv6Prefix)}`);
   const client = (ip: string) => clientKey(ip, ipv6Prefix);
   if (!(Number.isInteger(pageLimit) && pageLimit > 0)) throw new Error(`PAGE_RATE_LIMIT must be a positive whole number, got ${String(opts.pageLimit)}`);
 
   // The memory backend, and the fallback of the shared ones.
-  const local = buildLimiters(new MemoryStore(), prefix, scale, 0, pageLimit);
+  const local = buildLimiters(new MemoryStore(), prefix, scale, 0, pageLimit, registrationLimit);
   let closeStore: () => Promise<void> = async () => {};
   // No timeout around a whole check: the library bounds limit() itself, and getRemaining is bounded
   // below; a check of several units makes both calls, each with its own budget.
@@ -213,12 +223,12 @@ export function createRateLimiter(opts: RateLimiterOptions = {}): RateLimiter {
           signal: () => AbortSignal.timeout(timeoutMs + 250),
           enableTelemetry: false,
         });
-        return buildLimiters(client, prefix, scale, timeoutMs, pageLimit);
+        return buildLimiters(client, prefix, scale, timeoutMs, pageLimit, registrationLimit);
       },
       redis(url, log) {
         const store = new IORedisStore(url, { timeoutMs, onError: (m, e) => log(m, e) });
         closeStore = () => store.close();
-        return buildLimiters(store, prefix, scale, timeoutMs, pageLimit);
+        return buildLimiters(store, prefix, scale, timeoutMs, pageLimit, registrationLimit);
       },
     },
     local,
@@ -264,8 +274,8 @@ export function createRateLimiter(opts: RateLimiterOptions = {}): RateLimiter {
     } catch (err) {
       // Should not happen (the memory store only fails if the library's Lua changed): fail open.
       log("in-process limiter failed; letting the request through", err);
-      const limit = scaleLimit(name === "page" ? pageLimit : BASE_LIMITS[name], scale);
-      const windowS = name === "mailPerAddress" ? 3600 : name === "auth" || name.startsWith("password") ? 900 : 60;
+      const limit = scaleLimit(name === "page" ? pageLimit : name === "registration" ? registrationLimit : BASE_LIMITS[name], scale);
+      const windowS = name === "mailPerAddress" || name === "registration" ? 3600 : name === "auth" || name.startsWith("password") ? 900 : 60;
       return { success: true, limit, remaining: limit, reset: Math.ceil(Date.now() / 1000) + windowS, retryAfter: 0 };
     }
   }
@@ -287,6 +297,9 @@ export function createRateLimiter(opts: RateLimiterOptions = {}): RateLimiter {
     },
     limitPage(ip) {
       return check("page", `ip:${client(ip)}`);
+    },
+    limitRegistration(ip) {
+      return check("registration", `ip:${client(ip)}`);
     },
     limitAuthAttempt(ip) {
       return check("auth", `ip:${client(ip)}`);

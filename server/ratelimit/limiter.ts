@@ -18,6 +18,7 @@ export function rateLimiter(): RateLimiter {
         : undefined,
       prefix: cfg.RATE_LIMIT_PREFIX,
       pageLimit: cfg.PAGE_RATE_LIMIT,
+      registrationLimit: cfg.MCP_REGISTRATION_LIMIT,
       ipv6Prefix: cfg.RATE_LIMIT_IPV6_PREFIX,
     });
   });

@@ -72,6 +72,7 @@ const LIMITER_CALLS = new Set([
   "peekRequest",
   "limitPage",
   "limitAuthAttempt",
+  "limitRegistration",
   "limitCaller",
   "peekCaller",
   "passwordTryAllowed",
