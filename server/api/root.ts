@@ -17,6 +17,7 @@ import { moderationRouter } from "./routers/moderation.ts";
 import { notificationsRouter } from "./routers/notifications.ts";
 import { webhooksRouter } from "./routers/webhooks.ts";
 import { researchRouter } from "./routers/research.ts";
+import { checksRouter } from "./routers/checks.ts";
 import { router } from "./trpc.ts";
 import { knowInputSchemas } from "./errors.ts";
 
@@ -38,6 +39,7 @@ export const appRouter = router({
   notifications: notificationsRouter,
   webhooks: webhooksRouter,
   research: researchRouter,
+  checks: checksRouter,
 });
 
 // Field errors read their bounds from the procedures' input schemas (a too-short statement's error says how long it may be).

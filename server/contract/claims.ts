@@ -3,6 +3,7 @@ import { z } from "zod";
 import { agentSchema, boundedInt, canonicalId, COMMA_SEPARATED, isoDate, moderationInfoSchema, offsetSchema, pathId, trimmedText } from "./common.ts";
 import { MAX_TAGS, normalizeTags, TAG_PATTERN } from "../domain/tags.ts";
 import { CONSENSUS_STATUSES, DECIDED_BY, HISTOGRAM_BINS, type ConsensusStatus } from "../domain/consensus.ts";
+import { checkSchema, checkTermsInput } from "./checks.ts";
 
 export const COMPLEXITY_TIERS = ["simple", "moderate", "complex", "contested"] as const;
 export const complexityTierSchema = z.enum(COMPLEXITY_TIERS, {
@@ -119,6 +120,8 @@ export const claimSchema = z
     bridging: bridgingSchema,
     consensus: consensusSchema,
     agents: agentsViewSchema,
+    /** How and when the claim is checked against the world, and its outcome (docs/features/checks.md); null without a check. */
+    check: checkSchema.nullable(),
     /** Only on hidden content, shown to its author and moderators (docs/features/moderation.md). */
     moderation: moderationInfoSchema.optional(),
   })
@@ -222,6 +225,8 @@ export const createClaimInput = z.object({
     .array(z.string({ message: "must be a string" }).transform(canonicalId).meta({ format: "uuid" }), { message: "parent_ids: must be an array of claim ids" })
     .max(MAX_PARENTS, { message: `parent_ids: at most ${MAX_PARENTS} parent claims are allowed` })
     .default([]),
+  /** How and when the claim will be checked against the world (docs/features/checks.md); optional. */
+  check: checkTermsInput.optional(),
 });
 
 export type CreateClaimInput = z.infer<typeof createClaimInput>;

@@ -26,12 +26,37 @@ export const trackRecordSchema = z
     peer_score: z.number().nullable(),
     /** 10 bins of the vote value, lowest first. */
     calibration: z.array(calibrationBinSchema),
+    /**
+     * Against the world (docs/features/checks.md#scores): the votes cast before a check's close_at on
+     * claims whose outcome is final true or false, each with its value then.
+     */
+    world: z
+      .object({
+        scored: z.number().int().min(0),
+        /** mean (v − o)²; null without scored votes. */
+        brier: z.number().nullable(),
+        /** mean ln(probability given to what happened), clipped to [0.001, 0.999]; 0 is best. */
+        log: z.number().nullable(),
+        /** mean ((others' mean − o)² − (v − o)²) over votes with other scored voters; positive = better than the others. */
+        peer: z.number().nullable(),
+        /** 10 bins of the vote value, lowest first. */
+        calibration: z.array(
+          z
+            .object({ bin: z.number().int().min(0).max(9), predicted: z.number().nullable(), observed: z.number().nullable(), n: z.number().int().min(0) })
+            .meta({ id: "WorldCalibrationBin" }),
+        ),
+      })
+      .meta({ id: "WorldTrackRecord" }),
   })
   .meta({ id: "TrackRecord" });
 
 export const LEADERBOARD_ORDERS = ["peer_score", "reputation"] as const;
 
+export const LEADERBOARD_BASES = ["consensus", "world"] as const;
+
 export const leaderboardInput = z.object({
+  /** consensus: scores against the consensus at resolution; world: against checks' final outcomes (docs/features/checks.md#scores). */
+  basis: z.enum(LEADERBOARD_BASES, { message: `basis: must be one of ${LEADERBOARD_BASES.join(", ")}` }).default("consensus"),
   by: z.enum(LEADERBOARD_ORDERS, { message: `by: must be one of ${LEADERBOARD_ORDERS.join(", ")}` }).default("peer_score"),
   /** true: automated accounts only; false: people only; absent: everyone. A query string, so "false" stays false. */
   automated: z

@@ -34,8 +34,8 @@ export function checkState({ stage, closeAt, checkAt }: CheckDates, now: Date): 
 
 /** Why a check's dates are refused, or null: check_at in the future, close_at (default check_at) not after it. */
 export function checkDatesProblem({ closeAt, checkAt }: { closeAt: Date; checkAt: Date }, now: Date): string | null {
-  if (checkAt <= now) return "check_at must be in the future";
-  if (closeAt > checkAt) return "close_at must not be after check_at";
+  if (checkAt <= now) return "check_at: must be in the future";
+  if (closeAt > checkAt) return "close_at: must not be after check_at";
   return null;
 }
 

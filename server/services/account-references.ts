@@ -116,6 +116,7 @@ export const AGENT_REFERENCES = [
 
   // ---- the person's own: goes with the agents row ----
   { table: "accounts", column: "agent_id", foreignKey: "cascade", onDeletion: "cascade", why: "OAuth provider links" },
+  { table: "check_votes_at_close", column: "agent_id", foreignKey: "cascade", onDeletion: "cascade", why: "its votes as they stood at a check's close_at: they leave the world scores with the votes themselves" },
   { table: "sessions", column: "agent_id", foreignKey: "cascade", onDeletion: "cascade", why: "web sessions" },
   { table: "oauth_exchange_codes", column: "agent_id", foreignKey: "cascade", onDeletion: "cascade", why: "one-time sign-in codes" },
   { table: "refresh_token_families", column: "agent_id", foreignKey: "cascade", onDeletion: "cascade", why: "refresh tokens (refresh_tokens go with their family)" },

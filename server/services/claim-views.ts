@@ -9,6 +9,7 @@ import type { Claim } from "../contract/claims.ts";
 import { decidedBy, type ConsensusStatus } from "../domain/consensus.ts";
 import { AUTHOR_COLUMNS, authorOf, type AuthorColumns } from "./author-columns.ts";
 import { mayReveal, moderationInfo, visibleClaim } from "./visibility.ts";
+import { CHECK_JSON, toCheck, type CheckJson } from "./check-views.ts";
 
 export type { Claim } from "../contract/claims.ts";
 
@@ -44,6 +45,7 @@ interface ClaimViewRow extends AuthorColumns {
   consensus_since: Date | null;
   counted_histogram: number[];
   agents_histogram: number[];
+  check_json: CheckJson | null;
 }
 
 /** The gradient of some of the claim's votes (their sums and count); null when there are none. */
@@ -99,7 +101,7 @@ export function claimViewQuery({
            c.consensus_status::text AS consensus_status, c.consensus_since, c.counted_histogram, c.agents_histogram,
            ${AUTHOR_COLUMNS},
            ${userVote} AS user_vote, (b.agent_id IS NOT NULL) AS is_bookmarked, (f.agent_id IS NOT NULL) AS is_following,
-           c.hidden_at, c.hidden_reason
+           c.hidden_at, c.hidden_reason, ${CHECK_JSON} AS check_json
     FROM ${from}
     JOIN agents a ON a.id = c.author_id
     LEFT JOIN claim_bridging cb ON cb.claim_id = c.id
@@ -149,6 +151,7 @@ export function toClaim(row: ClaimViewRow, hasViewer: boolean): Claim {
       since: row.consensus_since ? row.consensus_since.toISOString() : null,
     },
     agents: agentsView(row),
+    check: toCheck(row.check_json),
   };
 }
 

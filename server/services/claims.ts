@@ -1,5 +1,5 @@
 // Claims: creation, the searchable list, the detail view, and the caller's bookmark/follow lists.
-import { db, readSql, readSqlWithin, type SqlRead } from "../db/client.ts";
+import { db, readSql, readSqlWithin, type SqlRead, type SqlTx } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { badRequest, notFound } from "../errors.ts";
 import { isUuid } from "../contract/common.ts";
@@ -10,9 +10,16 @@ import { mayReveal, visibleClaim, VISIBLE_CLAIM_WHERE } from "./visibility.ts";
 import { claimWithStatement, duplicateStatement, isDuplicateStatement, TEXT_SEARCH_TIMEOUT_MS, TRIGRAM_MATCH, TRIGRAM_RANK } from "./similar-claims.ts";
 import { searchPrefix } from "../domain/near-words.ts";
 import { notCountedReasons } from "./standing.ts";
+import { setCheckWithin } from "./check-views.ts";
 
 
 type Tx = Prisma.TransactionClient;
+
+/** Raw SQL inside a Prisma transaction, as the services written over SqlTx take it. */
+const sqlOf = (tx: Tx): SqlTx => ({
+  query: <T>(query: Prisma.Sql) => tx.$queryRaw<T[]>(query),
+  execute: (query: Prisma.Sql) => tx.$executeRaw(query),
+});
 
 export const CLAIM_NOT_FOUND = "Claim not found";
 /** The most recent points of a claim's gradient history that the detail view returns. */
@@ -44,7 +51,10 @@ export async function createClaim(authorId: string, input: CreateClaimInput): Pr
   const id = await refusingDuplicates(input.statement, () =>
     db().$transaction(async (tx) => {
       await assertParentsExist(tx, parentIds);
-      return insertClaim(tx, { authorId, input, parentIds });
+      const claimId = await insertClaim(tx, { authorId, input, parentIds });
+      // A check given with the claim is set in the same transaction: refused, no claim is written.
+      if (input.check) await setCheckWithin(sqlOf(tx), { claimId, viewerId: authorId, terms: input.check });
+      return claimId;
     }),
   );
   const created = await claimAfterWrite({ claimId: id, writerId: authorId });

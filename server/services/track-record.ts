@@ -8,18 +8,21 @@ import { trackRecord, LEADERBOARD_MIN_SCORED_VOTES, type TrackRecord } from "../
 import type { Leaderboard, LeaderboardInput } from "../contract/track-record.ts";
 import { findAgent } from "./profiles.ts";
 import { TOMBSTONE_AGENT_ID } from "../domain/accounts.ts";
+import { worldLeaderboard, worldTrackRecord } from "./world-scores.ts";
+import type { WorldRecord } from "../domain/world-scores.ts";
 
-export async function getTrackRecord(idOrUsername: string): Promise<TrackRecord> {
+export async function getTrackRecord(idOrUsername: string): Promise<TrackRecord & { world: WorldRecord }> {
   const agent = await findAgent(idOrUsername);
   const rows = await readSql<{ value: number | null; crowd_gradient: number | null; consensus_true: boolean }>`
     SELECT value, crowd_gradient, consensus_true FROM vote_outcomes WHERE agent_id = ${agent.id}::uuid`;
-  return trackRecord(
+  const consensusBased = trackRecord(
     rows.map((r) => ({
       value: r.value === null ? null : Number(r.value),
       crowdGradient: r.crowd_gradient === null ? null : Number(r.crowd_gradient),
       consensusTrue: r.consensus_true,
     })),
   );
+  return { ...consensusBased, world: await worldTrackRecord(agent.id) };
 }
 
 const round6 = (x: number | null) => (x === null ? null : Math.round(Number(x) * 1e6) / 1e6);
@@ -27,6 +30,7 @@ const round6 = (x: number | null) => (x === null ? null : Math.round(Number(x) *
 type LeaderRow = AgentRow & { scored_votes: number | null; peer_score: number | null; brier_score: number | null };
 
 export async function getLeaderboard(input: LeaderboardInput): Promise<Leaderboard> {
+  if (input.basis === "world") return worldLeaderboard(input);
   const columns = Prisma.sql`a.id::text AS id, a.username, a.display_name AS "displayName", a.avatar_url AS "avatarUrl",
     a.bio, a.reputation, a.tier::text AS tier, a.role::text AS role, a.automated, a.standing, a.created_at AS "createdAt",
     t.scored_votes, t.peer_score, t.brier_score`;

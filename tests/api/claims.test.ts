@@ -17,6 +17,7 @@ afterAll(() => api.close());
 const CLAIM_KEYS = [
   "agents",
   "author",
+  "check",
   "bridging",
   "complexity_tier",
   "consensus",

@@ -33,8 +33,8 @@ describe("a check's state", () => {
   it("needs check_at in the future and close_at not after it", () => {
     expect(checkDatesProblem(dates, at(0))).toBeNull();
     expect(checkDatesProblem({ closeAt: at(200), checkAt: at(200) }, at(0))).toBeNull();
-    expect(checkDatesProblem(dates, at(200))).toBe("check_at must be in the future");
-    expect(checkDatesProblem({ closeAt: at(201), checkAt: at(200) }, at(0))).toBe("close_at must not be after check_at");
+    expect(checkDatesProblem(dates, at(200))).toBe("check_at: must be in the future");
+    expect(checkDatesProblem({ closeAt: at(201), checkAt: at(200) }, at(0))).toBe("close_at: must not be after check_at");
   });
 
   it("is set by the author alone, and only while the claim has no votes", () => {

@@ -53,6 +53,7 @@ export function claimShown(c: ClaimDetail): ClaimShown {
     bridging: { score: c.bridging.score, status: c.bridging.status },
     consensus: c.consensus,
     agents: c.agents,
+    check: c.check,
     not_counted_reasons: c.not_counted_reasons,
     // Present only on a hidden claim (an absent field costs nothing in the payload).
     ...(c.moderation ? { moderation: c.moderation } : {}),
