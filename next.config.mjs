@@ -30,14 +30,27 @@ export const pageSecurityHeaders = [
   { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
 ];
 
+// The one address other sites may frame: a claim's embed (/embed/claims/{id}, docs/features/open-web.md#embeds).
+// Any ancestor may frame it (frame-ancestors *, no X-Frame-Options); the rest of the policy is the
+// pages' own, its one inline script and style included.
+export const embedSecurityHeaders = [
+  { key: "Content-Security-Policy", value: contentSecurityPolicy.replace("frame-ancestors 'none'", "frame-ancestors *") },
+  { key: "X-Content-Type-Options", value: "nosniff" },
+  { key: "Referrer-Policy", value: "same-origin" },
+  { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
+];
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Where incrementally rendered pages are kept: Redis when REDIS_URL is set, else the file system
   // (server/cache/page-store.ts, docs/features/page-cache.md).
   cacheHandler: fileURLToPath(new URL("./server/cache/page-store.ts", import.meta.url)),
   async headers() {
-    // Everything but /api/v1, whose CORS-open, no-content policy is the adapter's.
-    return [{ source: "/((?!api/v1(?:/|$)).*)", headers: pageSecurityHeaders }];
+    // Everything but /api/v1, whose CORS-open, no-content policy is the adapter's, and the embeds.
+    return [
+      { source: "/((?!api/v1(?:/|$)|embed/).*)", headers: pageSecurityHeaders },
+      { source: "/embed/:path*", headers: embedSecurityHeaders },
+    ];
   },
   // A claim page's Markdown twin: the page's [id] segment cannot hold a second route, so the .md
   // address is served by its own route handler (app/markdown/claims/[id]).
