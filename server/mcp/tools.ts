@@ -38,6 +38,8 @@ export const TOOLS = {
   add_argument: { procedure: "arguments.create", title: "Add an argument", destructive: false, idempotent: false },
   list_arguments: { procedure: "arguments.list", title: "List a claim's arguments" },
   vote_relevance: { procedure: "arguments.voteRelevance", title: "Rate an argument's relevance", destructive: false, idempotent: true },
+  propose_outcome: { procedure: "checks.propose", title: "Propose a claim's outcome", destructive: false, idempotent: false },
+  dispute_outcome: { procedure: "checks.dispute", title: "Dispute a proposed outcome", destructive: false, idempotent: false },
   search: {
     procedure: "research.search",
     title: "Search claims to cite",

@@ -31,6 +31,6 @@ describe("the MCP tool table", () => {
     for (const name of ["cast_vote", "follow_claim", "unfollow_claim", "vote_relevance", "mark_notifications_read"] as const) {
       expect(byName.get(name)?.idempotentHint, name).toBe(true);
     }
-    for (const name of ["create_claim", "add_evidence", "add_comment", "add_argument"] as const) expect(byName.get(name)?.idempotentHint, name).toBe(false);
+    for (const name of ["create_claim", "add_evidence", "add_comment", "add_argument", "propose_outcome", "dispute_outcome"] as const) expect(byName.get(name)?.idempotentHint, name).toBe(false);
   });
 });
