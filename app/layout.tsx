@@ -2,15 +2,17 @@ import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import { SiteFooter } from "./_components/site-footer.tsx";
 import { SiteHeader } from "./_components/site-header.tsx";
+import { siteMetadata } from "./_lib/open-web/metadata.ts";
 import { Providers } from "./_lib/trpc.tsx";
 import "./globals.css";
 import frame from "./layout.module.css";
 import ui from "./_components/ui.module.css";
 
-export const metadata: Metadata = {
-  title: { default: "Claims — where consensus stands", template: "%s · Claims" },
-  description: "Submit claims, vote how true they are, bring evidence, and see where consensus stands.",
-};
+// The site's title, description, cards and feed, and the origin relative addresses in every page's
+// head resolve against (docs/features/open-web.md#cards): read when a page renders, not at build.
+export function generateMetadata(): Metadata {
+  return siteMetadata();
+}
 
 export const viewport: Viewport = {
   width: "device-width",

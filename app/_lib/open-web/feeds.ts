@@ -3,9 +3,8 @@
 // anonymous visitor: hidden claims, evidence and arguments are in none of them.
 import type { Claim } from "~/server/contract/claims.ts";
 import { authorClaimIds, claimResolution } from "~/server/services/open-web.ts";
-import { consensusHeadline } from "../consensus-words.ts";
-import { percent } from "../format.ts";
 import { atomResponse, SERVICE_NAME, type AtomEntry } from "./atom.ts";
+import { statusLine } from "./status-line.ts";
 import { failed, notFound, publicOrigin, visibleClaim, visitorCaller, type OpenWebCaller } from "./http.ts";
 
 /** Entries per feed: a reader polls often and keeps what it has seen. */
@@ -14,13 +13,6 @@ export const FEED_ENTRIES = 50;
 export const PROFILE_FEED_ENTRIES = 20;
 
 const EPOCH = "1970-01-01T00:00:00.000Z";
-
-/** Where a claim stands, in the page's words: "At consensus: true · 87% (12 votes)". */
-export function statusLine(claim: Pick<Claim, "consensus" | "vote_count">): string {
-  const headline = consensusHeadline({ ...claim.consensus, votes: claim.vote_count });
-  const { gradient, voters } = claim.consensus;
-  return gradient !== null && voters >= 5 ? `${headline} · ${percent(gradient)} true (${voters} counted votes)` : headline;
-}
 
 const EVIDENCE_TITLE = { supports: "Evidence for", opposes: "Evidence against", neutral: "Evidence" } as const;
 

@@ -13,6 +13,8 @@ import { plural } from "../../_lib/format.ts";
 import { CHART_POINTS, historyPoints } from "./chart-points.ts";
 import { loadClaim } from "./load-claim.ts";
 import { ClaimView } from "./claim-view.tsx";
+import { ClaimJsonLd } from "./json-ld.tsx";
+import { claimMetadata } from "../../_lib/open-web/metadata.ts";
 import type { RelatedRow } from "./related-list.tsx";
 import { argumentsShown, claimShown, commentsShown, evidenceShown } from "./shown.ts";
 
@@ -31,9 +33,8 @@ type Params = Promise<{ id: string }>;
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { id } = await params;
   const { claim } = await loadClaim(id);
-  const title = claim.statement.length > 70 ? `${claim.statement.slice(0, 67)}…` : claim.statement;
-  // The Markdown twin for agents (server/mcp/site.ts): <link rel="alternate" type="text/markdown">.
-  return { title, description: claim.statement.slice(0, 200), alternates: { types: { "text/markdown": `/claims/${claim.id}.md` } } };
+  // Cards, canonical address, feed, oEmbed and the Markdown twin (docs/features/open-web.md).
+  return claimMetadata(claim);
 }
 
 export default async function ClaimPage({ params }: { params: Params }) {
@@ -54,6 +55,8 @@ export default async function ClaimPage({ params }: { params: Params }) {
   // One client component given the data, cut to what the page shows: the hero and the live part share
   // the claim object, its history apart and compact (docs/architecture.md#pages-from-data).
   return (
+    <>
+    <ClaimJsonLd claim={claim} />
     <ClaimView
       data={{
         claim: claimShown(claim),
@@ -69,6 +72,7 @@ export default async function ClaimPage({ params }: { params: Params }) {
         related,
       }}
     />
+    </>
   );
 }
 

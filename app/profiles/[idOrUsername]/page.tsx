@@ -2,6 +2,7 @@
 // activity per day and the reputation journey (profiles.get / timeline / reputationJourney).
 import type { Metadata } from "next";
 import { sharedCaller } from "~/server/api/server-caller.ts";
+import { profileMetadata } from "../../_lib/open-web/metadata.ts";
 import { config } from "~/server/config.ts";
 import { loadProfile } from "./load-profile.ts";
 import { ProfileView } from "./profile-view.tsx";
@@ -21,7 +22,8 @@ const JOURNEY_LIMIT = 200;
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const profile = await loadProfile((await params).idOrUsername);
-  return { title: `${profile.display_name} (@${profile.username})` };
+  // Cards, canonical address and the person's feed (docs/features/open-web.md).
+  return profileMetadata(profile);
 }
 
 export default async function ProfilePage({ params }: { params: Params }) {

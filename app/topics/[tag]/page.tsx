@@ -4,6 +4,7 @@ import Link from "next/link";
 import { Suspense } from "react";
 import { TOPIC_SORTS, type TopicSort } from "~/server/contract/discovery.ts";
 import { publicCaller } from "~/server/api/server-caller.ts";
+import { topicMetadata } from "../../_lib/open-web/metadata.ts";
 import { EmptyState } from "../../_components/bits.tsx";
 import { ClaimList } from "../../_components/claim-card.tsx";
 import { Pagination } from "../../_components/pagination.tsx";
@@ -22,7 +23,8 @@ type Params = Promise<{ tag: string }>;
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { tag } = await params;
-  return { title: `#${tag}` };
+  // Cards, canonical address and the topic's feed (docs/features/open-web.md).
+  return topicMetadata(tag.trim().toLowerCase());
 }
 
 export default async function TopicPage({ params, searchParams }: { params: Params; searchParams: Promise<SearchParams> }) {
