@@ -20,6 +20,7 @@ import ui from "../../_components/ui.module.css";
 import { ClientForm } from "../../_components/client-form.tsx";
 
 const PAGE = 50;
+const levelInput = (claimId: string) => ({ claim_id: claimId, sort_by: "impact" as const, limit: PAGE });
 const STANCES: { stance: Stance; title: string; badge: string }[] = [
   { stance: "supports", title: "Supports", badge: "badge--true" },
   { stance: "opposes", title: "Opposes", badge: "badge--false" },
@@ -52,7 +53,7 @@ export function ArgumentsSection({ claimId, initial }: { claimId: string; initia
       <ArgumentLevel claimId={claimId} initial={initial} depth={0} />
       <hr className={ui.divider} />
       {status === "unknown" ? null : viewer ? (
-        <AddArgumentForm claimId={claimId} />
+        <AddArgumentForm claimId={claimId} initial={initial} />
       ) : (
         <p>
           <Link href={`/signin?redirect_to=${encodeURIComponent(`/claims/${claimId}`)}`}>Sign in</Link> to add an argument or rate how much one matters.
@@ -65,7 +66,7 @@ export function ArgumentsSection({ claimId, initial }: { claimId: string; initia
 /** One level of the tree: the arguments under `claimId`, supports and opposes apart, by impact. */
 function ArgumentLevel({ claimId, initial, depth }: { claimId: string; initial?: ArgumentListShown; depth: number }) {
   const trpc = useTRPC();
-  const list = useQuery(trpc.arguments.list.queryOptions({ claim_id: claimId, sort_by: "impact", limit: PAGE }));
+  const list = useQuery(trpc.arguments.list.queryOptions(levelInput(claimId)));
   const { status, viewer } = useViewer();
   // The viewer's own votes come with the browser's answer: until then (the page's first level, cut to
   // what is shown: shown.ts), no control to vote with.
@@ -189,7 +190,7 @@ function ArgumentItem({ argument, parentId, depth, canVote }: { argument: Argume
 }
 
 /** "Add an argument": a new statement, or an existing claim found while typing (similar claims). */
-function AddArgumentForm({ claimId }: { claimId: string }) {
+function AddArgumentForm({ claimId, initial }: { claimId: string; initial: ArgumentListShown }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const id = useId();
@@ -208,6 +209,15 @@ function AddArgumentForm({ claimId }: { claimId: string }) {
       onSuccess: (a) => {
         setStatement("");
         setDone(`Added: ${a.claim.statement}`);
+        // The answer is the new argument: into the list at once (docs/features/page-cache.md#what-you-post-shows-at-once),
+        // where a new argument goes by impact (unrated: after the rated ones). The refetch that follows
+        // brings the server's order and balance; nothing waits for it.
+        queryClient.setQueryData(trpc.arguments.list.queryKey(levelInput(claimId)), (old) => {
+          // Before the browser's first answer, the server's render (the fields the list shows) is the base.
+          const base = old ?? (initial as unknown as NonNullable<typeof old>);
+          if (base.arguments.some((x) => x.id === a.id)) return old;
+          return { ...base, arguments: [...base.arguments, a], total: base.total + 1 };
+        });
         void queryClient.invalidateQueries({ queryKey: trpc.arguments.list.queryKey({ claim_id: claimId }) });
       },
       onError: (e) => setError(toApiError(e)),

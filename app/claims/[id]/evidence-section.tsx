@@ -18,6 +18,7 @@ import ui from "../../_components/ui.module.css";
 import { ClientForm } from "../../_components/client-form.tsx";
 
 const PAGE = 50;
+const firstPageInput = (claimId: string) => ({ claim_id: claimId, limit: PAGE, offset: 0 });
 
 const POSITION_LABELS: Record<(typeof POSITIONS)[number], { title: string; badge: string }> = {
   supports: { title: "Supports", badge: "badge--true" },
@@ -37,7 +38,7 @@ export function EvidenceSection({ claimId, initial }: { claimId: string; initial
   const trpc = useTRPC();
   const [pages, setPages] = useState(1);
   const results = useQueries({
-    queries: Array.from({ length: pages }, (_, i) => trpc.evidence.list.queryOptions({ claim_id: claimId, limit: PAGE, offset: i * PAGE })),
+    queries: Array.from({ length: pages }, (_, i) => trpc.evidence.list.queryOptions({ ...firstPageInput(claimId), offset: i * PAGE })),
   });
   // The server's render (the same for everyone, cut to what is shown: shown.ts) until the first page
   // answers for this viewer.
@@ -92,7 +93,7 @@ export function EvidenceSection({ claimId, initial }: { claimId: string; initial
       ) : null}
       <hr className={ui.divider} />
       {!settled ? null : viewerId ? (
-        <AddEvidenceForm claimId={claimId} />
+        <AddEvidenceForm claimId={claimId} initial={first} />
       ) : (
         <p>
           <Link href={`/signin?redirect_to=${encodeURIComponent(`/claims/${claimId}`)}`}>Sign in</Link> to add evidence or vote on it.
@@ -209,7 +210,7 @@ function EvidenceItem({ item, claimId, viewerId }: { item: EvidenceShown; claimI
 
 const EVIDENCE_FIELDS = ["position", "content_type", "content", "title", "excerpt"] as const;
 
-function AddEvidenceForm({ claimId }: { claimId: string }) {
+function AddEvidenceForm({ claimId, initial }: { claimId: string; initial: EvidenceListShown }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const id = useId();
@@ -227,15 +228,25 @@ function AddEvidenceForm({ claimId }: { claimId: string }) {
         setError(null);
         setStatus("");
       },
-      onSuccess: async () => {
+      onSuccess: (created) => {
         setContent("");
         setTitle("");
         setExcerpt("");
         setStatus("Evidence added. Thank you!");
-        await Promise.all([
-          queryClient.invalidateQueries({ queryKey: trpc.evidence.list.queryKey({ claim_id: claimId }) }),
-          queryClient.invalidateQueries({ queryKey: trpc.claims.get.queryKey({ claim_id: claimId }) }),
-        ]);
+        // The answer is the new item: it goes into the list and the header's count at once, in the same
+        // render as the thank-you (docs/features/page-cache.md#what-you-post-shows-at-once). The refetches that follow
+        // bring the server's order and anyone else's news; nothing waits for them.
+        queryClient.setQueryData(trpc.evidence.list.queryKey(firstPageInput(claimId)), (old) => {
+          // Before the browser's first answer, the server's render (the fields the list shows) is the base.
+          const base = old ?? (initial as unknown as NonNullable<typeof old>);
+          if (base.evidence.some((e) => e.id === created.id)) return old;
+          return { ...base, evidence: [created, ...base.evidence], total: base.total + 1 };
+        });
+        queryClient.setQueryData(trpc.claims.get.queryKey({ claim_id: claimId }), (old) =>
+          old ? { ...old, evidence_count: old.evidence_count + 1 } : old,
+        );
+        void queryClient.invalidateQueries({ queryKey: trpc.evidence.list.queryKey({ claim_id: claimId }) });
+        void queryClient.invalidateQueries({ queryKey: trpc.claims.get.queryKey({ claim_id: claimId }) });
       },
       onError: (err) => setError(toApiError(err)),
     }),
