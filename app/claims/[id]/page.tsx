@@ -56,22 +56,22 @@ export default async function ClaimPage({ params }: { params: Params }) {
   // the claim object, its history apart and compact (docs/architecture.md#pages-from-data).
   return (
     <>
-    <ClaimJsonLd claim={claim} />
-    <ClaimView
-      data={{
-        claim: claimShown(claim),
-        history: historyPoints(thinStepPoints(claim.gradient_history, CHART_POINTS)),
-        resolutionStableSeconds: config().RESOLUTION_STABLE_SECONDS,
-        standing: { minAgeSeconds: config().STANDING_MIN_AGE_SECONDS, minVotes: config().STANDING_MIN_VOTES },
-        arguments: hidden ? null : argumentsShown(args),
-        evidence: evidenceShown(evidence),
-        comments: commentsShown(comments),
-        parents: claim.parent_claims.map((c) => relatedRow(c)),
-        subClaims: children.claims.map((c) => relatedRow(c)),
-        subClaimTotal: children.total,
-        related,
-      }}
-    />
+      <ClaimJsonLd claim={claim} />
+      <ClaimView
+        data={{
+          claim: claimShown(claim),
+          history: historyPoints(thinStepPoints(claim.gradient_history, CHART_POINTS)),
+          resolutionStableSeconds: config().RESOLUTION_STABLE_SECONDS,
+          standing: { minAgeSeconds: config().STANDING_MIN_AGE_SECONDS, minVotes: config().STANDING_MIN_VOTES },
+          arguments: hidden ? null : argumentsShown(args),
+          evidence: evidenceShown(evidence),
+          comments: commentsShown(comments),
+          parents: claim.parent_claims.map((c) => relatedRow(c)),
+          subClaims: children.claims.map((c) => relatedRow(c)),
+          subClaimTotal: children.total,
+          related,
+        }}
+      />
     </>
   );
 }
