@@ -110,6 +110,11 @@ export const ERROR_CODES = {
     trpc: "CONFLICT",
     when: "The claim has votes: its check's terms no longer change (add a clarification instead)",
   },
+  edit_locked: {
+    status: 409,
+    trpc: "CONFLICT",
+    when: "The claim or evidence has votes: its text no longer changes, so every vote stays a vote on what it says",
+  },
   outcome_not_open: {
     status: 409,
     trpc: "CONFLICT",

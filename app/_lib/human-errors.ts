@@ -48,6 +48,7 @@ const CODE_SENTENCES: Partial<Record<ErrorCode, string>> = {
   account_suspended: "This account is suspended.",
   email_taken: "An account with this email address already exists. Sign in instead?",
   username_taken: "This username is taken. Please choose another.",
+  edit_locked: "People have voted on this, so it can no longer be edited: what they voted on stays as it was.",
   rate_limited: "Too many requests. Please wait a minute and try again.",
   too_many_password_failures: "Too many wrong passwords for this account. Wait a while, or reset your password.",
   invalid_link: "This link does not work any more: it was used, it expired, or a newer one was sent. Ask for a new one.",

@@ -18,6 +18,7 @@ import { notificationsRouter } from "./routers/notifications.ts";
 import { webhooksRouter } from "./routers/webhooks.ts";
 import { researchRouter } from "./routers/research.ts";
 import { checksRouter } from "./routers/checks.ts";
+import { editsRouter } from "./routers/edits.ts";
 import { router } from "./trpc.ts";
 import { knowInputSchemas } from "./errors.ts";
 
@@ -40,6 +41,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   research: researchRouter,
   checks: checksRouter,
+  edits: editsRouter,
 });
 
 // Field errors read their bounds from the procedures' input schemas (a too-short statement's error says how long it may be).

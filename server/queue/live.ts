@@ -83,6 +83,16 @@ export async function announcePagesChanged(): Promise<void> {
   else await publishLive([e]);
 }
 
+/**
+ * After a change that records no outbox event has committed (an edit): the claim's page is rendered
+ * anew and its open pages hear of it, as after a vote.
+ */
+export async function announceClaimChanged(claimId: string, type: string): Promise<void> {
+  const e: LiveEvent = { claim_id: claimId, type, event_id: randomUUID() };
+  if (liveTransport() === "postgres") await db().$executeRaw`SELECT pg_notify(${liveChannel()}, ${JSON.stringify(e)})`;
+  else await publishLive([e]);
+}
+
 /** After commit, for the Redis transport (the PostgreSQL one notifies inside the relay's transaction). */
 export async function publishLive(events: LiveEvent[]): Promise<void> {
   if (events.length === 0) return;

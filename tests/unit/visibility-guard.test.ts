@@ -37,6 +37,7 @@ const EXEMPT_SNIPPETS = [
   "FROM claims c WHERE c.id = ANY(${[...bridgingOf.keys()]}::uuid[])", // restateConsensus: the claims a bridging write just changed, hidden ones too
   "`arguments g JOIN claims c ON c.id = g.child_claim_id LEFT JOIN", // ARGUMENTS_WITH_CHILD: every query using it names visibleClaim("c")
   "WHERE c.statement_key = claim_statement_key(", // a duplicate statement is refused whoever can see the claim that has it
+  "FROM claims c WHERE c.id = ${claimId}::uuid FOR UPDATE", // editClaim locks the claim by id for its author, who may edit it while hidden (as they see it)
 ];
 
 const TABLE_REF = /\b(FROM|JOIN)\s+(claims|evidence|comments)\b|\bdb\(\)\.(claim|evidence|comment)\.(findMany|findFirst|findUnique|count)\b|\btx\.(claim|evidence|comment)\.(findMany|findFirst|findUnique|count)\b/g;
