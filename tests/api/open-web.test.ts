@@ -1,4 +1,4 @@
-// Claims on the open web over real HTTP (docs/features/open-web.md, CONTRACT §22): a node:http server
+// Claims on the open web over real HTTP (docs/features/open-web.md): a node:http server
 // mounting the app's route handlers as Next routes to them — the claim's picture, the four Atom feeds,
 // the embed and oEmbed, the sitemap and robots.txt. The picture decodes as a 1200×630 PNG; every feed is
 // well-formed XML with RFC 4287's required elements; oEmbed answers `rich` with the embed's iframe; the
