@@ -19,6 +19,7 @@ import { webhooksRouter } from "./routers/webhooks.ts";
 import { researchRouter } from "./routers/research.ts";
 import { checksRouter } from "./routers/checks.ts";
 import { editsRouter } from "./routers/edits.ts";
+import { socialFollowsRouter } from "./routers/social-follows.ts";
 import { router } from "./trpc.ts";
 import { knowInputSchemas } from "./errors.ts";
 
@@ -42,6 +43,7 @@ export const appRouter = router({
   research: researchRouter,
   checks: checksRouter,
   edits: editsRouter,
+  follows: socialFollowsRouter,
 });
 
 // Field errors read their bounds from the procedures' input schemas (a too-short statement's error says how long it may be).

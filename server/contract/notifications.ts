@@ -1,7 +1,7 @@
 // Request and response shapes of the inbox (docs/features/following.md).
 import { z } from "zod";
 import { claimSchema } from "./claims.ts";
-import { boundedInt, isoDate, offsetSchema, pathId } from "./common.ts";
+import { agentSchema, boundedInt, isoDate, offsetSchema, pathId } from "./common.ts";
 
 const unreadMessage = "unread: must be true or false";
 
@@ -36,6 +36,12 @@ export const notificationSchema = z
         arguments: z.number().int(),
       })
       .meta({ description: "Events on the claim since the notification was last read" }),
+    /** What brought the claim to the inbox: a followed claim, or a new claim in a followed topic or by a followed person. */
+    source: z.enum(["claim", "topic", "person"]),
+    /** A new claim in a followed topic or by a followed person (its author is `actor`). */
+    new_claim: z.boolean(),
+    /** Who acted last on the claim; null when no one did alone (a resolution) or the account was deleted. */
+    actor: agentSchema.nullable(),
     unread: z.boolean(),
     updated_at: isoDate,
     last_read_at: isoDate.nullable(),

@@ -77,6 +77,7 @@ export const AGENT_REFERENCES = [
     why: "others' track records and the crowd each of their votes was compared with do not change",
   },
   { table: "outbox_events", column: "actor_id", foreignKey: null, onDeletion: "set_null", why: "the event stays for its followers; the actor is only used to spare them their own events" },
+  { table: "notifications", column: "last_actor_id", foreignKey: "set null", onDeletion: "set_null", why: "others' inbox threads stay; they no longer name the person as who acted" },
 
   // ---- removed by deletion ----
   {
@@ -131,6 +132,9 @@ export const AGENT_REFERENCES = [
   { table: "account_tokens", column: "agent_id", foreignKey: "cascade", onDeletion: "cascade", why: "mailed reset and verification links" },
   { table: "bookmarks", column: "agent_id", foreignKey: "cascade", onDeletion: "cascade", why: "the person's bookmarks" },
   { table: "follows", column: "agent_id", foreignKey: "cascade", onDeletion: "cascade", why: "the person's follows" },
+  { table: "topic_follows", column: "agent_id", foreignKey: "cascade", onDeletion: "cascade", why: "the topics the person follows" },
+  { table: "agent_follows", column: "follower_id", foreignKey: "cascade", onDeletion: "cascade", why: "the people the person follows" },
+  { table: "agent_follows", column: "followee_id", foreignKey: "cascade", onDeletion: "cascade", why: "others' follows of the person: there is no one left to follow" },
   { table: "notifications", column: "agent_id", foreignKey: "cascade", onDeletion: "cascade", why: "the person's inbox" },
   { table: "webhooks", column: "agent_id", foreignKey: "cascade", onDeletion: "cascade", why: "the person's webhooks (their deliveries go with them)" },
   {

@@ -7,6 +7,7 @@ import { consensusFilter, type ClaimDetail, type ClaimList, type CreateClaimInpu
 import { parseTagQuery } from "../domain/tags.ts";
 import { claimAfterWrite, claimView, claimViews, type Claim } from "./claim-views.ts";
 import { mayReveal, visibleClaim, VISIBLE_CLAIM_WHERE } from "./visibility.ts";
+import { notifyNewClaim } from "./social-follows.ts";
 import { claimWithStatement, duplicateStatement, isDuplicateStatement, TEXT_SEARCH_TIMEOUT_MS, TRIGRAM_MATCH, TRIGRAM_RANK } from "./similar-claims.ts";
 import { searchPrefix } from "../domain/near-words.ts";
 import { notCountedReasons } from "./standing.ts";
@@ -88,6 +89,7 @@ export async function insertClaim(
     },
     select: { id: true },
   });
+  await notifyNewClaim(tx, { claimId: claim.id, authorId, tags: input.tags });
   return claim.id;
 }
 

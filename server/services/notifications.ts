@@ -8,7 +8,7 @@
 import { Prisma } from "../db/generated/client.ts";
 import { readSql, sqlTransaction, type SqlTx } from "../db/client.ts";
 import { notFound } from "../errors.ts";
-import { isUuid } from "../contract/common.ts";
+import { isUuid, toAgent, type AgentRow } from "../contract/common.ts";
 import type { Claim } from "../contract/claims.ts";
 import type { NotificationList, NotificationOut } from "../contract/notifications.ts";
 import { followerHears, reasonOf } from "../domain/webhook-events.ts";
@@ -45,6 +45,8 @@ interface InboxEntry {
   claimId: string;
   reason: ReturnType<typeof reasonOf>;
   eventId: string;
+  /** Who acted (null: no one alone, a resolution). */
+  actorId: string | null;
 }
 
 const EVENT_COLUMNS = Prisma.sql`e.id::text AS id, e.type, e.claim_id::text AS claim_id, e.actor_id::text AS actor_id,
@@ -142,7 +144,7 @@ export async function fanOutTogether(
     tx,
     ready.map((f) => {
       const event = byId.get(f.event_id)!;
-      return { agentId: f.agent_id, claimId: event.claim_id, reason: reasonOf(event.type), eventId: event.id };
+      return { agentId: f.agent_id, claimId: event.claim_id, reason: reasonOf(event.type), eventId: event.id, actorId: event.actor_id };
     }),
   );
   const messages = visible
@@ -266,7 +268,7 @@ async function fanOutClaimEvents(
         // A suspended follower still moves the cursor (it is in the batch) but hears nothing.
         const recipients = followers.filter((f) => f.active && followerHears(event.type, f, event.actor_id)).map((f) => f.agent_id);
         const reason = reasonOf(event.type);
-        for (const agentId of recipients) inbox.push({ agentId, claimId, reason, eventId: event.id });
+        for (const agentId of recipients) inbox.push({ agentId, claimId, reason, eventId: event.id, actorId: event.actor_id });
         if (recipients.length) messages.push({ type: event.type, payload: payloads.get(event.id)!, recipients });
       }
       await addToInbox(tx, inbox);
@@ -297,19 +299,22 @@ async function addToInbox(tx: SqlTx, entries: InboxEntry[]): Promise<void> {
   if (entries.length === 0) return;
   const count = (reason: InboxEntry["reason"]) => Prisma.sql`count(*) FILTER (WHERE r.reason = ${reason})::int`;
   await tx.execute(Prisma.sql`
-    INSERT INTO notifications (id, agent_id, claim_id, votes, evidence, comments, resolved, arguments, unread, last_event_id, updated_at)
+    INSERT INTO notifications (id, agent_id, claim_id, votes, evidence, comments, resolved, arguments, unread, last_event_id, last_actor_id, updated_at)
     SELECT gen_random_uuid(), r.agent_id, r.claim_id, ${count("votes")}, ${count("evidence")}, ${count("comments")}, ${count("resolved")},
            ${count("arguments")},
-           true, max(r.event_id), now()
+           true, max(r.event_id), (array_agg(r.actor_id ORDER BY r.event_id DESC))[1], now()
     FROM unnest(${entries.map((e) => e.agentId)}::uuid[], ${entries.map((e) => e.claimId)}::uuid[],
-                ${entries.map((e) => e.reason)}::text[], ${entries.map((e) => e.eventId)}::bigint[]) AS r(agent_id, claim_id, reason, event_id)
+                ${entries.map((e) => e.reason)}::text[], ${entries.map((e) => e.eventId)}::bigint[],
+                ${entries.map((e) => e.actorId)}::uuid[]) AS r(agent_id, claim_id, reason, event_id, actor_id)
     GROUP BY r.agent_id, r.claim_id
     ORDER BY r.agent_id, r.claim_id
     ON CONFLICT (agent_id, claim_id) DO UPDATE SET
       votes = notifications.votes + EXCLUDED.votes, evidence = notifications.evidence + EXCLUDED.evidence,
       comments = notifications.comments + EXCLUDED.comments, resolved = notifications.resolved + EXCLUDED.resolved,
       arguments = notifications.arguments + EXCLUDED.arguments,
-      unread = true, last_event_id = GREATEST(notifications.last_event_id, EXCLUDED.last_event_id), updated_at = now()`);
+      unread = true, last_event_id = GREATEST(notifications.last_event_id, EXCLUDED.last_event_id),
+      last_actor_id = CASE WHEN EXCLUDED.last_event_id >= notifications.last_event_id THEN EXCLUDED.last_actor_id ELSE notifications.last_actor_id END,
+      updated_at = now()`);
 }
 
 // ---- the inbox API ----
@@ -322,9 +327,12 @@ interface NotificationRow {
   comments: number;
   resolved: number;
   arguments: number;
+  new_claims: number;
+  source: "claim" | "topic" | "person";
   unread: boolean;
   updated_at: Date;
   last_read_at: Date | null;
+  actor: (AgentRow & { present: boolean }) | null;
 }
 
 export async function listNotifications(
@@ -336,9 +344,13 @@ export async function listNotifications(
   const visibleThread = Prisma.sql`EXISTS (SELECT 1 FROM claims c WHERE c.id = n.claim_id AND ${visibleClaim("c")})`;
   const [rows, [counts]] = await Promise.all([
     readSql<NotificationRow>`
-      SELECT id::text AS id, claim_id::text AS claim_id, votes, evidence, comments, resolved, arguments, unread, updated_at, last_read_at
-      FROM notifications n WHERE agent_id = ${agentId}::uuid ${unreadFilter} AND ${visibleThread}
-      ORDER BY last_event_id DESC, updated_at DESC, id DESC LIMIT ${input.limit} OFFSET ${input.offset}`,
+      SELECT n.id::text AS id, n.claim_id::text AS claim_id, votes, evidence, comments, resolved, arguments, new_claims, source, unread,
+             n.updated_at, last_read_at,
+             CASE WHEN a.id IS NULL THEN NULL ELSE json_build_object('id', a.id::text, 'username', a.username, 'displayName', a.display_name,
+               'avatarUrl', a.avatar_url, 'bio', a.bio, 'reputation', a.reputation, 'tier', a.tier, 'role', a.role,
+               'automated', a.automated, 'standing', a.standing, 'createdAt', a.created_at) END AS actor
+      FROM notifications n LEFT JOIN agents a ON a.id = n.last_actor_id WHERE agent_id = ${agentId}::uuid ${unreadFilter} AND ${visibleThread}
+      ORDER BY last_event_id DESC, n.updated_at DESC, n.id DESC LIMIT ${input.limit} OFFSET ${input.offset}`,
     readSql<{ total: number; unread_count: number }>`
       SELECT count(*) FILTER (WHERE true ${unreadFilter})::int AS total, count(*) FILTER (WHERE unread)::int AS unread_count
       FROM notifications n WHERE agent_id = ${agentId}::uuid AND ${visibleThread}`,
@@ -351,8 +363,11 @@ export async function listNotifications(
         id: r.id,
         claim: claims.get(r.claim_id)!,
         reasons: { votes: r.votes, evidence: r.evidence, comments: r.comments, resolved: r.resolved, arguments: r.arguments },
+        new_claim: r.new_claims > 0,
+        source: r.source,
+        actor: r.actor ? toAgent({ ...r.actor, createdAt: new Date(r.actor.createdAt) }) : null,
         unread: r.unread,
-        updated_at: r.updated_at.toISOString(),
+        updated_at: new Date(r.updated_at).toISOString(),
         last_read_at: r.last_read_at?.toISOString() ?? null,
       })),
     total: counts?.total ?? 0,
