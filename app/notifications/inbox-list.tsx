@@ -16,7 +16,11 @@ import ui from "../_components/ui.module.css";
 type NotificationList = z.output<typeof notificationListSchema>;
 type Notification = z.output<typeof notificationSchema>;
 
-function reasonsText(r: Notification["reasons"]): string {
+/** What happened, and who did it last: "New: 2 votes, 1 comment · last by Ada". */
+function reasonsText(n: Notification): string {
+  const r = n.reasons;
+  const by = n.actor ? n.actor.display_name : null;
+  if (n.new_claim && n.source !== "claim") return `New claim by ${by ?? "a deleted account"}`;
   const parts = [
     r.resolved > 0 ? "reached consensus" : null,
     r.votes > 0 ? plural(r.votes, "vote") : null,
@@ -24,8 +28,16 @@ function reasonsText(r: Notification["reasons"]): string {
     r.comments > 0 ? plural(r.comments, "comment") : null,
     r.arguments > 0 ? plural(r.arguments, "argument") : null,
   ].filter(Boolean);
-  return parts.length ? `New: ${parts.join(", ")}` : "Nothing new since you read it";
+  if (!parts.length) return "Nothing new since you read it";
+  return `New: ${parts.join(", ")}${by && r.resolved === 0 ? ` · last by ${by}` : ""}`;
 }
+
+/** The inbox's groups: what brought each thread (docs/features/following.md#topics-and-people). */
+const GROUPS: { source: Notification["source"]; title: string }[] = [
+  { source: "claim", title: "Claims you follow" },
+  { source: "topic", title: "New in topics you follow" },
+  { source: "person", title: "New from people you follow" },
+];
 
 export function InboxList({ initial, pageSize }: { initial: NotificationList; pageSize: number }) {
   const trpc = useTRPC();
@@ -41,7 +53,8 @@ export function InboxList({ initial, pageSize }: { initial: NotificationList; pa
       <div className={ui.card}>
         <EmptyState title="No notifications yet">
           <p>
-            Follow a claim from its page and you will see here when others vote, bring evidence or comment on it. Programs can be called
+            Follow a claim, a topic or a person from its page and you will see here when others vote, bring evidence or comment on
+            it, and the new claims of the topics and people you follow. Programs can be called
             instead: see <Link href="/settings/webhooks">webhooks</Link>.
           </p>
         </EmptyState>
@@ -68,8 +81,16 @@ export function InboxList({ initial, pageSize }: { initial: NotificationList; pa
           {toApiError(error).detail}
         </p>
       ) : null}
+      {GROUPS.map(({ source, title }) => {
+        const threads = data.notifications.filter((n) => n.source === source);
+        if (threads.length === 0) return null;
+        return (
+          <section key={source} aria-labelledby={`inbox-${source}`} data-testid={`inbox-group-${source}`}>
+            <h3 id={`inbox-${source}`} className={ui.note} style={{ margin: "0.75rem 0 0.25rem" }}>
+              {title}
+            </h3>
       <ul className={styles.threads}>
-        {data.notifications.map((n) => (
+        {threads.map((n) => (
           <li key={n.id} className={`${styles.thread} ${n.unread ? styles["thread--unread"] : ""}`} data-testid="notification">
             <div className={styles.thread__main}>
               <Link href={`/claims/${n.claim.id}`} className={styles.thread__claim} onClick={() => n.unread && readOne.mutate({ notification_id: n.id })}>
@@ -77,7 +98,7 @@ export function InboxList({ initial, pageSize }: { initial: NotificationList; pa
                 {n.claim.statement}
               </Link>
               <div className={styles.thread__meta}>
-                <span>{reasonsText(n.reasons)}</span>
+                <span>{reasonsText(n)}</span>
                 <GradientValue gradient={n.claim.consensus.gradient ?? n.claim.gradient} consensus={n.claim.consensus} />
                 <RelTime iso={n.updated_at} />
               </div>
@@ -98,6 +119,9 @@ export function InboxList({ initial, pageSize }: { initial: NotificationList; pa
           </li>
         ))}
       </ul>
+          </section>
+        );
+      })}
       {data.total > data.notifications.length ? (
         <p className={ui.note}>
           Showing the {data.notifications.length} most recent of {data.total} threads.

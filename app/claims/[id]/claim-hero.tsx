@@ -7,6 +7,7 @@ import Link from "next/link";
 import { AuthorLink, RelTime, TagList } from "../../_components/bits.tsx";
 import { HiddenBanner } from "../../_components/report-button.tsx";
 import { ClaimActions } from "./claim-actions.tsx";
+import { ClaimEdits, ClaimStatement } from "./claim-edits.tsx";
 import { EvidenceCount } from "./evidence-count.tsx";
 import type { ClaimShown } from "./shown.ts";
 import claimStyles from "./claim.module.css";
@@ -21,7 +22,7 @@ export function ClaimHero({ claim }: { claim: ClaimShown }) {
       <HiddenBanner moderation={claim.moderation} />
       <header className={claimStyles["claim-hero"]}>
         <h1 className={claimStyles["claim-hero__statement"]} data-testid="claim-statement">
-          {claim.statement}
+          <ClaimStatement claim={claim} />
         </h1>
         <div className={claimStyles["claim-hero__meta"]}>
           <span className={ui.badge} title="Complexity tier">
@@ -33,6 +34,7 @@ export function ClaimHero({ claim }: { claim: ClaimShown }) {
           </span>
           <EvidenceCount claimId={claim.id} initial={claim.evidence_count} />
         </div>
+        <ClaimEdits claim={claim} />
         <div style={{ marginTop: "0.75rem" }}>
           <ClaimActions initial={claim} />
         </div>

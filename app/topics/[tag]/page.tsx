@@ -1,6 +1,7 @@
 // One topic: the claims with a tag (discover.topicClaims), sortable and paged.
 import type { Metadata } from "next";
 import Link from "next/link";
+import { FollowButton } from "../../_components/follow-button.tsx";
 import { Suspense } from "react";
 import { TOPIC_SORTS, type TopicSort } from "~/server/contract/discovery.ts";
 import { publicCaller } from "~/server/api/server-caller.ts";
@@ -48,6 +49,7 @@ export default async function TopicPage({ params, searchParams }: { params: Para
           <p>
             {result.total.toLocaleString("en-US")} {result.total === 1 ? "claim" : "claims"} tagged #{result.tag}
           </p>
+          <FollowButton kind="topic" tag={result.tag} />
         </div>
         <nav aria-label="Sort claims" className={ui.segmented}>
           {TOPIC_SORTS.map((s) => (
