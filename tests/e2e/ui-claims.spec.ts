@@ -287,7 +287,7 @@ test("a signed-in person served the page everyone shares sees their own vote, bo
   await expect(page.getByTestId("own-vote-marker")).toHaveText("▲ you");
   expect(await response!.text()).not.toContain("own-vote-marker");
   await expect(page.getByRole("button", { name: /Remove bookmark/ })).toBeVisible();
-  await expect(page.getByRole("banner").getByRole("link", { name: /Your profile/ })).toContainText(voter.username);
+  await expect(page.getByRole("banner").getByRole("link", { name: /Your profile/ })).toHaveAttribute("href", `/profiles/${voter.username}`);
   await expect(page.getByRole("banner").getByRole("link", { name: "Bookmarks" })).toBeVisible();
   // The author is offered no vote on their own claim, and no report button.
   await page.context().clearCookies();

@@ -73,9 +73,9 @@ export async function signIn(page: Page, person: Pick<Person, "email" | "passwor
   await page.waitForURL((url) => url.pathname === redirectTo.split("?")[0]);
 }
 
-/** The header shows who is signed in. */
+/** The header shows who is signed in: a link to their profile, named by their display name. */
 export async function expectSignedInAs(page: Page, username: string) {
-  await expect(page.getByRole("banner").getByRole("link", { name: /Your profile/ })).toContainText(username);
+  await expect(page.getByRole("banner").getByRole("link", { name: /Your profile/ })).toHaveAttribute("href", `/profiles/${encodeURIComponent(username)}`);
 }
 
 export async function screenshot(page: Page, name: string) {
