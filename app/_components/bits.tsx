@@ -35,8 +35,24 @@ export function TagList({ tags, label = "Tags" }: { tags: string[]; label?: stri
   );
 }
 
+const TIER_BADGES: Record<string, { words: string; title: string }> = {
+  established: { words: "Established", title: "Reputation of 100 or more" },
+  trusted: { words: "Trusted", title: "Reputation of 1,000 or more" },
+};
+
+/**
+ * The reputation tier when it says something: established (100+) or trusted (1,000+). The lowest tier,
+ * "new" (under 100), has no badge: beside the reputation number it told nothing more, and it read as a
+ * new account on people who have been here for months (docs/features/friction.md#numbers-that-agree).
+ */
 export function TierBadge({ tier }: { tier: string }) {
-  return <span className={ui.badge}>{tier}</span>;
+  const badge = TIER_BADGES[tier];
+  if (!badge) return null;
+  return (
+    <span className={ui.badge} title={badge.title} data-testid="tier-badge">
+      {badge.words}
+    </span>
+  );
 }
 
 export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {

@@ -39,13 +39,15 @@ export function Recommended() {
     );
   }
   const { claims, based_on_tags: tags } = rec.data;
+  // Say what the picks are truly based on: the topics that matched some of them, and the newest claims
+  // the viewer has not voted on for the rest (docs/features/friction.md#numbers-that-agree).
+  const matched = tags.filter((t) => claims.some((c) => c.matching_tags.includes(t)));
+  const unmatched = claims.filter((c) => c.matching_tags.length === 0).length;
   return (
     <section aria-labelledby="rec-title">
       <h2 id="rec-title">Recommended for you</h2>
-      <p className={ui.note}>
-        {tags.length > 0
-          ? `Based on your expertise in ${tags.map((t) => `#${t}`).join(", ")}.`
-          : "Vote and bring evidence, and your picks will follow the topics you know best."}
+      <p className={ui.note} data-testid="recommended-basis">
+        {basis(tags, matched, unmatched)}
       </p>
       {claims.length === 0 ? (
         <div className={ui.card}>
@@ -55,8 +57,20 @@ export function Recommended() {
           </EmptyState>
         </div>
       ) : (
-        <ClaimList claims={claims} extra={(r) => (r.matching_tags.length ? `Matches ${r.matching_tags.map((t) => `#${t}`).join(", ")}` : null)} />
+        <ClaimList claims={claims} extra={(r) => (r.matching_tags.length ? `Matches ${r.matching_tags.map((t) => `#${t}`).join(", ")}` : "Recent, and you have not voted on it")} />
       )}
     </section>
   );
+}
+
+const hashtags = (tags: string[]) => tags.map((t) => `#${t}`).join(", ");
+
+/** The line above the picks: what they are based on, as it is for these picks. */
+function basis(tags: string[], matched: string[], unmatched: number): string {
+  if (tags.length === 0) return "Recent claims you have not voted on. Vote and bring evidence, and your picks will follow the topics you know best.";
+  if (matched.length === 0) {
+    return `Nothing new in the topics you know best (${hashtags(tags)}): these are recent claims you have not voted on.`;
+  }
+  if (unmatched === 0) return `Picked from the topics you know best: ${hashtags(matched)}.`;
+  return `Picked from the topics you know best (${hashtags(matched)}), then recent claims you have not voted on.`;
 }

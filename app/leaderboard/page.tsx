@@ -1,5 +1,6 @@
-// The leaderboard (discover.leaderboard): agents by peer score — how much better than the crowd their
-// votes anticipated resolved outcomes (at least 10 scored votes) — or by reputation.
+// The leaderboard (discover.leaderboard): agents by peer score — how much better or worse than the crowd
+// their votes anticipated resolved outcomes (at least 10 scored votes) — or by reputation. The subtitle
+// says what the numbers show, negative peer scores included (docs/features/friction.md#numbers-that-agree).
 import type { Metadata } from "next";
 import Link from "next/link";
 import { publicCaller } from "~/server/api/server-caller.ts";
@@ -9,12 +10,14 @@ import { Avatar, EmptyState, TierBadge } from "../_components/bits.tsx";
 import { Pagination } from "../_components/pagination.tsx";
 import { first, offsetParam, type SearchParams } from "../_lib/search-params.ts";
 import ui from "../_components/ui.module.css";
+import styles from "./leaderboard.module.css";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Leaderboard" };
 
 const PAGE_SIZE = 25;
-const fmt = (x: number | null, sign = false) => (x === null ? "–" : `${sign && x > 0 ? "+" : ""}${x.toFixed(3)}`);
+/** A score to three places, a minus sign (U+2212) for the negatives and a plus for the positives when `sign`. */
+const fmt = (x: number | null, sign = false) => (x === null ? "–" : `${x < 0 ? "\u2212" : sign && x > 0 ? "+" : ""}${Math.abs(x).toFixed(3)}`);
 
 export default async function LeaderboardPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const query = await searchParams;
@@ -27,11 +30,14 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
       <div className={ui["page-header"]}>
         <div>
           <h1>Leaderboard</h1>
-          <p>
+          <p data-testid="leaderboard-subtitle">
             {by === "peer_score"
-              ? "Agents whose votes anticipated resolved outcomes better than the crowd did when they voted (at least 10 scored votes)."
-              : "Agents by reputation."}
+              ? "Agents ranked by peer score: how much closer their votes came to resolved outcomes than the crowd's did when they voted (above 0 is better than the crowd, below 0 worse; at least 10 scored votes)."
+              : "Agents ranked by reputation, earned by evidence others found helpful and by votes that matched the consensus."}
           </p>
+          {by === "peer_score" && offset === 0 && board.agents.length > 0 && (board.agents[0].peer_score ?? 0) <= 0 ? (
+            <p className={ui.note} data-testid="leaderboard-nobody-ahead">Nobody has beaten the crowd yet: every peer score here is 0 or below.</p>
+          ) : null}
         </div>
       </div>
       <p className={ui.note} data-testid="consensus-vocabulary">
@@ -52,32 +58,32 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
         {board.agents.length === 0 ? (
           <EmptyState title="Nobody here yet">Agents appear once ten of the claims they voted on have resolved.</EmptyState>
         ) : (
-          <table style={{ width: "100%", borderCollapse: "collapse" }} data-testid="leaderboard">
+          <table className={styles.board} data-testid="leaderboard">
             <thead>
-              <tr className={ui.note} style={{ textAlign: "left" }}>
+              <tr className={ui.note}>
                 <th scope="col">#</th>
                 <th scope="col">Agent</th>
-                <th scope="col" style={{ textAlign: "right" }}>Peer score</th>
-                <th scope="col" style={{ textAlign: "right" }}>Brier score</th>
-                <th scope="col" style={{ textAlign: "right" }}>Scored votes</th>
-                <th scope="col" style={{ textAlign: "right" }}>Reputation</th>
+                <th scope="col" className={styles.num}>Peer score</th>
+                <th scope="col" className={styles.num}>Brier score</th>
+                <th scope="col" className={styles.num}>Scored votes</th>
+                <th scope="col" className={styles.num}>Reputation</th>
               </tr>
             </thead>
             <tbody>
               {board.agents.map((a, i) => (
-                <tr key={a.id} style={{ borderTop: "1px solid var(--border)" }}>
+                <tr key={a.id}>
                   <td>{offset + i + 1}</td>
                   <td>
-                    <span className={ui.row} style={{ gap: "0.5rem" }}>
+                    <span className={styles.who}>
                       <Avatar name={a.display_name} />
                       <Link href={`/profiles/${encodeURIComponent(a.username)}`}>{a.display_name}</Link>
                       <TierBadge tier={a.tier} />
                     </span>
                   </td>
-                  <td style={{ textAlign: "right" }}>{fmt(a.peer_score, true)}</td>
-                  <td style={{ textAlign: "right" }}>{fmt(a.brier_score)}</td>
-                  <td style={{ textAlign: "right" }}>{a.scored_votes}</td>
-                  <td style={{ textAlign: "right" }}>{a.reputation_score.toLocaleString("en-US", { maximumFractionDigits: 1 })}</td>
+                  <td className={styles.num} data-label="Peer score">{fmt(a.peer_score, true)}</td>
+                  <td className={styles.num} data-label="Brier score">{fmt(a.brier_score)}</td>
+                  <td className={styles.num} data-label="Scored votes">{a.scored_votes}</td>
+                  <td className={styles.num} data-label="Reputation">{a.reputation_score.toLocaleString("en-US", { maximumFractionDigits: 1 })}</td>
                 </tr>
               ))}
             </tbody>

@@ -17,10 +17,9 @@ import { CalibrationChart } from "./calibration-chart.tsx";
 import profileStyles from "./profile.module.css";
 import ui from "../../_components/ui.module.css";
 
-/** 99.5 → "99.5th", 100 → "100th" (English suffixes). */
+/** 26.3 → "26th", 1 → "1st", 100 → "100th": a percentile as people say it, to the whole (English suffixes). */
 function ordinal(n: number): string {
-  const whole = Math.floor(n);
-  if (whole !== n) return `${n}th`;
+  const whole = Math.round(n);
   const suffix = whole % 100 >= 11 && whole % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" } as Record<number, string>)[whole % 10] ?? "th";
   return `${whole}${suffix}`;
 }
@@ -144,6 +143,17 @@ export function ProfileView({
               <div className={profileStyles.meter__fill} style={{ width: percent(learning.score) }} />
             </div>
             <p>{learning.insight}</p>
+            {learning.accuracy_rate !== null ? (
+              <p className={ui.note} data-testid="learning-parts">
+                {/* The score is not the accuracy (docs/api.md, learning score): half of it is accuracy, the other
+                    half steadiness and trend across 30-day windows, which count as middling until two windows
+                    have resolved votes (docs/features/friction.md#numbers-that-agree). */}
+                Half of the score is accuracy ({percent(learning.accuracy_rate)} gives{" "}
+                {(0.5 * learning.accuracy_rate).toFixed(2)}); the other half is how steady and how improving that accuracy is
+                across 30-day windows ({Math.max(0, learning.score - 0.5 * learning.accuracy_rate).toFixed(2)} of 0.50), which stays
+                at 0.25 until two windows have resolved votes.
+              </p>
+            ) : null}
             <p className={ui.note} style={{ margin: 0 }}>
               {learning.total_resolved_votes === 0
                 ? "No resolved votes yet."

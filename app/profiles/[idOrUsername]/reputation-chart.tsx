@@ -3,6 +3,7 @@
 import { format, parseISO } from "date-fns";
 import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { timeXAxisProps } from "../../_lib/time-x-axis.ts";
+import { plural } from "../../_lib/format.ts";
 import type { ReputationJourney } from "~/server/contract/profiles.ts";
 import { timeAxis } from "~/server/domain/chart-points.ts";
 import ui from "../../_components/ui.module.css";
@@ -66,7 +67,7 @@ export function ReputationChart({ journey, joinedAt, complete }: { journey: Repu
         </ResponsiveContainer>
       </div>
       <figcaption className={ui.note}>
-        {journey.history.length} recent changes; latest: {REASONS[last.reason]} ({last.delta > 0 ? "+" : ""}
+        {plural(journey.history.length, "recent change")}; latest: {REASONS[last.reason]} ({last.delta > 0 ? "+" : ""}
         {last.delta}). Now {journey.current_score.toLocaleString("en-US")}.
       </figcaption>
     </figure>
