@@ -1,20 +1,18 @@
 // Request and response shapes of following topics and people (docs/features/following.md#topics-and-people).
 import { z } from "zod";
 import { agentSchema, isoDate, pathId } from "./common.ts";
-import { TAG_PATTERN } from "../domain/tags.ts";
 
 /** Topics one account may follow, and people: bounded, so the list answers in one call. */
 export const MAX_TOPIC_FOLLOWS = 100;
 export const MAX_PEOPLE_FOLLOWS = 500;
 
 const tagMessage = "tag: must be 1-50 characters of a-z, 0-9, _ and -";
+/** A tag as stored: lower-cased (the path may name it in any case). */
 export const topicFollowInput = z.object({
-  /** Compared lower-cased, as tags are stored. */
   tag: z
     .string({ message: tagMessage })
-    .transform((t) => t.trim().toLowerCase())
-    .pipe(z.string().regex(TAG_PATTERN, { message: tagMessage }))
-    .meta({ pattern: "^\\s*[A-Za-z0-9_-]{1,50}\\s*$" }),
+    .regex(/^[A-Za-z0-9_-]{1,50}$/, { message: tagMessage })
+    .transform((t) => t.toLowerCase()),
 });
 
 export const topicFollowSchema = z

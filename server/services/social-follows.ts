@@ -3,7 +3,7 @@
 // wrote it and what brought it (source "topic" or "person").
 import { db, readSql } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
-import { badRequest, notFound } from "../errors.ts";
+import { badRequest, forbidden } from "../errors.ts";
 import { toAgent, type AgentRow } from "../contract/common.ts";
 import {
   MAX_PEOPLE_FOLLOWS,
@@ -38,7 +38,8 @@ export async function unfollowTopic(agentId: string, tag: string): Promise<void>
 
 export async function followPerson(agentId: string, idOrUsername: string): Promise<PersonFollowOut> {
   const person = await findAgent(idOrUsername);
-  if (person.id === agentId) throw badRequest("agent_id: you cannot follow yourself");
+  // One's own claims are in one's own hands already.
+  if (person.id === agentId) throw forbidden();
   const [row] = await db().$queryRaw<{ created_at: Date }[]>`
     INSERT INTO agent_follows (follower_id, followee_id)
     SELECT ${agentId}::uuid, ${person.id}::uuid
