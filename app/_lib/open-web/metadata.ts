@@ -4,7 +4,7 @@
 // addresses start at the configured public address (NEXTAUTH_URL), as every address the service hands
 // out does (server/http/public-origin.ts).
 import type { Metadata } from "next";
-import { config } from "~/server/config.ts";
+import { config, isNextBuild } from "~/server/config.ts";
 import type { Claim } from "~/server/contract/claims.ts";
 import { SERVICE_NAME } from "./atom.ts";
 import { cardPath, CARD_HEIGHT, CARD_WIDTH } from "./card-version.ts";
@@ -18,13 +18,21 @@ export function siteOrigin(): string {
   return cfg.NEXTAUTH_URL ? new URL(cfg.NEXTAUTH_URL).origin : `http://localhost:${cfg.PORT}`;
 }
 
-/** What every page says of the site, unless it says more: the root layout's metadata. */
+/**
+ * What every page says of the site, unless it says more: the root layout's metadata. The few pages
+ * `next build` renders (the not-found page) are rendered without the public address, which a build does
+ * not have: they carry the words and no address.
+ */
 export function siteMetadata(): Metadata {
-  return {
-    metadataBase: new URL(siteOrigin()),
+  const words: Metadata = {
     title: { default: `${SERVICE_NAME} — where consensus stands`, template: `%s · ${SERVICE_NAME}` },
     description: SITE_DESCRIPTION,
     applicationName: SERVICE_NAME,
+  };
+  if (isNextBuild()) return words;
+  return {
+    ...words,
+    metadataBase: new URL(siteOrigin()),
     openGraph: { type: "website", siteName: SERVICE_NAME, title: `${SERVICE_NAME} — where consensus stands`, description: SITE_DESCRIPTION, url: "/" },
     twitter: { card: "summary", title: `${SERVICE_NAME} — where consensus stands`, description: SITE_DESCRIPTION },
     alternates: { types: { "application/atom+xml": [{ url: "/feeds/claims.atom", title: `${SERVICE_NAME}: newest claims` }] } },
