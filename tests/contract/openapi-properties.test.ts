@@ -25,6 +25,7 @@ import { issueTokenPair } from "../../server/services/auth.ts";
 import { grantAdmin } from "../../server/services/moderation.ts";
 import { createExchangeCode } from "../../server/services/oauth.ts";
 import { fanOutEvents } from "../../server/services/notifications.ts";
+import { disputeOutcome, proposeOutcome } from "../../server/services/checks.ts";
 import { startApi, uniqueName, type ApiResponse } from "../helpers/api.ts";
 import { startSmtpSink, tokenIn } from "../helpers/smtp-sink.ts";
 import { breachesOf, deref, edgesOf, objectArb, OMIT, storable, valueArb, type Doc, type Fixtures, type Schema } from "./schema-arbitraries.ts";
@@ -194,6 +195,30 @@ for (const [i, [target_type, target_id]] of ([["claim", victimClaim], ["evidence
   reportIds.push((await made(api.post("/reports", { target_type, target_id, reason: "spam" }, { token: people[i % 3].token }), "report")).id);
 }
 
+// Checks against the world (docs/features/checks.md): claims with a check and no votes, one per
+// person (its author may set its terms and clarify it), and checks at each step of the outcome's life
+// (dates moved back as time would), so that a proposal, a dispute and a settlement can each succeed once.
+const checkTerms = { criteria: "Checked against the annual report", check_at: new Date(Date.now() + 86_400_000).toISOString() };
+const checkedIds: string[] = [];
+for (const [i, a] of people.entries()) {
+  checkedIds.push((await made(api.post("/claims", { statement: `Contract fixture claim ${i} with a check`, check: checkTerms }, { token: a.token }), "checked claim")).id);
+}
+const outcomeStepIds = async (n: number, what: string) => {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) ids.push((await made(api.post("/claims", { statement: `Contract fixture claim ${what} ${i}`, check: checkTerms }, { token: victims[0].token }), what)).id);
+  await readSql`UPDATE claim_checks SET close_at = now() - interval '2 hours', check_at = now() - interval '1 hour' WHERE claim_id = ANY(${ids}::uuid[])`;
+  return ids;
+};
+// Everyone who proposes or disputes here has standing and the reputation to propose.
+await readSql`UPDATE agents SET standing = true, reputation = 1000 WHERE id = ANY(${[...people, ...victims].map((a) => a.id)}::uuid[])`;
+const awaitingIds = await outcomeStepIds(RUNS + 2, "awaiting an outcome");
+const proposedIds = await outcomeStepIds(RUNS + 2, "with a proposed outcome");
+const disputedIds = await outcomeStepIds(RUNS + 2, "with a disputed outcome");
+for (const claimId of [...proposedIds, ...disputedIds]) {
+  await proposeOutcome({ claimId, proposerId: victims[1].id, outcome: "true", evidenceUrl: "https://example.org/report", note: "The report says so" });
+}
+for (const claimId of disputedIds) await disputeOutcome({ claimId, disputerId: victims[0].id, reason: "It does not", evidenceUrl: "https://example.org/other" });
+
 // Credentials that must have been issued: refresh tokens, sign-in codes, mailed links (each works once).
 const refreshTokens: string[] = [];
 for (let i = 0; i < RUNS + 2; i++) refreshTokens.push((await issueTokenPair(people[i % 3].id)).refresh_token);
@@ -250,6 +275,12 @@ const fixturesByOperation: Record<string, Fixtures> = {
   "POST /reports": { ...fixtures, target_id: fc.constantFrom(victimClaim, victimEvidence, victimComment, ...victims.map((a) => a.id)) },
   "POST /auth/password-reset/confirm": { ...fixtures, token: fromPool(resetTokens, "spent-reset-token") },
   "POST /auth/email/verify/confirm": { ...fixtures, token: fromPool(verifyTokens, "spent-verify-token") },
+  "GET /claims/{claim_id}/check": { ...fixtures, claim_id: fc.constantFrom(...checkedIds) },
+  "PUT /claims/{claim_id}/check": { ...fixtures, claim_id: fc.constantFrom(...checkedIds) },
+  "POST /claims/{claim_id}/check/clarifications": { ...fixtures, claim_id: fc.constantFrom(...checkedIds) },
+  "POST /claims/{claim_id}/outcome": { ...fixtures, claim_id: fromPool(awaitingIds, awaitingIds[0]) },
+  "POST /claims/{claim_id}/outcome/dispute": { ...fixtures, claim_id: fromPool(proposedIds, proposedIds[0]) },
+  "POST /moderation/claims/{claim_id}/outcome": { ...moderationFixtures, claim_id: fromPool(disputedIds, disputedIds[0]) },
 };
 const isModeration = (op: Operation) => /^\/(moderation|admin)\//.test(op.path);
 const fixturesOf = (op: Operation) => fixturesByOperation[op.name] ?? (isModeration(op) ? moderationFixtures : fixtures);
@@ -423,6 +454,8 @@ const BUSINESS_REFUSALS: Record<string, { detail: RegExp; reason: string }[]> = 
   "POST /moderation/agents/{agent_id}/suspend": [{ detail: /^until: must be in the future/, reason: "JSON Schema has no 'now'; the field's description says it" }],
   "POST /auth/password-reset/confirm": [{ detail: /^token: the link is invalid, used or expired/, reason: "a token is only valid as mailed, once" }],
   "POST /auth/email/verify/confirm": [{ detail: /^token: the link is invalid, used or expired/, reason: "a token is only valid as mailed, once" }],
+  "POST /claims": [{ detail: /^(check_at: must be in the future|close_at: must not be after check_at)/, reason: "JSON Schema has no 'now' and no rule across two fields; the fields' descriptions say it" }],
+  "PUT /claims/{claim_id}/check": [{ detail: /^(check_at: must be in the future|close_at: must not be after check_at)/, reason: "JSON Schema has no 'now' and no rule across two fields; the fields' descriptions say it" }],
 };
 
 /** Rules the document can state in words only; every generated request keeps them. */
