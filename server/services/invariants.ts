@@ -4,7 +4,8 @@
 // reputation and tier against their reputation events, and the outcome records against the
 // resolution events and the agents' resolved-vote counts, every claim's bridging row, and each claim's
 // counted sums, histograms and consensus status, each vote's sorting and each account's standing
-// (docs/features/consensus.md), each argument's relevance sums (docs/features/arguments.md).
+// (docs/features/consensus.md), each argument's relevance sums (docs/features/arguments.md), and each
+// check's bonds (docs/features/checks.md).
 // Used after concurrency tests and by `npm run check:invariants` against any database.
 import { readSql } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
@@ -15,6 +16,8 @@ import { HISTOGRAM_BINS, histogramBinSql, MIN_CONSENSUS_VOTERS } from "../domain
 import { CONSENSUS_HIGH, CONSENSUS_LOW } from "../domain/gradient.ts";
 import { sameVerdict, standingOf } from "../domain/standing.ts";
 import { factsFromRow, ruleFromRow, STANDING_FACT_COLUMNS, type StandingFactRow } from "./standing.ts";
+import { UNDISPUTED_REWARD } from "../domain/checks.ts";
+import { TOMBSTONE_AGENT_ID } from "../domain/accounts.ts";
 
 // Counters count visible content only (docs/features/moderation.md; server/services/visibility.ts): the claims total,
 // the vote total, the tag counters over visible claims; evidence_count and comment_count over the
@@ -258,10 +261,12 @@ const CHECKS: Check[] = [
   },
   {
     // Reputation is the sum of its events (each records the change actually applied), never
-    // negative, its tier follows it, and the resolved-vote counts match the resolution events.
+    // negative unless a bond was staked (docs/features/checks.md#bonds), its tier follows it, and the
+    // resolved-vote counts match the resolution events.
     sql: `
       WITH ev AS (
         SELECT agent_id, sum(delta) AS total,
+               bool_or(reason IN ('outcome_bond_staked', 'outcome_bond_returned', 'outcome_bond_won')) AS bonds,
                count(*) FILTER (WHERE reason IN ('vote_aligned', 'vote_opposed')) AS resolved,
                count(*) FILTER (WHERE reason = 'vote_aligned') AS correct
         FROM reputation_events GROUP BY agent_id
@@ -270,7 +275,7 @@ const CHECKS: Check[] = [
         FROM vote_outcomes GROUP BY agent_id
       ), a AS (
         SELECT a.id, a.reputation, a.tier::text AS tier, a.resolved_votes, a.correct_resolved_votes,
-               coalesce(ev.total, 0) AS events_total, coalesce(ev.resolved, 0) AS resolved, coalesce(ev.correct, 0) AS correct,
+               coalesce(ev.total, 0) AS events_total, coalesce(ev.bonds, false) AS bonds, coalesce(ev.resolved, 0) AS resolved, coalesce(ev.correct, 0) AS correct,
                coalesce(rec.resolved, 0) AS rec_resolved, coalesce(rec.correct, 0) AS rec_correct,
                CASE WHEN a.reputation >= ${TRUSTED_MIN} THEN 'trusted' WHEN a.reputation >= ${ESTABLISHED_MIN} THEN 'established' ELSE 'new' END AS expected_tier
         FROM agents a LEFT JOIN ev ON ev.agent_id = a.id LEFT JOIN rec ON rec.agent_id = a.id
@@ -278,13 +283,40 @@ const CHECKS: Check[] = [
       SELECT id::text AS id, reputation, events_total, tier, expected_tier, resolved_votes, resolved, rec_resolved,
              correct_resolved_votes, correct, rec_correct
       FROM a
-      WHERE reputation < 0 OR ${differs("reputation", "events_total")} OR tier <> expected_tier
+      WHERE (reputation < 0 AND NOT bonds) OR ${differs("reputation", "events_total")} OR tier <> expected_tier
          OR resolved_votes <> resolved OR correct_resolved_votes <> correct
          OR resolved_votes <> rec_resolved OR correct_resolved_votes <> rec_correct`,
     describe: (r) =>
       `agent ${r.id}: reputation=${r.reputation} (events sum to ${r.events_total}), tier=${r.tier} (expected ${r.expected_tier}), ` +
       `resolved_votes=${r.resolved_votes} (events ${r.resolved}, outcome records ${r.rec_resolved}), ` +
       `correct_resolved_votes=${r.correct_resolved_votes} (events ${r.correct}, outcome records ${r.rec_correct})`,
+  },
+  {
+    // Each check's bonds (docs/features/checks.md#bonds): the outcome events of each account on the
+    // claim sum to what the check's stage says — staked while open to dispute or disputed; undisputed
+    // and final, the reward; settled, the bond won or lost — and no one else has any.
+    sql: `
+      WITH ev AS (
+        SELECT e.claim_id, e.agent_id, sum(e.delta) AS net FROM reputation_events e
+        WHERE e.reason IN ('outcome_bond_staked', 'outcome_bond_returned', 'outcome_bond_won')
+          AND e.claim_id IN (SELECT claim_id FROM claim_checks)
+        GROUP BY e.claim_id, e.agent_id
+      ), want AS (
+        SELECT claim_id, proposer_id AS agent_id,
+               CASE WHEN stage IN ('proposed', 'disputed') THEN -bond WHEN disputer_id IS NULL THEN ${UNDISPUTED_REWARD}
+                    WHEN proposed_outcome = outcome THEN bond ELSE -bond END AS net
+        FROM claim_checks WHERE proposer_id IS NOT NULL
+        UNION ALL
+        SELECT claim_id, disputer_id, CASE WHEN stage = 'disputed' OR proposed_outcome = outcome THEN -bond ELSE bond END
+        FROM claim_checks WHERE disputer_id IS NOT NULL
+      )
+      SELECT coalesce(e.claim_id, w.claim_id)::text AS claim_id, coalesce(e.agent_id, w.agent_id)::text AS agent_id,
+             e.net AS stored, w.net AS expected
+      FROM ev e FULL JOIN want w ON w.claim_id = e.claim_id AND w.agent_id = e.agent_id
+      WHERE coalesce(e.agent_id, w.agent_id) <> '${TOMBSTONE_AGENT_ID}'::uuid
+        AND (e.net IS NULL OR w.net IS NULL OR ${differs("e.net", "w.net")})`,
+    describe: (r) =>
+      `claim ${r.claim_id}, agent ${r.agent_id}: outcome bond events sum to ${r.stored ?? "nothing"}, the check's stage says ${r.expected ?? "none"}`,
   },
   {
     // Each argument's relevance sums (docs/features/arguments.md): Σ value and the count of its votes.

@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, type TestApi } from "../helpers/api.ts";
 import { db } from "../../server/db/client.ts";
 import { checkInvariants } from "../../server/services/invariants.ts";
-import { newClaim, quickAgent, quickAgents, type Voter } from "./claims-fixtures.ts";
+import { newClaim, quickAgent, quickAgents, setReputation, type Voter } from "./claims-fixtures.ts";
+import { disputeOutcome, proposeOutcome, setCheckIn, settleOutcome } from "../../server/services/checks.ts";
+import { sqlTransaction } from "../../server/db/client.ts";
 
 let api: TestApi;
 let author: Voter;
@@ -250,5 +252,28 @@ describe("checkInvariants reports a corrupted counter", () => {
     );
     expect(violations).toMatch(new RegExp(`claim ${claim.id}, agent ${contrarian.id}`));
     expect(await checkInvariants()).toEqual([]);
+  });
+});
+
+describe("a check's bonds", () => {
+  it("each account's outcome events against the check's stage; a lost bond below zero is no violation", async () => {
+    const { id: claimId } = await newClaim(api, author.token);
+    const terms = { criteria: "Checked against the annual report", finePrint: null, sourceUrl: null, checkAt: new Date(Date.now() + 3_600_000), closeAt: null, assumptions: [] };
+    expect(await sqlTransaction((tx) => setCheckIn(tx, { claimId, viewerId: author.id, terms, now: new Date() }))).toEqual({ ok: true });
+    await sql(`UPDATE claim_checks SET close_at = now() - interval '2 hours', check_at = now() - interval '1 hour' WHERE claim_id = $1::uuid`, claimId);
+    const [proposer, disputer, moderator] = await quickAgents(3);
+    await setReputation(proposer.id, 10);
+    await setReputation(disputer.id, 2);
+    await sql(`UPDATE agents SET standing = true WHERE id = ANY($1::uuid[])`, [proposer.id, disputer.id]);
+    expect(await proposeOutcome({ claimId, proposerId: proposer.id, outcome: "true", evidenceUrl: "https://example.org/r", note: "n" })).toEqual({ ok: true });
+    expect(await disputeOutcome({ claimId, disputerId: disputer.id, reason: "r", evidenceUrl: "https://example.org/d" })).toEqual({ ok: true });
+    expect(await settleOutcome({ claimId, moderatorId: moderator.id, outcome: "true", reason: "The report says so" })).toEqual({ ok: true });
+    // The disputer lost its bond: -3, and consistent.
+    await expectReported(
+      `UPDATE claim_checks SET outcome = 'false' WHERE claim_id = $1::uuid`,
+      `UPDATE claim_checks SET outcome = 'true' WHERE claim_id = $1::uuid`,
+      new RegExp(`claim ${claimId}, agent ${proposer.id}: outcome bond events sum to 5, the check's stage says -5`),
+      [claimId],
+    );
   });
 });
