@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { isoDate, pathId } from "./common.ts";
 import { createClaimInput } from "./claims.ts";
+import { createEvidenceInput } from "./evidence.ts";
 
 export const editClaimInput = z.object({
   claim_id: pathId,
@@ -29,3 +30,26 @@ export const claimHistorySchema = z
   })
   .meta({ id: "ClaimHistory" });
 export type ClaimHistory = z.infer<typeof claimHistorySchema>;
+
+/** Evidence: its title and excerpt (what the source is and why it matters); the source itself stays. */
+export const editEvidenceInput = z.object({
+  evidence_id: pathId,
+  title: createEvidenceInput.shape.title,
+  excerpt: createEvidenceInput.shape.excerpt,
+});
+export type EditEvidenceInput = z.infer<typeof editEvidenceInput>;
+
+export const evidenceVersionSchema = z
+  .object({
+    version: z.number().int().min(1),
+    content: z.string(),
+    title: z.string().nullable(),
+    excerpt: z.string().nullable(),
+    created_at: isoDate,
+  })
+  .meta({ id: "EvidenceVersion" });
+
+export const evidenceHistorySchema = z
+  .object({ evidence_id: z.string(), edited_at: isoDate.nullable(), versions: z.array(evidenceVersionSchema) })
+  .meta({ id: "EvidenceHistory" });
+export type EvidenceHistory = z.infer<typeof evidenceHistorySchema>;

@@ -6,7 +6,9 @@ import { Prisma } from "../db/generated/client.ts";
 import { AppError, forbidden, notFound } from "../errors.ts";
 import { isUuid } from "../contract/common.ts";
 import type { Claim } from "../contract/claims.ts";
-import type { ClaimHistory, EditClaimInput } from "../contract/edits.ts";
+import type { ClaimHistory, EditClaimInput, EditEvidenceInput, EvidenceHistory } from "../contract/edits.ts";
+import type { Evidence } from "../contract/evidence.ts";
+import { EVIDENCE_NOT_FOUND, getEvidence } from "./evidence.ts";
 import { claimView } from "./claim-views.ts";
 import { CLAIM_NOT_FOUND } from "./claims.ts";
 import { claimWithStatement, duplicateStatement, isDuplicateStatement } from "./similar-claims.ts";
@@ -75,4 +77,62 @@ export async function claimHistory(claimId: string, viewerId: string | null): Pr
     ? rows.map((r) => ({ version: r.version, statement: r.statement, created_at: new Date(r.created_at).toISOString() }))
     : [{ version: 1, statement: claim.statement, created_at: new Date(claim.created_at).toISOString() }];
   return { claim_id: claim.id, edited_at: claim.edited_at ? new Date(claim.edited_at).toISOString() : null, versions };
+}
+
+export const EDIT_LOCKED_EVIDENCE = "The evidence has votes: it can no longer be edited";
+
+interface LockedEvidence {
+  author_id: string;
+  claim_id: string;
+  content: string;
+  title: string | null;
+  excerpt: string | null;
+  created_at: Date;
+  voted: boolean;
+}
+
+/**
+ * PATCH /evidence/{evidence_id}: its author corrects the title and excerpt while nobody has voted on
+ * it (the source itself, `content`, stays what it was). Versions as for claims.
+ */
+export async function editEvidence(agentId: string, input: EditEvidenceInput): Promise<Evidence> {
+  if (!isUuid(input.evidence_id)) throw notFound(EVIDENCE_NOT_FOUND);
+  const evidenceId = input.evidence_id;
+  const changed = await sqlTransaction(async (tx) => {
+    const [row] = await tx.query<LockedEvidence>(Prisma.sql`
+      SELECT author_id::text AS author_id, claim_id::text AS claim_id, content, title, excerpt, created_at,
+             (upvotes + downvotes > 0 OR EXISTS (SELECT 1 FROM evidence_votes v WHERE v.evidence_id = e.id)) AS voted
+      FROM evidence e WHERE e.id = ${evidenceId}::uuid FOR NO KEY UPDATE`);
+    if (!row) throw notFound(EVIDENCE_NOT_FOUND);
+    if (row.author_id !== agentId) throw forbidden();
+    if (row.voted) throw new AppError("edit_locked", EDIT_LOCKED_EVIDENCE);
+    const title = input.title === undefined ? row.title : input.title;
+    const excerpt = input.excerpt === undefined ? row.excerpt : input.excerpt;
+    if (title === row.title && excerpt === row.excerpt) return null;
+    await tx.execute(Prisma.sql`
+      INSERT INTO evidence_versions (evidence_id, version, content, title, excerpt, created_at)
+      SELECT ${evidenceId}::uuid, 1, ${row.content}, ${row.title}, ${row.excerpt}, ${row.created_at}::timestamptz
+      WHERE NOT EXISTS (SELECT 1 FROM evidence_versions WHERE evidence_id = ${evidenceId}::uuid)`);
+    await tx.execute(Prisma.sql`
+      INSERT INTO evidence_versions (evidence_id, version, content, title, excerpt)
+      SELECT ${evidenceId}::uuid, max(version) + 1, ${row.content}, ${title}, ${excerpt} FROM evidence_versions WHERE evidence_id = ${evidenceId}::uuid`);
+    await tx.execute(Prisma.sql`UPDATE evidence SET title = ${title}, excerpt = ${excerpt}, edited_at = now(), updated_at = now() WHERE id = ${evidenceId}::uuid`);
+    return row.claim_id;
+  });
+  if (changed) await announceClaimChanged(changed, "evidence.edited");
+  return getEvidence({ evidenceId, viewerId: agentId });
+}
+
+/** GET /evidence/{evidence_id}/history: every version, oldest first. */
+export async function evidenceHistory(evidenceId: string, viewerId: string | null): Promise<EvidenceHistory> {
+  const current = await getEvidence({ evidenceId, viewerId }); // 404 as the evidence itself
+  const [rows, [meta]] = await Promise.all([
+    readSql<{ version: number; content: string; title: string | null; excerpt: string | null; created_at: Date }>(Prisma.sql`
+      SELECT version, content, title, excerpt, created_at FROM evidence_versions WHERE evidence_id = ${current.id}::uuid ORDER BY version`),
+    readSql<{ edited_at: Date | null }>(Prisma.sql`SELECT e.edited_at FROM evidence e WHERE e.id = ${current.id}::uuid`),
+  ]);
+  const versions = rows.length
+    ? rows.map((r) => ({ version: r.version, content: r.content, title: r.title, excerpt: r.excerpt, created_at: new Date(r.created_at).toISOString() }))
+    : [{ version: 1, content: current.content, title: current.title, excerpt: current.excerpt, created_at: current.created_at }];
+  return { evidence_id: current.id, edited_at: meta?.edited_at ? new Date(meta.edited_at).toISOString() : null, versions };
 }

@@ -85,3 +85,30 @@ describe("PATCH /claims/{claim_id} and GET /claims/{claim_id}/history", () => {
     expect((await api.get(`/claims/${id}/history`, { token: author.token })).status).toBe(200);
   });
 });
+
+describe("PATCH /evidence/{evidence_id} and GET /evidence/{evidence_id}/history", () => {
+  it("lets its author correct title and excerpt before the first vote, keeps every version, then locks it", async () => {
+    const claim = await newClaim(`Evidence gets edited on this claim ${Math.random()}`);
+    const ev = await api.post(`/claims/${claim}/evidence`, { position: "supports", content_type: "link", content: "https://example.org/paper", title: "A papr" }, { token: other.token });
+    expect(ev.status, ev.text).toBe(201);
+    const patch = (body: object, token = other.token) => api.request("PATCH", `/evidence/${ev.body.id}`, { token, body });
+
+    expect((await patch({ title: "Someone else's fix" }, author.token)).body.code).toBe("forbidden");
+    const fixed = await patch({ title: "A paper", excerpt: "Table 2 shows it." });
+    expect(fixed.status, fixed.text).toBe(200);
+    expect(fixed.body).toMatchObject({ title: "A paper", excerpt: "Table 2 shows it.", content: "https://example.org/paper" });
+    const history = await api.get(`/evidence/${ev.body.id}/history`);
+    expect(history.status).toBe(200);
+    expect(history.body.versions.map((v: { title: string; excerpt: string | null }) => [v.title, v.excerpt])).toEqual([
+      ["A papr", null],
+      ["A paper", "Table 2 shows it."],
+    ]);
+    expect(history.body.edited_at).toMatch(/Z$/);
+
+    expect((await api.post(`/evidence/${ev.body.id}/vote`, { direction: "up" }, { token: author.token })).status).toBe(200);
+    const locked = await patch({ title: "Too late" });
+    expect(locked.status).toBe(409);
+    expect(locked.body.code).toBe("edit_locked");
+    expect((await api.get(`/evidence/${ev.body.id}`)).body.title).toBe("A paper");
+  });
+});

@@ -38,6 +38,8 @@ const EXEMPT_SNIPPETS = [
   "`arguments g JOIN claims c ON c.id = g.child_claim_id LEFT JOIN", // ARGUMENTS_WITH_CHILD: every query using it names visibleClaim("c")
   "WHERE c.statement_key = claim_statement_key(", // a duplicate statement is refused whoever can see the claim that has it
   "FROM claims c WHERE c.id = ${claimId}::uuid FOR UPDATE", // editClaim locks the claim by id for its author, who may edit it while hidden (as they see it)
+  "FROM evidence e WHERE e.id = ${evidenceId}::uuid FOR NO KEY UPDATE", // editEvidence locks the evidence by id for its author, who may edit it while hidden
+  "SELECT e.edited_at FROM evidence e WHERE e.id = ${current.id}", // evidenceHistory: after getEvidence answered (404 when hidden, but to its author and moderators)
 ];
 
 const TABLE_REF = /\b(FROM|JOIN)\s+(claims|evidence|comments)\b|\bdb\(\)\.(claim|evidence|comment)\.(findMany|findFirst|findUnique|count)\b|\btx\.(claim|evidence|comment)\.(findMany|findFirst|findUnique|count)\b/g;
