@@ -1,6 +1,7 @@
 "use client";
 // The platform's numbers, drawn from [label, value] pairs (docs/architecture.md#pages-from-data), and where
-// anyone can check them: the open data (docs/features/open-data.md).
+// anyone can check them: the open data (docs/features/open-data.md), and how often the crowd was right
+// against the world (docs/features/checks.md).
 import Link from "next/link";
 import { compactNumber } from "../_lib/format.ts";
 import statsStyles from "./stats-bar.module.css";
@@ -21,6 +22,10 @@ export function StatsBarView({ numbers, note }: { numbers: [label: string, value
         {note}{" "}
         <Link href="/data" data-testid="verify-numbers">
           Verify these numbers
+        </Link>{" "}
+        ·{" "}
+        <Link href="/calibration" data-testid="crowd-calibration-link">
+          How often the crowd is right
         </Link>
       </p>
     </>
