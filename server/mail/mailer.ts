@@ -37,6 +37,11 @@ function delivery(): Delivery {
   return chosen;
 }
 
+/** Whether mail can go out at all (SMTP, or files outside production). */
+export function mailAvailable(): boolean {
+  return delivery().kind !== "none";
+}
+
 /** 503 `Mail is not configured` when no mail can go out: checked before any work is done. */
 export function assertMailAvailable(): void {
   if (delivery().kind === "none") throw new AppError("mail_not_configured", MAIL_NOT_CONFIGURED);

@@ -43,21 +43,24 @@ async function settledCount(email: string, count: number): Promise<number> {
 }
 
 describe("mail to one address", () => {
-  it("15 reset requests from 15 clients: 202 each, 3 mails; verification shares the budget; other inboxes are unaffected", async () => {
+  it("sign-up's verification mail and 15 reset requests from 15 clients: 202 each, 3 mails; verification shares the budget; other inboxes are unaffected", async () => {
     const victim = await register();
+    expect(await settledCount(victim.email, 1)).toBe(1); // the sign-up's verification mail
     for (let i = 0; i < 15; i++) {
       const res = await api.post("/auth/password-reset", { email: victim.email }, from(freshIp()));
       expect(res.status, res.text).toBe(202);
       expect(res.body).toEqual({ accepted: true });
     }
     expect(await settledCount(victim.email, 3)).toBe(3);
+    expect(smtp.mails.filter((m) => m.to.includes(victim.email) && /Verify your email/.test(m.subject))).toHaveLength(1);
 
     const verify = await api.post("/auth/email/verify", {}, { token: victim.token, ...from(freshIp()) });
     expect(verify.status, verify.text).toBe(202);
     expect(await settledCount(victim.email, 4)).toBe(3);
 
+    // Another address has its own budget: its sign-up's verification mail and a reset both go out.
     const other = await register();
     expect((await api.post("/auth/password-reset", { email: other.email.toUpperCase() }, from(freshIp()))).status).toBe(202);
-    expect(await settledCount(other.email, 1)).toBe(1);
+    expect(await settledCount(other.email, 2)).toBe(2);
   });
 });

@@ -19,7 +19,7 @@ export const authRouter = router({
     })
     .input(registerInput)
     .output(agentWithEmailSchema)
-    .mutation(({ input }) => auth.register(input)),
+    .mutation(({ input }) => auth.signUp(input)),
 
   login: publicProcedure
     .meta({
