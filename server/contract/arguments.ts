@@ -84,6 +84,35 @@ export const argumentListSchema = z
 
 export type ArgumentList = z.infer<typeof argumentListSchema>;
 
+/** Where a claim stands as an argument: under which claims, for or against them. */
+export const argumentUsesInput = z.object({
+  claim_id: pathId,
+  limit: boundedInt("limit", 1, 100, 20),
+  offset: offsetSchema,
+});
+
+export type ArgumentUsesInput = z.infer<typeof argumentUsesInput>;
+
+export const argumentUseSchema = z
+  .object({
+    /** The argument (the link): its relevance and impact are in the parent's list. */
+    id: z.uuid(),
+    /** Whether this claim is a reason for the parent or against it. */
+    stance: z.enum(STANCES),
+    /** The claim it argues for or against. */
+    claim: claimSchema,
+  })
+  .meta({ id: "ArgumentUse" });
+
+export const argumentUsesSchema = z
+  .object({
+    uses: z.array(argumentUseSchema),
+    total: z.number().int(),
+  })
+  .meta({ id: "ArgumentUses" });
+
+export type ArgumentUses = z.infer<typeof argumentUsesSchema>;
+
 export const TREE_MAX_DEPTH = 4;
 export const TREE_CHILDREN_PER_NODE = 50;
 /**

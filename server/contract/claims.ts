@@ -334,6 +334,8 @@ export const similarClaimSchema = claimSchema
   .extend({
     /** 0–1: trigram similarity of the statements, raised by the full-text rank of the words they share. */
     similarity: z.number().min(0).max(1),
+    /** The same statement once folded (case, spaces and punctuation aside): a new claim with the text would be refused as a duplicate. */
+    exact: z.boolean(),
   })
   .meta({ id: "SimilarClaim" });
 

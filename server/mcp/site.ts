@@ -34,11 +34,23 @@ export async function claimMarkdownResponse(request: Request, claimId: string): 
   const ctx = await anonymousWebContext(request.headers);
   const caller = createCaller(ctx);
   const evidenceInput = { claim_id: claimId, limit: 100 };
+  const argumentsInput = { claim_id: claimId, sort_by: "impact", limit: 50 } as const;
+  const usesInput = { claim_id: claimId, limit: 20 };
   try {
-    const charged = await chargeCalls(ctx, [call("claims.get", { claim_id: claimId }), call("evidence.list", evidenceInput)]);
+    const charged = await chargeCalls(ctx, [
+      call("claims.get", { claim_id: claimId }),
+      call("evidence.list", evidenceInput),
+      call("arguments.list", argumentsInput),
+      call("arguments.argues", usesInput),
+    ]);
     if (charged.refused) return refused(RATE_LIMITED_BODY, charged.limit);
-    const [claim, evidence] = await Promise.all([caller.claims.get({ claim_id: claimId }), caller.evidence.list(evidenceInput)]);
-    const body = claimMarkdown({ claim, evidence: evidence.evidence, totalEvidence: evidence.total, origin: publicOrigin(request) });
+    const [claim, evidence, args, uses] = await Promise.all([
+      caller.claims.get({ claim_id: claimId }),
+      caller.evidence.list(evidenceInput),
+      caller.arguments.list(argumentsInput),
+      caller.arguments.argues(usesInput),
+    ]);
+    const body = claimMarkdown({ claim, evidence: evidence.evidence, totalEvidence: evidence.total, args, uses, origin: publicOrigin(request) });
     return new Response(request.method === "HEAD" ? null : body, { status: 200, headers: { ...TEXT_HEADERS, "Content-Type": "text/markdown; charset=utf-8" } });
   } catch (err) {
     const body = callErrorBody(err, { log: "[site] claim markdown failed" });

@@ -16,6 +16,9 @@ import {
   type ArgumentList,
   type ArgumentOut,
   type ArgumentTree,
+  type ArgumentUses,
+  type ArgumentUsesInput,
+  type Stance,
   type ListArgumentsInput,
   type TreeArgument,
   type TreeInput,
@@ -143,11 +146,17 @@ export async function addArgument(authorId: string, input: AddArgumentInput): Pr
   return getArgument({ argumentId, viewerId: authorId });
 }
 
+/**
+ * The new claim of an argument written as a statement. Without tags of its own it takes its parent's:
+ * a reason about a topic is in that topic, not a stray without one in Explore and the topic pages
+ * (docs/features/arguments.md#adding-one).
+ */
 async function insertChild(tx: SqlTx, authorId: string, input: AddArgumentInput): Promise<string> {
+  const tags = !input.tags?.length ? Prisma.sql`(SELECT p.tags FROM claims p WHERE p.id = ${input.claim_id}::uuid)` : Prisma.sql`${input.tags}::text[]`;
   const [row] = await tx.query<{ id: string }>(Prisma.sql`
     INSERT INTO claims (id, statement, complexity_tier, tags, author_id, updated_at)
     VALUES (gen_random_uuid(), ${input.statement!}, ${input.complexity_tier ?? "simple"}::"ComplexityTier",
-            ${input.tags ?? []}::text[], ${authorId}::uuid, now())
+            ${tags}, ${authorId}::uuid, now())
     RETURNING id::text AS id`);
   return row.id;
 }
@@ -281,6 +290,31 @@ export async function listArguments(input: ListArgumentsInput, viewerId: string 
            ARRAY(SELECT id::text FROM args WHERE true ${stance} ORDER BY ${order} LIMIT ${input.limit} OFFSET ${input.offset}) AS ids`;
   const [args, balance] = await Promise.all([argumentViews(row.ids, viewerId), balanceOf(input.claim_id)]);
   return { arguments: args, total: Number(row.total), balance };
+}
+
+/**
+ * GET /claims/{claim_id}/argues: the claims this one stands under as an argument, newest link first —
+ * the way back from an argument's own page to where it argues. Hidden parents are left out.
+ */
+export async function listArgumentUses(input: ArgumentUsesInput, viewerId: string | null): Promise<ArgumentUses> {
+  await assertVisibleClaim({ claimId: input.claim_id, viewerId });
+  const [row] = await readSql<{ total: number; links: { id: string; stance: Stance; parent: string }[] | null }>`
+    WITH uses AS MATERIALIZED (
+      SELECT g.id, g.stance, g.parent_claim_id, g.created_at FROM arguments g JOIN claims p ON p.id = g.parent_claim_id
+      WHERE g.child_claim_id = ${input.claim_id}::uuid AND ${visibleClaim("p")}
+    )
+    SELECT (SELECT count(*)::int FROM uses) AS total,
+           (SELECT json_agg(json_build_object('id', id::text, 'stance', stance::text, 'parent', parent_claim_id::text) ORDER BY created_at DESC, id DESC)
+            FROM (SELECT * FROM uses ORDER BY created_at DESC, id DESC LIMIT ${input.limit} OFFSET ${input.offset}) u) AS links`;
+  const links = row.links ?? [];
+  const parents = new Map((await claimViews([...new Set(links.map((l) => l.parent))], viewerId)).map((c) => [c.id, c]));
+  return {
+    uses: links.flatMap((l) => {
+      const claim = parents.get(l.parent);
+      return claim ? [{ id: l.id, stance: l.stance, claim }] : [];
+    }),
+    total: Number(row.total),
+  };
 }
 
 /** An argument of the tree as its level's read finds it: enough to place it before its view is read. */

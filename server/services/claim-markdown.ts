@@ -1,7 +1,9 @@
 // The Markdown twin of a claim page (GET /claims/{id}.md) and /llms.txt: the site as an agent reads it
 // (docs/features/mcp.md). Built from what the anonymous API answers, so it shows nothing the public
 // page would not: a hidden claim is not found here either.
+import type { ArgumentList, ArgumentUses } from "../contract/arguments.ts";
 import type { ClaimDetail } from "../contract/claims.ts";
+import { balanceWords, relevanceWords, weightWords } from "../domain/argument-words.ts";
 import type { Evidence } from "../contract/evidence.ts";
 import { POSITIONS } from "../contract/evidence.ts";
 
@@ -36,12 +38,17 @@ export function claimMarkdown({
   claim,
   evidence,
   totalEvidence,
+  args,
+  uses,
   origin,
 }: {
   claim: ClaimDetail & WithConsensus & WithPeople;
   /** The evidence shown, of `totalEvidence` in all. */
   evidence: Evidence[];
   totalEvidence: number;
+  /** The claim's arguments (a page of them, by impact) and where it is an argument itself. */
+  args?: Pick<ArgumentList, "arguments" | "total" | "balance">;
+  uses?: ArgumentUses;
   /** The public origin links start with. */
   origin: string;
 }): string {
@@ -72,6 +79,12 @@ export function claimMarkdown({
     lines.push("", "## Builds on", "");
     for (const p of claim.parent_claims) lines.push(`- [${inline(p.statement)}](${origin}/claims/${p.id}.md)`);
   }
+  if (uses && uses.total > 0) {
+    lines.push("", "## Argues", "");
+    for (const u of uses.uses) lines.push(`- ${u.stance === "supports" ? "For" : "Against"}: [${inline(u.claim.statement)}](${origin}/claims/${u.claim.id}.md)`);
+    if (uses.total > uses.uses.length) lines.push(`- … and ${uses.total - uses.uses.length} more: ${origin}/api/v1/claims/${claim.id}/argues`);
+  }
+  if (args) lines.push(...argumentLines(args, claim.id, origin));
   lines.push("", `## Evidence (${totalEvidence})`);
   for (const position of POSITIONS) {
     const items = evidence.filter((e) => e.position === position);
@@ -83,6 +96,25 @@ export function claimMarkdown({
   if (totalEvidence > evidence.length) lines.push("", `The ${evidence.length} highest-scored pieces are shown; all of them: ${origin}/api/v1/claims/${claim.id}/evidence`);
   lines.push("");
   return lines.join("\n");
+}
+
+/** The arguments section: the balance in words, then the reasons for and against, each with its weight. */
+function argumentLines(args: Pick<ArgumentList, "arguments" | "total" | "balance">, claimId: string, origin: string): string[] {
+  const lines = ["", `## Arguments (${args.total})`, ""];
+  if (args.total === 0) return [...lines, "No arguments yet."];
+  const supports = args.arguments.filter((a) => a.stance === "supports");
+  const opposes = args.arguments.filter((a) => a.stance === "opposes");
+  const weighed = args.arguments.filter((a) => a.impact !== null).length;
+  lines.push(balanceWords({ balance: args.balance, supports: supports.length, opposes: opposes.length, weighed }));
+  for (const [title, group] of [["For", supports], ["Against", opposes]] as const) {
+    if (!group.length) continue;
+    lines.push("", `### ${title}`, "");
+    for (const a of group) {
+      lines.push(`- [${inline(a.claim.statement)}](${origin}/claims/${a.claim.id}.md) — ${a.claim.consensus.status.replace(/_/g, " ")}; ${relevanceWords(a.relevance).toLowerCase()}; ${weightWords(a.impact).toLowerCase()}`);
+    }
+  }
+  if (args.total > args.arguments.length) lines.push("", `The ${args.arguments.length} weightiest are shown; all of them: ${origin}/api/v1/claims/${claimId}/arguments`);
+  return lines;
 }
 
 /** /llms.txt (llmstxt.org): an H1, a one-paragraph summary, then sections of links. */
@@ -106,7 +138,7 @@ export function llmsTxt(origin: string, recent: { id: string; statement: string 
     "",
     "## Docs",
     "",
-    `- [Claim pages as Markdown](${origin}/claims/{id}.md): statement, consensus, gradient, voters, bridging and evidence by position`,
+    `- [Claim pages as Markdown](${origin}/claims/{id}.md): statement, consensus, gradient, voters, bridging, the arguments for and against and the evidence by position`,
     `- [Trending claims](${origin}/api/v1/discover/trending): the most active claims of the last 24 hours (JSON)`,
   ];
   if (recent.length) {

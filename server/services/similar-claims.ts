@@ -35,12 +35,19 @@ export const TEXT_SEARCH_TIMEOUT_MS = 300;
  */
 export async function similarClaims(input: SimilarClaimsInput, viewerId: string | null): Promise<SimilarClaims> {
   const text = searchPrefix(input.q);
-  const rows = (await readSqlWithin(TEXT_SEARCH_TIMEOUT_MS, (read) => rankedCandidates(read, text, input.limit))) ?? [];
+  const [found, exactId] = await Promise.all([
+    readSqlWithin(TEXT_SEARCH_TIMEOUT_MS, (read) => rankedCandidates(read, text, input.limit)),
+    claimWithStatement(input.q),
+  ]);
+  // The claim with the very statement (folded) comes first, whatever the ranking found: the form says at
+  // once that this claim exists (docs/features/arguments.md#duplicates). Hidden, it stays out (claimViews).
+  let rows = found ?? [];
+  if (exactId) rows = [{ id: exactId, similarity: 1 }, ...rows.filter((r) => r.id !== exactId)].slice(0, input.limit);
   const claims = new Map((await claimViews(rows.map((r) => r.id), viewerId)).map((c) => [c.id, c]));
   return {
     claims: rows
       .filter((r) => claims.has(r.id))
-      .map((r) => ({ ...claims.get(r.id)!, similarity: Math.min(1, Math.max(0, Number(r.similarity))) })),
+      .map((r) => ({ ...claims.get(r.id)!, similarity: Math.min(1, Math.max(0, Number(r.similarity))), exact: r.id === exactId })),
   };
 }
 

@@ -78,15 +78,15 @@ describe("/llms.txt", () => {
 });
 
 describe("what the agents' site costs (docs/security.md#limits-what-each-protects-and-how-it-is-keyed)", () => {
-  it("charges its procedure calls to the client's API budget, as /api/v1 would: a claim's Markdown two reads, /llms.txt one", async () => {
+  it("charges its procedure calls to the client's API budget, as /api/v1 would: a claim's Markdown four reads (the claim, its evidence, its arguments, where it argues), /llms.txt one", async () => {
     const claim = await newClaim(api, author.token);
     const ip = `10.${process.pid % 250}.200.${Math.floor(Math.random() * 250)}`;
     const from = (path: string) => new Request(`${ORIGIN}${path}`, { headers: { [CLIENT_IP_HEADER]: sealedClientIp(ip) } });
     const left = async () => (await rateLimiter().peekRequest({ ip })).remaining;
     const before = await left();
     expect((await claimMarkdownResponse(from(`/claims/${claim.id}.md`), claim.id)).status).toBe(200);
-    expect(await left()).toBe(before - 2);
+    expect(await left()).toBe(before - 4);
     expect((await llmsTxtResponse(from("/llms.txt"))).status).toBe(200);
-    expect(await left()).toBe(before - 3);
+    expect(await left()).toBe(before - 5);
   });
 });

@@ -7,6 +7,8 @@ import {
   argumentIdInput,
   argumentListSchema,
   argumentSchema,
+  argumentUsesInput,
+  argumentUsesSchema,
   listArgumentsInput,
   relevanceVoteInput,
   TREE_CHILDREN_PER_NODE,
@@ -53,6 +55,20 @@ export const argumentsRouter = router({
     .input(listArgumentsInput)
     .output(argumentListSchema)
     .query(({ ctx, input }) => args.listArguments(input, ctx.agent?.id ?? null)),
+
+  argues: publicProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/claims/{claim_id}/argues",
+        tags: TAG,
+        protect: false,
+        summary: "The claims this claim stands under as an argument, for or against each, newest link first",
+      },
+    })
+    .input(argumentUsesInput)
+    .output(argumentUsesSchema)
+    .query(({ ctx, input }) => args.listArgumentUses(input, ctx.agent?.id ?? null)),
 
   tree: publicProcedure
     .meta({
