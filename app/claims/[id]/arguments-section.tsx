@@ -9,6 +9,7 @@ import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useId, useState } from "react";
 import type { Stance } from "~/server/contract/arguments.ts";
+import { balanceWords, RELEVANCE_WORDS, relevanceWords, weightWords } from "~/server/domain/argument-words.ts";
 import type { Claim } from "~/server/contract/claims.ts";
 import { FormError } from "../../_components/form-bits.tsx";
 import { toApiError, type ApiError } from "../../_lib/api-error.ts";
@@ -34,14 +35,17 @@ const CONSENSUS_WORDS: Record<Claim["consensus"]["status"], string> = {
   open: "Open",
 };
 /** The relevance control's steps: a select works with a keyboard and on a phone alike. */
-const RELEVANCE_STEPS: { value: number; label: string }[] = [
-  { value: 0, label: "Irrelevant (0)" },
-  { value: 0.25, label: "Slightly (0.25)" },
-  { value: 0.5, label: "Somewhat (0.5)" },
-  { value: 0.75, label: "Strongly (0.75)" },
-  { value: 1, label: "Decisive (1)" },
-];
-const fixed = (n: number) => n.toFixed(2);
+const RELEVANCE_STEPS: { value: number; label: string }[] = RELEVANCE_WORDS.map((s) => ({ value: s.value, label: s.words }));
+
+/** What the balance rests on: the arguments for and against in the list, and how many carry a weight. */
+function balanceSample(data: ArgumentListShown) {
+  return {
+    balance: data.balance,
+    supports: data.arguments.filter((a) => a.stance === "supports").length,
+    opposes: data.arguments.filter((a) => a.stance === "opposes").length,
+    weighed: data.arguments.filter((a) => a.impact !== null).length,
+  };
+}
 
 export function ArgumentsSection({ claimId, initial }: { claimId: string; initial: ArgumentListShown }) {
   const { status, viewer } = useViewer();
@@ -50,6 +54,7 @@ export function ArgumentsSection({ claimId, initial }: { claimId: string; initia
       <h2 id="arguments-title" className={ui.card__title}>
         Arguments
       </h2>
+      <ArguesIn claimId={claimId} />
       <ArgumentLevel claimId={claimId} initial={initial} depth={0} />
       <hr className={ui.divider} />
       {status === "unknown" ? null : viewer ? (
@@ -59,6 +64,37 @@ export function ArgumentsSection({ claimId, initial }: { claimId: string; initia
           <Link href={`/signin?redirect_to=${encodeURIComponent(`/claims/${claimId}`)}`}>Sign in</Link> to add an argument or rate how much one matters.
         </p>
       )}
+    </section>
+  );
+}
+
+/**
+ * The way back: the claims this one stands under as an argument, for or against each
+ * (arguments.argues). Nothing when it argues nowhere.
+ */
+function ArguesIn({ claimId }: { claimId: string }) {
+  const trpc = useTRPC();
+  const uses = useQuery(trpc.arguments.argues.queryOptions({ claim_id: claimId, limit: 20 }));
+  const data = uses.data;
+  if (!data || data.total === 0) return null;
+  return (
+    <section aria-labelledby={`argues-${claimId}`} data-testid="argues-in" style={{ marginBottom: "0.75rem" }}>
+      <h3 id={`argues-${claimId}`} className={ui.small} style={{ margin: "0 0 0.25rem" }}>
+        This claim is an argument in {data.total === 1 ? "another claim" : `${data.total} other claims`}
+      </h3>
+      <ul className={ui["compact-list"]}>
+        {data.uses.map((u) => (
+          <li key={u.id}>
+            <span className={`${ui.badge} ${ui[u.stance === "supports" ? "badge--true" : "badge--false"]}`}>
+              {u.stance === "supports" ? "For" : "Against"}
+            </span>{" "}
+            <Link href={`/claims/${u.claim.id}#arguments`} style={{ overflowWrap: "anywhere" }}>
+              {u.claim.statement}
+            </Link>
+          </li>
+        ))}
+      </ul>
+      {data.total > data.uses.length ? <p className={ui.note}>And {data.total - data.uses.length} more.</p> : null}
     </section>
   );
 }
@@ -80,8 +116,7 @@ function ArgumentLevel({ claimId, initial, depth }: { claimId: string; initial?:
     <div data-testid={`arguments-${claimId}`}>
       {depth === 0 ? (
         <p className={ui.small} data-testid="arguments-balance">
-          Balance of arguments: <strong>{data.balance >= 0 ? "+" : ""}{fixed(data.balance)}</strong>{" "}
-          <span className={ui.muted}>(supports minus opposes, by impact; shown only — it does not change the gradient)</span>
+          <strong>{balanceWords(balanceSample(data))}</strong> <span className={ui.muted}>This does not change the claim&apos;s own gauge.</span>
         </p>
       ) : null}
       {STANCES.map(({ stance, title, badge }) => {
@@ -127,10 +162,10 @@ function ArgumentItem({ argument, parentId, depth, canVote }: { argument: Argume
       </Link>
       <div className={ui.meta}>
         <span>{CONSENSUS_WORDS[child.consensus.status]}</span>
-        <span>
-          Relevance {argument.relevance.value === null ? "not rated" : `${fixed(argument.relevance.value)} (${argument.relevance.votes})`}
+        <span data-testid="argument-relevance">{relevanceWords(argument.relevance)}</span>
+        <span data-testid="argument-impact" title="How true it is judged, times how much it bears on this claim">
+          {weightWords(argument.impact)}
         </span>
-        <span data-testid="argument-impact">Impact {argument.impact === null ? "—" : fixed(argument.impact)}</span>
       </div>
       <div className={ui.row} style={{ gap: "0.5rem", marginTop: "0.25rem" }}>
         {canVote ? (

@@ -8,6 +8,7 @@ import { cleanTagInput } from "~/server/domain/tags.ts";
 import { changedField, FieldError, FormError, invalidProps } from "../../_components/form-bits.tsx";
 import { toApiError, withoutField, type ApiError } from "../../_lib/api-error.ts";
 import { useTRPC } from "../../_lib/trpc.tsx";
+import { plural } from "../../_lib/format.ts";
 import { useSimilarClaims } from "../../_lib/use-similar-claims.ts";
 import { useDebounced } from "../../_lib/use-debounced.ts";
 import Link from "next/link";
@@ -245,29 +246,56 @@ function ParentPicker({
 
 /**
  * Claims like the one being typed (docs/features/arguments.md#similar-claims), asked once the person
- * pauses: open one, or add what is typed as an argument under it instead of a new claim.
+ * pauses: open one, or add what is typed as an argument under it instead of a new claim. The claim with
+ * the very statement is said at once, apart from the near ones: submitting would be refused
+ * (docs/features/arguments.md#duplicates). Each shows where it stands and how many voted.
  */
 function SimilarClaims({ statement, minLength }: { statement: string; minLength: number }) {
   const { claims } = useSimilarClaims(statement, minLength);
+  const exact = claims.find((c) => c.exact);
+  const near = claims.filter((c) => !c.exact);
+  const actions = (c: (typeof claims)[number]) => (
+    <div className={ui.row} style={{ gap: "0.5rem", marginTop: "0.25rem" }}>
+      <Link className={`${ui.button} ${ui["button--secondary"]} ${ui["button--small"]}`} href={`/claims/${c.id}`}>
+        Open
+      </Link>
+      {c.exact ? null : (
+        <Link
+          className={`${ui.button} ${ui["button--secondary"]} ${ui["button--small"]}`}
+          href={`/claims/${c.id}?argument=${encodeURIComponent(statement.trim())}#arguments`}
+        >
+          Add mine as an argument to it instead
+        </Link>
+      )}
+    </div>
+  );
+  const standing = (c: (typeof claims)[number]) => (
+    <span className={ui.meta} data-testid="similar-standing">
+      <span>{CONSENSUS_WORDS[c.consensus.status]}</span>
+      <span>{plural(c.vote_count, "vote")}</span>
+    </span>
+  );
   return (
     <div aria-live="polite">
-      {claims.length === 0 ? null : (
+      {exact ? (
+        <section aria-label="This claim exists" data-testid="exact-claim" style={EXACT_BOX}>
+          <p className={ui.small} style={{ margin: "0 0 0.25rem" }}>
+            <strong>This exact claim already exists — open it</strong> to vote, add evidence or argue there.
+          </p>
+          <span style={{ overflowWrap: "anywhere" }}>{exact.statement}</span> {standing(exact)}
+          {actions(exact)}
+        </section>
+      ) : null}
+      {near.length === 0 ? null : (
         <section aria-label="Similar claims" data-testid="similar-claims" style={{ marginTop: "0.5rem" }}>
           <p className={ui.small} style={{ margin: "0 0 0.25rem" }}>
             <strong>Similar claims already here</strong> — maybe yours is one of them, or a reason for or against one:
           </p>
           <ul className={ui["compact-list"]}>
-            {claims.map((c) => (
+            {near.map((c) => (
               <li key={c.id}>
-                <span style={{ overflowWrap: "anywhere" }}>{c.statement}</span>
-                <div className={ui.row} style={{ gap: "0.5rem" }}>
-                  <Link className={ui.small} href={`/claims/${c.id}`}>
-                    Open
-                  </Link>
-                  <Link className={ui.small} href={`/claims/${c.id}?argument=${encodeURIComponent(statement.trim())}#arguments`}>
-                    Add mine as an argument to it instead
-                  </Link>
-                </div>
+                <span style={{ overflowWrap: "anywhere" }}>{c.statement}</span> {standing(c)}
+                {actions(c)}
               </li>
             ))}
           </ul>
@@ -276,3 +304,20 @@ function SimilarClaims({ statement, minLength }: { statement: string; minLength:
     </div>
   );
 }
+
+const EXACT_BOX = {
+  marginTop: "0.5rem",
+  padding: "0.6rem 0.8rem",
+  border: "1px solid var(--border)",
+  borderLeft: "4px solid var(--danger)",
+  borderRadius: "var(--radius-sm)",
+} as const;
+
+const CONSENSUS_WORDS: Record<string, string> = {
+  no_votes: "No votes yet",
+  too_few_votes: "Too few votes to call",
+  consensus_true: "Consensus: true",
+  consensus_false: "Consensus: false",
+  divided: "Divided",
+  open: "Open",
+};
