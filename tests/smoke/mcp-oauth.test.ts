@@ -109,6 +109,25 @@ describe("metadata", () => {
     expect(res.body.bearer_methods_supported).toEqual(["header"]);
   });
 
+  it("the protected-resource document also answers at its path-suffixed address (RFC 9728 §3.1, tried first by clients that discover before their first call), for any origin", async () => {
+    const plain = await json("/.well-known/oauth-protected-resource");
+    const res = await fetch(`${server.base}/.well-known/oauth-protected-resource/mcp`, { headers: { origin: "https://inspector.example", "mcp-protocol-version": "2025-11-25" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    const body = await res.json();
+    expect(body).toEqual(plain.body);
+    expect(body.resource).toBe(`${server.base}/mcp`);
+    expect(body.authorization_servers).toEqual([server.base]);
+    // A browser-based client sending MCP-Protocol-Version asks first.
+    const preflight = await fetch(`${server.base}/.well-known/oauth-protected-resource/mcp`, {
+      method: "OPTIONS",
+      headers: { origin: "https://inspector.example", "access-control-request-method": "GET", "access-control-request-headers": "mcp-protocol-version" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("mcp-protocol-version");
+  });
+
   it("the authorization-server document has what an MCP client needs (RFC 8414)", async () => {
     const res = await json("/.well-known/oauth-authorization-server");
     expect(res.status).toBe(200);
