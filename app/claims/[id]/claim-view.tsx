@@ -7,6 +7,7 @@ import { ArgumentsSection } from "./arguments-section.tsx";
 import type { HistoryPoint } from "./chart-points.ts";
 import { ClaimHero } from "./claim-hero.tsx";
 import { ClaimLive } from "./claim-live.tsx";
+import { CheckSection } from "./check-section.tsx";
 import { CommentsSection } from "./comments-section.tsx";
 import { EvidenceSection } from "./evidence-section.tsx";
 import { ClaimFamily, RelatedClaims, type RelatedRow } from "./related-list.tsx";
@@ -38,6 +39,7 @@ export function ClaimView({ data }: { data: ClaimPageData }) {
       <div className={ui["layout-sidebar"]}>
         <div className={ui.stack}>
           <ClaimLive claim={claim} history={data.history} resolutionStableSeconds={data.resolutionStableSeconds} standing={data.standing} />
+          {claim.check ? <CheckSection claimId={claim.id} authorId={claim.author.id} initial={claim.check} /> : null}
           {data.arguments ? <ArgumentsSection claimId={claim.id} initial={data.arguments} /> : null}
           <EvidenceSection claimId={claim.id} initial={data.evidence} />
           <CommentsSection claimId={claim.id} initial={data.comments} />
