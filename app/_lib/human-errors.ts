@@ -200,3 +200,12 @@ export function humanError(code: string | undefined, detail: string, errors?: re
   const own = code ? CODE_SENTENCES[code as ErrorCode] : undefined;
   return own ?? asSentence(detail || "Request failed");
 }
+
+/**
+ * The sentence of a refused account deletion (code `confirmation_failed`): an empty field asks for what
+ * confirms, a wrong one says so (docs/features/friction.md#error-text-sentences-in-the-ui-chosen-by-code-and-rule).
+ */
+export function deletionConfirmationSentence({ hasPassword, username, empty }: { hasPassword: boolean; username: string; empty: boolean }): string {
+  if (hasPassword) return empty ? "Enter your password to confirm." : "The password is not right.";
+  return empty ? `Type your username, ${username}, to confirm.` : `Type your username, ${username}, exactly.`;
+}

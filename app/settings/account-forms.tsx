@@ -3,11 +3,12 @@
 // same procedures as /api/v1/auth/...), with the server's message next to the field it names.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { signOut } from "next-auth/react";
-import { useId, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { FieldError, FormError, invalidProps } from "../_components/form-bits.tsx";
 import { ClientForm } from "../_components/client-form.tsx";
 import { NewPasswordField, useFormSubmit } from "../_components/form-submit.tsx";
 import { toApiError, type ApiError } from "../_lib/api-error.ts";
+import { deletionConfirmationSentence } from "../_lib/human-errors.ts";
 import { useTRPC } from "../_lib/trpc.tsx";
 import type { AccountExport } from "~/server/contract/accounts.ts";
 import ui from "../_components/ui.module.css";
@@ -96,7 +97,7 @@ export function EmailSection({ email, verified }: { email: string | null; verifi
     <div className={ui.stack}>
       <p>
         {email}{" "}
-        <span className={`${ui.badge} ${verified ? ui["badge--true"] : ui["badge--neutral"]}`} data-testid="email-status">
+        <span className={`${ui.badge} ${verified ? ui["badge--true"] : ui["badge--neutral"]}`} data-testid="email-status" style={{ textTransform: "none" }}>
           {verified ? "Verified" : "Not verified"}
         </span>
       </p>
@@ -241,14 +242,18 @@ export function DeleteAccountForm({ hasPassword, username }: { hasPassword: bool
   const id = useId();
   const remove = useMutation(trpc.account.delete.mutationOptions());
   const field = hasPassword ? "password" : "confirm";
+  // Whether the last try sent the field empty: the refusal then asks for it instead of calling it wrong.
+  const sentEmpty = useRef(false);
   const { error, formProps } = useFormSubmit(
     async (form) => {
-      await remove.mutateAsync({ [field]: String(form.get(field) ?? "") });
+      const value = String(form.get(field) ?? "");
+      sentEmpty.current = value === "";
+      await remove.mutateAsync({ [field]: value });
       await signOut({ redirect: false });
       window.location.assign("/?account=deleted");
     },
     (apiError) => {
-      const message = hasPassword ? "The password is not right." : `Type your username, ${username}, exactly.`;
+      const message = deletionConfirmationSentence({ hasPassword, username, empty: sentEmpty.current });
       return apiError.code === "confirmation_failed" ? { ...apiError, fields: { [field]: message } } : apiError;
     },
   );

@@ -41,7 +41,7 @@ export function GradientHistoryChart({ history }: { history: GradientPoint[] }) 
       <div className={`${ui["chart-box"]} ${ui["chart-box--small"]}`} data-testid="gradient-history-chart">
         {inBrowser ? (
           <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 520, height: 200 }}>
-            <LineChart data={data} margin={{ top: 8, right: 56, bottom: 0, left: 8 }}>
+            <LineChart data={data} margin={{ top: 8, right: 56, bottom: 0, left: 8 }} title="How the gauge moved over time (arrow keys move through the points)">
               <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" vertical={false} />
               <XAxis {...timeXAxisProps(axis)} />
               <YAxis domain={[0, 1]} ticks={[0, 0.2, 0.5, 0.8, 1]} tick={{ fill: "var(--text-muted)", fontSize: 12 }} stroke="var(--border-strong)" />

@@ -54,7 +54,7 @@ export function ActivityChart({ agentId, initial, titleId }: { agentId: string; 
             <div className={ui["chart-empty"]}>No activity in the last {timeline.period.replace("d", " days")}.</div>
           ) : (
             <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 640, height: 240 }}>
-              <BarChart data={timeline.data} margin={{ top: 8, right: 8, bottom: 0, left: -24 }}>
+              <BarChart data={timeline.data} margin={{ top: 8, right: 8, bottom: 0, left: -24 }} title={`Activity per day, last ${timeline.period.replace("d", " days")} (arrow keys move through the days)`}>
                 <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" vertical={false} />
                 <XAxis
                   dataKey="date"

@@ -24,7 +24,7 @@ export function CalibrationChart({ bins }: { bins: CalibrationBinOut[] }) {
     <figure style={{ margin: 0 }}>
       <div className={ui["chart-box"]} data-testid="calibration-chart">
         <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 480, height: 240 }}>
-          <ComposedChart margin={{ top: 8, right: 8, bottom: 16, left: -8 }}>
+          <ComposedChart margin={{ top: 8, right: 8, bottom: 16, left: -8 }} title="Calibration: how often claims came true against how likely the votes said">
             <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
             <XAxis
               dataKey="x"

@@ -43,7 +43,7 @@ export function ReputationChart({ journey, joinedAt, complete }: { journey: Repu
     <figure style={{ margin: 0 }}>
       <div className={ui["chart-box"]} data-testid="reputation-chart">
         <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 640, height: 240 }}>
-          <AreaChart data={data} margin={{ top: 8, right: 48, bottom: 0, left: 8 }}>
+          <AreaChart data={data} margin={{ top: 8, right: 48, bottom: 0, left: 8 }} title="Reputation after each change (arrow keys move through the changes)">
             <defs>
               <linearGradient id="reputation-fill" x1="0" x2="0" y1="0" y2="1">
                 <stop offset="0%" stopColor="var(--accent)" stopOpacity={0.35} />
