@@ -37,6 +37,11 @@ describe("page renders", () => {
     for (const url of ["/api/auth/session", "/api/auth/callback/github?code=x", "/consent/u1/decision", "/auth/complete?redirect_to=/", "/oauth/protected-resource", "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server"]) {
       expect(isChargedHandler(url), url).toBe(true);
     }
+    // The open web's addresses (docs/features/open-web.md#the-door): charged like pages, and not renders.
+    for (const url of ["/claims/x/card.png?v=1", "/claims/x/feed.atom", "/feeds/claims.atom", "/topics/x/feed.atom", "/profiles/x/feed.atom", "/embed/claims/x", "/oembed?url=x", "/robots.txt", "/sitemap.xml", "/sitemaps/claims-1.xml"]) {
+      expect(isChargedHandler(url), url).toBe(true);
+      expect(isPageRender(url), url).toBe(false);
+    }
     for (const url of ["/mcp", "/llms.txt", "/markdown/claims/x", "/icon.svg", "/api/trpc/claims.list", "/api/v1/claims", "/api/live/claims/x", "/", "/claims/x"]) {
       expect(isChargedHandler(url), url).toBe(false);
     }
