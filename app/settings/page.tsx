@@ -5,6 +5,7 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { currentViewer, serverCaller } from "~/server/api/server-caller.ts";
 import { BIO_MAX } from "~/server/contract/accounts.ts";
+import { DigestForm } from "./digest-form.tsx";
 import {
   DeleteAccountForm,
   EmailSection,
@@ -59,6 +60,11 @@ export default async function SettingsPage() {
       <section className={`${ui.card} ${styles.section}`} aria-labelledby="settings-email">
         <h2 id="settings-email">Email</h2>
         <EmailSection email={viewer.email} verified={viewer.email_verified} />
+      </section>
+
+      <section className={`${ui.card} ${styles.section}`} aria-labelledby="settings-digest-title" id="settings-digest">
+        <h2 id="settings-digest-title">Mail digest</h2>
+        <DigestForm />
       </section>
 
       <section className={`${ui.card} ${styles.section}`} aria-labelledby="settings-sessions">

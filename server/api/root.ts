@@ -20,6 +20,7 @@ import { researchRouter } from "./routers/research.ts";
 import { checksRouter } from "./routers/checks.ts";
 import { editsRouter } from "./routers/edits.ts";
 import { socialFollowsRouter } from "./routers/social-follows.ts";
+import { digestRouter } from "./routers/digest.ts";
 import { router } from "./trpc.ts";
 import { knowInputSchemas } from "./errors.ts";
 
@@ -44,6 +45,7 @@ export const appRouter = router({
   checks: checksRouter,
   edits: editsRouter,
   follows: socialFollowsRouter,
+  digest: digestRouter,
 });
 
 // Field errors read their bounds from the procedures' input schemas (a too-short statement's error says how long it may be).

@@ -19,6 +19,7 @@ export const ROUTE_HANDLERS = [
   "/data.json",
   "/data/[snapshot]/[file]",
   "/data/key",
+  "/digest/unsubscribe",
   "/embed/claims/[id]",
   "/feeds/claims.atom",
   "/icon.svg",

@@ -20,6 +20,7 @@ import { startLiveSubscriber, stopLive } from "../queue/live.ts";
 import { relayPollMs, relayRound, relayWakeUp } from "./relay.ts";
 import { drainBatches, startRunner, type BackgroundTask, type QueueTask, type RoundContext, type Runner } from "./runner.ts";
 import { processSingleton, processSlot } from "../process-singleton.ts";
+import { DIGEST_BATCH, sendDueDigests } from "../services/digest.ts";
 
 // Fan-out jobs per batch: a backlog of votes on one much-followed claim goes out together
 // (server/services/notifications.ts fanOutEvents), so a bigger batch is less work per event.
@@ -135,6 +136,16 @@ export const BACKGROUND_TASKS: readonly BackgroundTask[] = [
     everyMs: () => Math.min(60, config().OUTCOME_DISPUTE_SECONDS) * 1000,
     instances: "once-per-period",
     round: (ctx) => drainBatches(ctx, FINALISE_BATCH, () => finaliseDueOutcomes()),
+  },
+  // The mail digest (docs/features/digest.md): every 5 minutes the accounts whose daily or weekly
+  // digest is due are claimed (SKIP LOCKED, their period moved on in the same statement: one mail per
+  // period across instances) and mailed.
+  {
+    kind: "periodic",
+    name: "digest",
+    everyMs: () => 5 * 60_000,
+    instances: "each-instance",
+    round: (ctx) => drainBatches(ctx, DIGEST_BATCH, async () => (await sendDueDigests()).claimed),
   },
   // The open data (docs/features/open-data.md): a signed snapshot every DATA_SNAPSHOT_HOURS, by one
   // instance per period, into DATA_SNAPSHOT_DIR (which the instances that serve it share). Its fit is

@@ -19,6 +19,8 @@ export interface Mail {
   html: string;
   /** The link the mail is about: logged when mails go to files (development). */
   link: string;
+  /** Extra headers, e.g. List-Unsubscribe and List-Unsubscribe-Post (RFC 8058) of the digest. */
+  headers?: Record<string, string>;
 }
 
 type Delivery = { kind: "smtp"; transport: Transporter } | { kind: "files"; dir: string } | { kind: "none" };
@@ -65,11 +67,12 @@ function fromAddress(): string {
 export async function sendMail(mail: Mail): Promise<void> {
   const how = delivery();
   if (how.kind === "none") throw new AppError("mail_not_configured", MAIL_NOT_CONFIGURED);
-  const message = { from: fromAddress(), to: mail.to, subject: mail.subject, text: mail.text, html: mail.html };
+  const message = { from: fromAddress(), to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, ...(mail.headers ? { headers: mail.headers } : {}) };
   if (how.kind === "files") {
     await mkdir(how.dir, { recursive: true });
     const file = path.join(how.dir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${mail.subject.replace(/[^A-Za-z0-9]+/g, "-").toLowerCase()}.txt`);
-    await writeFile(file, `From: ${message.from}\nTo: ${mail.to}\nSubject: ${mail.subject}\n\n${mail.text}\n`, { mode: 0o600 });
+    const extra = Object.entries(mail.headers ?? {}).map(([name, value]) => `${name}: ${value}\n`).join("");
+    await writeFile(file, `From: ${message.from}\nTo: ${mail.to}\nSubject: ${mail.subject}\n${extra}\n${mail.text}\n`, { mode: 0o600 });
     log().info({ file }, `[mail] "${mail.subject}" to ${mail.to} (no SMTP_URL, written to a file): ${mail.link}`);
     return;
   }

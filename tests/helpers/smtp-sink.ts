@@ -11,6 +11,8 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   html: string;
+  /** Every header as sent, by its lower-case name (the raw value, unfolded). */
+  headers: Record<string, string>;
   at: number;
 }
 
@@ -53,6 +55,7 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
             subject: parsed.subject ?? "",
             text: parsed.text ?? "",
             html: typeof parsed.html === "string" ? parsed.html : "",
+            headers: Object.fromEntries(parsed.headerLines.map((h) => [h.key, h.line.slice(h.line.indexOf(":") + 1).replace(/\r?\n\s+/g, " ").trim()])),
             at: Date.now(),
           });
           callback();
