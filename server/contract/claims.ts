@@ -3,7 +3,7 @@ import { z } from "zod";
 import { agentSchema, boundedInt, canonicalId, COMMA_SEPARATED, isoDate, moderationInfoSchema, offsetSchema, pathId, trimmedText } from "./common.ts";
 import { MAX_TAGS, normalizeTags, TAG_PATTERN } from "../domain/tags.ts";
 import { CONSENSUS_STATUSES, DECIDED_BY, HISTOGRAM_BINS, type ConsensusStatus } from "../domain/consensus.ts";
-import { checkSchema, checkTermsInput } from "./checks.ts";
+import { CHECK_STATES, checkSchema, checkTermsInput } from "./checks.ts";
 
 export const COMPLEXITY_TIERS = ["simple", "moderate", "complex", "contested"] as const;
 export const complexityTierSchema = z.enum(COMPLEXITY_TIERS, {
@@ -281,6 +281,8 @@ export const listClaimsInput = z
         if (bad !== undefined) ctx.addIssue({ code: "custom", message: `${consensusFilterMessage} (got "${bad.slice(0, 40)}")` });
       })
       .optional(),
+    /** Claims whose check is in this state (docs/features/checks.md); claims without a check never match. */
+    check: z.enum(CHECK_STATES, { message: `check: must be one of ${CHECK_STATES.join(", ")}` }).optional(),
     /** created_at by default; relevance when q is given and sort_by is not. */
     sort_by: z.enum(SORT_FIELDS, { message: `sort_by: must be one of ${SORT_FIELDS.join(", ")}` }).optional(),
     sort_order: z.enum(["asc", "desc"], { message: "sort_order: must be asc or desc" }).default("desc"),

@@ -5,7 +5,7 @@ import { readSql, sqlTransaction, type SqlTx } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { isUuid, toAgent, type AgentOut } from "../contract/common.ts";
 import type { Check, CheckTermsInput } from "../contract/checks.ts";
-import { checkState, type CheckStage, type Outcome } from "../domain/checks.ts";
+import { checkState, type CheckStage, type CheckState, type Outcome } from "../domain/checks.ts";
 import { isModerator } from "../domain/roles.ts";
 import type { Role } from "../domain/roles.ts";
 import { AppError } from "../errors.ts";
@@ -204,4 +204,20 @@ export async function settle(input: { claimId: string; moderatorId: string; outc
   const [row] = await readSql<{ check_json: CheckJson | null }>(Prisma.sql`
     SELECT ${CHECK_JSON} AS check_json FROM claims c WHERE c.id = ${input.claimId}::uuid`);
   return toCheck(row.check_json)!;
+}
+
+/**
+ * GET /claims?check=<state>: the claims (`c`) whose check is in `state` now. Open, closed and awaiting
+ * an outcome follow from the dates (stage pending); the others are stored.
+ */
+export function checkStateFilter(state: CheckState): Prisma.Sql {
+  const when =
+    state === "open"
+      ? Prisma.sql`ck.stage = 'pending' AND ck.close_at > now()`
+      : state === "closed"
+        ? Prisma.sql`ck.stage = 'pending' AND ck.close_at <= now() AND ck.check_at > now()`
+        : state === "awaiting_outcome"
+          ? Prisma.sql`ck.stage = 'pending' AND ck.check_at <= now()`
+          : Prisma.sql`ck.stage = ${state}::"CheckStage"`;
+  return Prisma.sql`EXISTS (SELECT 1 FROM claim_checks ck WHERE ck.claim_id = c.id AND ${when})`;
 }

@@ -11,7 +11,7 @@ import { notifyNewClaim } from "./social-follows.ts";
 import { claimWithStatement, duplicateStatement, isDuplicateStatement, TEXT_SEARCH_TIMEOUT_MS, TRIGRAM_MATCH, TRIGRAM_RANK } from "./similar-claims.ts";
 import { searchPrefix } from "../domain/near-words.ts";
 import { notCountedReasons } from "./standing.ts";
-import { setCheckWithin } from "./check-views.ts";
+import { checkStateFilter, setCheckWithin } from "./check-views.ts";
 
 
 type Tx = Prisma.TransactionClient;
@@ -163,6 +163,7 @@ export async function listClaims(input: ListClaimsInput, viewerId: string | null
   const consensus = consensusFilter(input.consensus);
   // (consensus_status, created_at, id) serves this filter in the default order (migration 'consensus').
   if (consensus.length) filters.push(Prisma.sql`c.consensus_status = ANY(${consensus}::text[]::"ConsensusStatus"[])`);
+  if (input.check) filters.push(checkStateFilter(input.check));
 
   const sortBy = input.sort_by ?? (input.q ? "relevance" : "created_at");
   // Relevance is always most relevant first; sort_order applies to the sort_by columns.

@@ -261,4 +261,17 @@ describe("a check's life over REST", () => {
     expect(res.body.consensus).toEqual({ n: stated.length, right: stated.filter((s) => (s.status === "consensus_true") === (s.outcome === "true")).length });
     expect(res.body.consensus.right).toBe(1);
   });
+
+  it("GET /claims?check=<state> lists the claims whose check is in that state", async () => {
+    const ids = async (state: string) => ((await api.get(`/claims?check=${state}&limit=100`)).body.claims as { id: string }[]).map((c) => c.id);
+    const finals = [...atClose].filter(([, x]) => x.outcome !== undefined).map(([id]) => id);
+    const open = await claimWithCheck(3_600_000, 7_200_000);
+    expect(await ids("final")).toEqual(expect.arrayContaining(finals));
+    expect(await ids("open")).toContain(open.id);
+    expect(await ids("open")).not.toEqual(expect.arrayContaining([finals[0]]));
+    expect(await ids("awaiting_outcome")).not.toContain(open.id);
+    const bad = await api.get("/claims?check=someday");
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].field).toBe("check");
+  });
 });
