@@ -33,7 +33,7 @@ function after(cursor: string | undefined, alias: string): Prisma.Sql {
 
 const cursorOf = (row: Row) => `${new Date(row.created_at).getTime()}_${row.id}`;
 
-function query(type: ActivityInput["type"], agentId: string, cursor: string | undefined, take: number): Prisma.Sql {
+function query({ type, agentId, cursor, take }: { type: ActivityInput["type"]; agentId: string; cursor: string | undefined; take: number }): Prisma.Sql {
   switch (type) {
     case "claims":
       return Prisma.sql`
@@ -72,7 +72,7 @@ const ITEM_TYPE = { claims: "claim", evidence: "evidence", arguments: "argument"
 export async function listActivity(input: ActivityInput, viewerId: string | null): Promise<ActivityPage> {
   const agent = await findAgent(input.agent_id);
   if (input.type === "votes" && viewerId !== agent.id) throw forbidden();
-  const rows = await readSql<Row>(query(input.type, agent.id, input.cursor, input.limit + 1));
+  const rows = await readSql<Row>(query({ type: input.type, agentId: agent.id, cursor: input.cursor, take: input.limit + 1 }));
   const page = rows.slice(0, input.limit);
   const items: ActivityItem[] = page.map((r) => ({
     type: ITEM_TYPE[input.type],
