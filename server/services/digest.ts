@@ -2,7 +2,7 @@
 // period with the inbox threads that changed since the last one, and a one-click unsubscribe (RFC 8058:
 // List-Unsubscribe with an https URL, List-Unsubscribe-Post) whose token is an HMAC of the account id.
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { db, readSql } from "../db/client.ts";
+import { db, readSql, sqlTransaction } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
 import { AppError, forbidden, notFound } from "../errors.ts";
 import { config } from "../config.ts";
@@ -106,14 +106,14 @@ const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;")
  */
 export async function sendDueDigests(now = new Date(), limit = DIGEST_BATCH): Promise<{ claimed: number; sent: number }> {
   if (!mailAvailable()) return { claimed: 0, sent: 0 };
-  const due = await db().$queryRaw<DueAccount[]>`
+  const due = await sqlTransaction((tx) => tx.query<DueAccount>(Prisma.sql`
     WITH due AS (
       SELECT a.id, a.digest_sent_at AS since FROM agents a
       WHERE a.digest <> 'off' AND a.email IS NOT NULL AND a.email_verified IS NOT NULL AND ${activeAgent("a")}
         AND a.digest_sent_at <= ${now}::timestamptz - CASE WHEN a.digest = 'weekly' THEN interval '7 days' ELSE interval '1 day' END
       ORDER BY a.digest_sent_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
     UPDATE agents a SET digest_sent_at = ${now}::timestamptz FROM due WHERE a.id = due.id
-    RETURNING a.id::text AS id, a.email, a.digest, due.since`;
+    RETURNING a.id::text AS id, a.email, a.digest, due.since`));
   let sent = 0;
   for (const account of due) {
     try {
