@@ -26,6 +26,7 @@ import { grantAdmin } from "../../server/services/moderation.ts";
 import { createExchangeCode } from "../../server/services/oauth.ts";
 import { fanOutEvents } from "../../server/services/notifications.ts";
 import { disputeOutcome, proposeOutcome } from "../../server/services/checks.ts";
+import { unsubscribeUrl } from "../../server/services/digest.ts";
 import { startApi, uniqueName, type ApiResponse } from "../helpers/api.ts";
 import { startSmtpSink, tokenIn } from "../helpers/smtp-sink.ts";
 import { breachesOf, deref, edgesOf, objectArb, OMIT, storable, valueArb, type Doc, type Fixtures, type Schema } from "./schema-arbitraries.ts";
@@ -281,6 +282,12 @@ const fixturesByOperation: Record<string, Fixtures> = {
   "POST /claims/{claim_id}/outcome": { ...fixtures, claim_id: fromPool(awaitingIds, awaitingIds[0]) },
   "POST /claims/{claim_id}/outcome/dispute": { ...fixtures, claim_id: fromPool(proposedIds, proposedIds[0]) },
   "POST /moderation/claims/{claim_id}/outcome": { ...moderationFixtures, claim_id: fromPool(disputedIds, disputedIds[0]) },
+  // The token of a digest's unsubscribe link for the account it names, half the time.
+  "POST /digest/unsubscribe": {
+    ...fixtures,
+    agent_id: fc.constant(people[0].id),
+    token: fc.oneof(fc.constant(new URL(unsubscribeUrl(people[0].id)).searchParams.get("token")!), fc.constant("A".repeat(43))),
+  },
 };
 const isModeration = (op: Operation) => /^\/(moderation|admin)\//.test(op.path);
 const fixturesOf = (op: Operation) => fixturesByOperation[op.name] ?? (isModeration(op) ? moderationFixtures : fixtures);
@@ -456,6 +463,7 @@ const BUSINESS_REFUSALS: Record<string, { detail: RegExp; reason: string }[]> = 
   "POST /auth/email/verify/confirm": [{ detail: /^token: the link is invalid, used or expired/, reason: "a token is only valid as mailed, once" }],
   "POST /claims": [{ detail: /^(check_at: must be in the future|close_at: must not be after check_at)/, reason: "JSON Schema has no 'now' and no rule across two fields; the fields' descriptions say it" }],
   "PUT /claims/{claim_id}/check": [{ detail: /^(check_at: must be in the future|close_at: must not be after check_at)/, reason: "JSON Schema has no 'now' and no rule across two fields; the fields' descriptions say it" }],
+  "PUT /auth/me/digest": [{ detail: /^frequency: a digest needs a verified email address/, reason: "whether the caller's address is verified is stored data; the operation's description says it" }],
 };
 
 /** Rules the document can state in words only; every generated request keeps them. */
