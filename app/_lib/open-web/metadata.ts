@@ -35,9 +35,12 @@ export function siteMetadata(): Metadata {
     metadataBase: new URL(siteOrigin()),
     openGraph: { type: "website", siteName: SERVICE_NAME, title: `${SERVICE_NAME} — where consensus stands`, description: SITE_DESCRIPTION, url: "/" },
     twitter: { card: "summary", title: `${SERVICE_NAME} — where consensus stands`, description: SITE_DESCRIPTION },
-    alternates: { types: { "application/atom+xml": [{ url: "/feeds/claims.atom", title: `${SERVICE_NAME}: newest claims` }] } },
+    alternates: { types: { "application/atom+xml": [SITE_FEED] } },
   };
 }
+
+/** The site's feed, linked from every page (a page that names alternates of its own names it again: Next replaces, not merges, them). */
+const SITE_FEED = { url: "/feeds/claims.atom", title: `${SERVICE_NAME}: newest claims` };
 
 const shortTitle = (s: string) => (s.length > 70 ? `${s.slice(0, 67)}…` : s);
 
@@ -57,7 +60,7 @@ export function claimMetadata(claim: Claim): Metadata {
       types: {
         // The Markdown twin for agents (server/mcp/site.ts), the claim's feed, and oEmbed discovery.
         "text/markdown": `${path}.md`,
-        "application/atom+xml": [{ url: `${path}/feed.atom`, title: `Updates on this claim` }],
+        "application/atom+xml": [{ url: `${path}/feed.atom`, title: `Updates on this claim` }, SITE_FEED],
         "application/json+oembed": [{ url: `/oembed?url=${encodeURIComponent(`${siteOrigin()}${path}`)}&format=json`, title: claim.statement.slice(0, 200) }],
       },
     },
@@ -84,7 +87,7 @@ export function profileMetadata(profile: { id: string; username: string; display
   return {
     title,
     description,
-    alternates: { canonical: path, types: { "application/atom+xml": [{ url: `${path}/feed.atom`, title: `Claims by ${profile.display_name}` }] } },
+    alternates: { canonical: path, types: { "application/atom+xml": [{ url: `${path}/feed.atom`, title: `Claims by ${profile.display_name}` }, SITE_FEED] } },
     openGraph: { type: "profile", url: path, siteName: SERVICE_NAME, title, description, username: profile.username },
     twitter: { card: "summary", title, description },
   };
@@ -98,7 +101,7 @@ export function topicMetadata(tag: string): Metadata {
   return {
     title,
     description,
-    alternates: { canonical: path, types: { "application/atom+xml": [{ url: `${path}/feed.atom`, title: `${SERVICE_NAME}: #${tag}` }] } },
+    alternates: { canonical: path, types: { "application/atom+xml": [{ url: `${path}/feed.atom`, title: `${SERVICE_NAME}: #${tag}` }, SITE_FEED] } },
     openGraph: { type: "website", url: path, siteName: SERVICE_NAME, title, description },
     twitter: { card: "summary", title, description },
   };
