@@ -14,6 +14,7 @@ import { castVote } from "../services/votes.ts";
 import { applyStandingRule, drainAllStanding } from "../services/standing.ts";
 import { addArgument, voteRelevance } from "../services/arguments.ts";
 import { DEMO_AGENTS, DEMO_ARGUMENTS, DEMO_CLAIMS, DEMO_EMAIL_DOMAIN, DEMO_PASSWORD, demoVotes } from "./demo-data.ts";
+import { castDemoChecks, settleDemoChecks } from "./demo-checks.ts";
 
 export const demoEmail = (username: string) => `${username}@${DEMO_EMAIL_DOMAIN}`;
 
@@ -26,6 +27,8 @@ export interface SeedResult {
   votes: number;
   /** Claims that resolved once the demo's votes were in. */
   resolved: number;
+  /** Claims made with a check against the world, one in every state (demo-checks.ts); not in `claims`. */
+  checks: number;
 }
 
 /** Whether the database holds no agents and no claims (a first run). */
@@ -35,7 +38,7 @@ export async function databaseIsEmpty(): Promise<boolean> {
 }
 
 export async function loadDemoData(): Promise<SeedResult> {
-  const result: SeedResult = { loaded: false, agents: 0, claims: 0, evidence: 0, comments: 0, votes: 0, resolved: 0 };
+  const result: SeedResult = { loaded: false, agents: 0, claims: 0, evidence: 0, comments: 0, votes: 0, resolved: 0, checks: 0 };
   if (await db().agent.findFirst({ where: { email: demoEmail(DEMO_AGENTS[0].username) }, select: { id: true } })) return result;
 
   // The configured standing rule, as the background tasks store it at start (docs/features/consensus.md#standing).
@@ -119,6 +122,9 @@ export async function loadDemoData(): Promise<SeedResult> {
       result.votes++;
     }
   }
+  // Claims checked against the world, in every state, with enough final outcomes for /calibration.
+  const checks = await castDemoChecks(agent);
+  result.checks = checks.length;
   // Every account's standing as of its five votes (or not), its votes sorted so, before the model reads
   // the counted ones.
   await drainAllStanding();
@@ -128,7 +134,9 @@ export async function loadDemoData(): Promise<SeedResult> {
   // The claims at consensus with enough votes resolve by the service's own resolution, told not to
   // wait: a first visit shows resolved claims, scored votes, track records and a leaderboard, not a
   // promise of them in half an hour. Which claims resolve, and how, is the rule's alone.
-  result.resolved = await resolveDueClaims(DEMO_CLAIMS.length, 0);
+  result.resolved = await resolveDueClaims(DEMO_CLAIMS.length + DEMO_ARGUMENTS.length + checks.length, 0);
+  // Their outcomes, proposed and disputed by accounts that have standing by now.
+  await settleDemoChecks(checks, agent, DEMO_AGENTS.map((a) => a.username));
   result.loaded = true;
   return result;
 }

@@ -62,7 +62,8 @@ describe("demo data", () => {
     expect(me.body.username).toBe("ada");
 
     const claims = await allClaims();
-    expect(claims.length).toBe(ALL_CLAIMS);
+    // Beside them, the claims made with a check against the world (server/seed/demo-checks.ts).
+    expect(claims.filter((c) => c.check === null).length).toBe(ALL_CLAIMS);
     const lightning = byStatement(claims, "Lightning never strikes");
     expect(lightning.vote_count).toBeGreaterThanOrEqual(MIN_RESOLUTION_VOTES);
     expect(lightning.gradient).toBeLessThan(0.2);
@@ -182,3 +183,16 @@ describe("demo data", () => {
     expect(stats.body.claims_at_consensus).toBe(claims.filter((c) => isConsensus(c.consensus.status)).length);
   });
 });
+
+describe("demo checks against the world", () => {
+  it("has a check in every state and final outcomes enough for the calibration diagram", async () => {
+    for (const state of ["open", "closed", "awaiting_outcome", "proposed", "disputed", "final"]) {
+      const res = await api.get(`/claims?check=${state}&limit=100`);
+      expect(res.body.total, state).toBeGreaterThan(0);
+    }
+    const calibration = await api.get("/stats/calibration");
+    expect(calibration.body.n).toBeGreaterThanOrEqual(6);
+    expect(calibration.body.bins.filter((b: { n: number }) => b.n > 0).length).toBeGreaterThanOrEqual(3);
+  });
+});
+
