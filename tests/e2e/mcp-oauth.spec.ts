@@ -6,10 +6,13 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { auth, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { createPerson, screenshot, signIn, unique } from "./ui-helpers.ts";
+import { api, createPerson, PASSWORD, screenshot, signIn, unique } from "./ui-helpers.ts";
 
 /** A loopback redirect URI on a port of its own, as desktop MCP clients register them: a real listener. */
 let CALLBACK = "";
@@ -197,4 +200,92 @@ test("a person already signed in goes straight to the consent page", async ({ pa
   await page.goto(authorizeUrl(baseURL!, client, pkce().challenge, "s", "read"));
   await page.waitForURL((url) => url.pathname.startsWith("/consent/"));
   await expect(page.getByRole("list", { name: "Requested scopes" }).getByRole("listitem")).toHaveCount(1);
+});
+
+/** What an application keeps for the SDK's auth(), in memory; redirectToAuthorization opens the URL in the browser. */
+class BrowserProvider implements OAuthClientProvider {
+  information?: OAuthClientInformationMixed;
+  saved?: OAuthTokens;
+  verifier = "";
+  constructor(
+    readonly redirectUrl: string,
+    readonly clientMetadata: OAuthClientMetadata,
+    private readonly open: (url: URL) => Promise<void>,
+  ) {}
+  clientInformation() {
+    return this.information;
+  }
+  saveClientInformation(information: OAuthClientInformationMixed) {
+    this.information = information;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    return this.open(url);
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+test("the official SDK's auth() by the URL alone: a new person creates an account from the sign-in page, consents in the browser, and the SDK calls a write tool", async ({ page, request, baseURL }) => {
+  const base = baseURL!;
+  const author = await createPerson(request, "sdkauthor_");
+  const claim = await api<{ id: string }>(request, author, "POST", "/claims", { statement: `Sourdough starters can live for decades ${unique("")}`, tags: ["food"] });
+  expect(claim.status).toBe(201);
+
+  const serverUrl = new URL(`${base}/mcp`);
+  const clientName = unique("SDK agent ");
+  const provider = new BrowserProvider(CALLBACK, { client_name: clientName, redirect_uris: [CALLBACK], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" }, async (url) => {
+    await page.goto(url.toString());
+  });
+  const callback = await captureCallback(page);
+  // Discovery from /mcp's 401, registration with the resource's scopes, then the browser is sent on.
+  expect(await auth(provider, { serverUrl })).toBe("REDIRECT");
+  expect(String((provider.information as { scope?: string }).scope).split(" ")).toEqual(["read", "vote", "write", "webhooks"]);
+
+  // Not signed in: the sign-in page names the client; a new person follows "Create an account".
+  await page.waitForURL((url) => url.pathname === "/signin");
+  await expect(page.locator("[data-client-asking]")).toContainText(clientName);
+  await page.getByRole("link", { name: "Create an account" }).click();
+  await page.waitForURL((url) => url.pathname === "/signup" && url.searchParams.get("redirect_to")?.startsWith("/consent/") === true);
+  const username = unique("sdkperson_");
+  await page.getByLabel("Email", { exact: true }).fill(`${username}@example.test`);
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  const started = Date.now();
+  await page.getByRole("button", { name: "Create account" }).click();
+  // Signed in and on the consent page in seconds, not stuck on a pending button.
+  await page.waitForURL((url) => url.pathname.startsWith("/consent/"), { timeout: 20_000 });
+  expect(Date.now() - started).toBeLessThan(20_000);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(clientName);
+  await expect(page.getByRole("list", { name: "Requested scopes" }).getByRole("listitem")).toHaveCount(4);
+  await page.getByRole("button", { name: "Allow" }).click();
+
+  const back = await callback();
+  expect(back.searchParams.get("iss")).toBe(base);
+  expect(await auth(provider, { serverUrl, authorizationCode: back.searchParams.get("code")! })).toBe("AUTHORIZED");
+  expect(provider.saved?.refresh_token).toBeTruthy();
+
+  // The SDK's transport with the provider: a write tool under the new person's name.
+  const client = new Client({ name: "sdk-auth-e2e", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(serverUrl, { authProvider: provider }));
+  try {
+    const followed = (await client.callTool({ name: "follow_claim", arguments: { claim_id: claim.body.id } })) as CallToolResult;
+    expect(followed.isError, JSON.stringify(followed.content)).toBeFalsy();
+    const voted = (await client.callTool({ name: "cast_vote", arguments: { claim_id: claim.body.id, value: 0.7 } })) as CallToolResult;
+    expect(voted.isError, JSON.stringify(voted.content)).toBeFalsy();
+  } finally {
+    await client.close();
+  }
+  // The person sees the client in settings.
+  await page.goto("/settings/api-keys");
+  await expect(page.getByRole("table", { name: "Connected MCP clients" }).getByRole("row").filter({ hasText: clientName })).toBeVisible();
 });
