@@ -74,6 +74,8 @@ export const EXPORT_SECTIONS = [
   "resolved_votes",
   "bookmarks",
   "follows",
+  "topic_follows",
+  "people_follows",
   "notifications",
   "reports",
   "api_keys",
@@ -104,6 +106,10 @@ export const accountExportSchema = z
     resolved_votes: z.array(row),
     bookmarks: z.array(row),
     follows: z.array(row),
+    /** The topics followed (docs/features/following.md#topics-and-people). */
+    topic_follows: z.array(row),
+    /** The people followed. */
+    people_follows: z.array(row),
     notifications: z.array(row),
     reports: z.array(row),
     api_keys: z.array(row),

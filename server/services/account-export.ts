@@ -51,7 +51,7 @@ const KEY_PARTS: Record<KeyShape, ((part: string) => unknown)[]> = {
 function keyset<R extends Row>(spec: {
   keyShape?: KeyShape;
   batch?: number;
-  owner?: "agentId" | "authorId" | "reporterId";
+  owner?: "agentId" | "authorId" | "reporterId" | "followerId";
   key: (keyof R & string)[];
   findMany(args: FindPage): Promise<R[]>;
   row(r: R): Row;
@@ -178,6 +178,17 @@ const SECTIONS: Record<ExportSection, Section> = {
       notify_on_comment: f.notifyOnComment,
       created_at: iso(f.createdAt),
     }),
+  }),
+  topic_follows: keyset({
+    key: ["createdAt", "tag"],
+    findMany: (page) => db().topicFollow.findMany(page),
+    row: (t) => ({ tag: t.tag, created_at: iso(t.createdAt) }),
+  }),
+  people_follows: keyset({
+    owner: "followerId",
+    key: ["createdAt", "followeeId"],
+    findMany: (page) => db().agentFollow.findMany(page),
+    row: (f) => ({ agent_id: f.followeeId, created_at: iso(f.createdAt) }),
   }),
   // By claim (unique per account): updated_at changes while the export is walked.
   notifications: keyset({

@@ -81,6 +81,10 @@ describe("following people", () => {
     expect((await api.get("/follows", { token: follower.token })).body.people).toEqual([
       expect.objectContaining({ agent: expect.objectContaining({ id: writer.id }) }),
     ]);
+    const exported = await api.get("/auth/me/export", { token: follower.token });
+    expect(exported.status, exported.text).toBe(200);
+    expect(exported.body.people_follows).toEqual([{ agent_id: writer.id, created_at: expect.any(String) }]);
+    expect(exported.body.topic_follows).toEqual([{ tag, created_at: expect.any(String) }]);
 
     expect((await api.request("DELETE", `/profiles/${writer.id}/follow`, { token: follower.token })).status).toBe(204);
     const later = await newClaim(writer, []);
