@@ -200,6 +200,8 @@ export async function dispute(input: { claimId: string; disputerId: string; reas
 /** A moderator settles a disputed outcome; hidden claims too (moderators see them). */
 export async function settle(input: { claimId: string; moderatorId: string; outcome: Outcome; reason: string }): Promise<Check> {
   if (!isUuid(input.claimId)) throw new AppError("not_found", "Claim not found");
+  const [claim] = await readSql<{ id: string }>(Prisma.sql`SELECT id::text FROM claims WHERE id = ${input.claimId}::uuid`);
+  if (!claim) throw new AppError("not_found", "Claim not found");
   orThrow(await settleOutcome(input));
   const [row] = await readSql<{ check_json: CheckJson | null }>(Prisma.sql`
     SELECT ${CHECK_JSON} AS check_json FROM claims c WHERE c.id = ${input.claimId}::uuid`);

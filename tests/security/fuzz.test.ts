@@ -72,7 +72,9 @@ async function made(res: Promise<ApiResponse>): Promise<any> {
   return r.body;
 }
 for (const [i, author] of agents.entries()) {
-  const claim = await made(api.post("/claims", { statement: `Fixture claim number ${i} about the world`, tags: [TAGS[i], TAGS[3]] }, { token: author.token }));
+  // Each with a check against the world (docs/features/checks.md), so its reads answer one.
+  const check = { criteria: "Checked against the fixture's annual report", check_at: "2099-01-01T00:00:00.000Z" };
+  const claim = await made(api.post("/claims", { statement: `Fixture claim number ${i} about the world`, tags: [TAGS[i], TAGS[3]], check }, { token: author.token }));
   claimIds.push(claim.id);
 }
 claimIds.push((await made(api.post("/claims", { statement: "A child claim of the first fixture claim", parent_ids: [claimIds[0]] }, { token: bob.token }))).id);
@@ -321,6 +323,8 @@ const CANONICAL: Record<string, unknown> = {
   scopes: ["read"],
   url: "https://93.184.215.14/hook",
   events: ["ping"],
+  check_at: "2099-01-01T00:00:00.000Z",
+  evidence_url: "https://example.org/evidence",
 };
 function canonical(schema: JsonSchema, name: string): unknown {
   if (name in CANONICAL) return CANONICAL[name];
@@ -521,6 +525,9 @@ const NO_GENERATED_SUCCESS: Record<string, string> = {
   "POST /webhooks/{webhook_id}/rotate-secret": "DELETE /webhooks/{webhook_id} runs first and removes the fixtures (tests/api/webhooks.test.ts)",
   "POST /webhooks/{webhook_id}/test": "DELETE /webhooks/{webhook_id} runs first and removes the fixtures (tests/api/webhooks.test.ts)",
   "POST /webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver": "DELETE /webhooks/{webhook_id} runs first and removes the fixtures (tests/api/webhooks.test.ts)",
+  "POST /claims/{claim_id}/outcome": "an outcome is proposed only after a check's check_at, by an account with standing and reputation (tests/api/checks-api.test.ts)",
+  "POST /claims/{claim_id}/outcome/dispute": "only a proposed outcome is disputed (tests/api/checks-api.test.ts)",
+  "POST /moderation/claims/{claim_id}/outcome": "only a disputed outcome is settled (tests/api/checks-api.test.ts)",
 };
 /** bcrypt makes these slow (~0.1 s a request). */
 const SLOW = new Set(["POST /auth/register", "POST /auth/login"]);
