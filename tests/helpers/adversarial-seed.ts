@@ -126,18 +126,18 @@ export async function seedAdversarial(): Promise<AdversarialSeed> {
     const namedAgents = ["author", "maxed", "reader", "admin"];
     await run(
       tx,
-      `INSERT INTO agents (id, email, username, username_key, display_name, bio, role, created_at, updated_at)
+      `INSERT INTO agents (id, email, username, username_key, display_name, bio, role, standing, created_at, updated_at)
        SELECT ${uuidFrom(`'adv-agent-' || name`)}, 'adv-' || name || '@example.test', 'adv_' || name, 'adv_' || name,
               left('Adversarial ' || name || ' ' || ${long(LIMITS.displayName)}, ${LIMITS.displayName}),
               left('Bio of ' || name || ' ' || ${long(LIMITS.bio)}, ${LIMITS.bio}),
-              (CASE WHEN name = 'admin' THEN 'admin' ELSE 'member' END)::"Role", now() - interval '100 days', now() - interval '100 days'
+              (CASE WHEN name = 'admin' THEN 'admin' ELSE 'member' END)::"Role", true, now() - interval '100 days', now() - interval '100 days'
        FROM unnest(ARRAY[${namedAgents.map((n) => `'${n}'`).join(",")}]) AS name`,
     );
     await run(
       tx,
-      `INSERT INTO agents (id, email, username, username_key, display_name, bio, created_at, updated_at)
+      `INSERT INTO agents (id, email, username, username_key, display_name, bio, standing, created_at, updated_at)
        SELECT ${voterId("i")}, 'adv-voter-' || i || '@example.test', 'adv_voter_' || i, 'adv_voter_' || i,
-              left('Voter ' || i || ' ' || ${long(LIMITS.displayName)}, ${LIMITS.displayName}), left('Bio ' || ${long(LIMITS.bio)}, ${LIMITS.bio}),
+              left('Voter ' || i || ' ' || ${long(LIMITS.displayName)}, ${LIMITS.displayName}), left('Bio ' || ${long(LIMITS.bio)}, ${LIMITS.bio}), true,
               now() - interval '50 days', now() - interval '50 days'
        FROM generate_series(1, ${SIZES.voters}) AS i`,
     );
@@ -200,8 +200,8 @@ export async function seedAdversarial(): Promise<AdversarialSeed> {
     const hot = claimId("hot", "0");
     await run(
       tx,
-      `INSERT INTO claim_votes (id, claim_id, agent_id, value, weight, crowd_gradient, created_at, updated_at)
-       SELECT ${uuidFrom(`'adv-vote-' || i`)}, ${hot}, ${voterId("i")}, ((i * 37) % 101) / 100.0, ${MIN_VOTE_WEIGHT}, 0.5,
+      `INSERT INTO claim_votes (id, claim_id, agent_id, value, weight, crowd_gradient, counted, created_at, updated_at)
+       SELECT ${uuidFrom(`'adv-vote-' || i`)}, ${hot}, ${voterId("i")}, ((i * 37) % 101) / 100.0, ${MIN_VOTE_WEIGHT}, 0.5, true,
               now() - interval '20 hours' + i * interval '10 milliseconds', now() - interval '20 hours' + i * interval '10 milliseconds'
        FROM generate_series(1, ${SIZES.voters}) AS i`,
     );
@@ -209,8 +209,9 @@ export async function seedAdversarial(): Promise<AdversarialSeed> {
       tx,
       `UPDATE claims c SET vote_count = v.n, weighted_sum = v.swv, weight_total = v.sw,
               people_vote_count = v.n, people_weighted_sum = v.swv, people_weight_total = v.sw,
+              counted_vote_count = v.n, counted_weighted_sum = v.swv, counted_weight_total = v.sw,
               gradient = least(1, greatest(0, v.swv / v.sw)),
-              vote_histogram = ARRAY(SELECT count(x.value)::int FROM generate_series(0, ${HISTOGRAM_BINS - 1}) AS b
+              counted_histogram = ARRAY(SELECT count(x.value)::int FROM generate_series(0, ${HISTOGRAM_BINS - 1}) AS b
                                      LEFT JOIN claim_votes x ON x.claim_id = c.id AND ${histogramBinSql("x.value")} = b GROUP BY b ORDER BY b),
               consensus_status = (CASE WHEN v.n < ${MIN_CONSENSUS_VOTERS} THEN 'too_few_votes'
                                        WHEN v.swv / v.sw > ${CONSENSUS_HIGH} THEN 'consensus_true'
