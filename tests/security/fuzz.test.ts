@@ -528,6 +528,8 @@ const NO_GENERATED_SUCCESS: Record<string, string> = {
   "POST /claims/{claim_id}/outcome": "an outcome is proposed only after a check's check_at, by an account with standing and reputation (tests/api/checks-api.test.ts)",
   "POST /claims/{claim_id}/outcome/dispute": "only a proposed outcome is disputed (tests/api/checks-api.test.ts)",
   "POST /moderation/claims/{claim_id}/outcome": "only a disputed outcome is settled (tests/api/checks-api.test.ts)",
+  "PATCH /claims/{claim_id}": "the fixture claims are voted on or another agent's: an edit before the first vote is in tests/api/claim-edits.test.ts",
+  "POST /digest/unsubscribe": "a valid token only comes by mail (tests/api/digest.test.ts)",
 };
 /** bcrypt makes these slow (~0.1 s a request). */
 const SLOW = new Set(["POST /auth/register", "POST /auth/login"]);

@@ -35,7 +35,6 @@ export const digestRouter = router({
 
   unsubscribe: publicProcedure
     .meta({
-      credentials: "ignored",
       successStatus: 204,
       openapi: {
         method: "POST",
