@@ -5,12 +5,23 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { api, createClaim, createPerson, screenshot, signIn, unique } from "./ui-helpers.ts";
 
-/** The boxes of a row's cells that hold numbers. */
+/** Where each number of a row is drawn (its text, not its cell), and whether its cell cuts it off. */
 async function numberBoxes(row: Locator) {
   return row.locator("td[data-label]").evaluateAll((cells) =>
     cells.map((c) => {
-      const r = c.getBoundingClientRect();
-      return { label: c.getAttribute("data-label"), left: r.left, right: r.right, top: r.top, bottom: r.bottom, clipped: c.scrollWidth > c.clientWidth + 1 };
+      const text = [...c.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.textContent!.trim() !== "") ?? c;
+      const range = document.createRange();
+      range.selectNodeContents(text);
+      const r = range.getBoundingClientRect();
+      const cell = c.getBoundingClientRect();
+      return {
+        label: c.getAttribute("data-label"),
+        left: r.left,
+        right: r.right,
+        top: r.top,
+        bottom: r.bottom,
+        clipped: c.scrollWidth > c.clientWidth + 1 || r.right > cell.right + 0.5 || r.left < cell.left - 0.5,
+      };
     }),
   );
 }

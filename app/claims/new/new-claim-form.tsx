@@ -270,10 +270,10 @@ function SimilarClaims({ statement, minLength }: { statement: string; minLength:
     </div>
   );
   const standing = (c: (typeof claims)[number]) => (
-    <span className={ui.meta} data-testid="similar-standing">
+    <div className={ui.meta} data-testid="similar-standing">
       <span>{CONSENSUS_WORDS[c.consensus.status]}</span>
       <span>{plural(c.vote_count, "vote")}</span>
-    </span>
+    </div>
   );
   return (
     <div aria-live="polite">
@@ -282,7 +282,8 @@ function SimilarClaims({ statement, minLength }: { statement: string; minLength:
           <p className={ui.small} style={{ margin: "0 0 0.25rem" }}>
             <strong>This exact claim already exists — open it</strong> to vote, add evidence or argue there.
           </p>
-          <span style={{ overflowWrap: "anywhere" }}>{exact.statement}</span> {standing(exact)}
+          <span style={{ overflowWrap: "anywhere" }}>{exact.statement}</span>
+          {standing(exact)}
           {actions(exact)}
         </section>
       ) : null}
@@ -294,7 +295,8 @@ function SimilarClaims({ statement, minLength }: { statement: string; minLength:
           <ul className={ui["compact-list"]}>
             {near.map((c) => (
               <li key={c.id}>
-                <span style={{ overflowWrap: "anywhere" }}>{c.statement}</span> {standing(c)}
+                <span style={{ overflowWrap: "anywhere" }}>{c.statement}</span>
+                {standing(c)}
                 {actions(c)}
               </li>
             ))}
