@@ -27,6 +27,7 @@ test("every page passes axe, signed out and signed in", async ({ page, request }
     [`/claims/${claim.id}`, "claim"],
     [`/topics/${tag}`, "topic"],
     ["/discover", "discover"],
+    ["/calibration", "calibration"],
     [`/profiles/${author.username}`, "profile"],
     ["/signin", "signin-page"],
     ["/signup", "signup"],
