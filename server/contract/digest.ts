@@ -21,7 +21,12 @@ export const setDigestInput = z.object({
 });
 
 const tokenMessage = "token: must be the token of a digest's unsubscribe link";
+const agentMessage = "agent_id: must be the agent_id of a digest's unsubscribe link";
 export const unsubscribeDigestInput = z.object({
-  agent_id: z.uuid({ message: "agent_id: must be a UUID" }),
-  token: z.string({ message: tokenMessage }).regex(/^[A-Za-z0-9_-]{43}$/, { message: tokenMessage }),
+  /** As in the link; one that names no account is refused like a wrong token (403). */
+  agent_id: z.string({ message: agentMessage }).min(1, { message: agentMessage }).max(100, { message: agentMessage }),
+  token: z
+    .string({ message: tokenMessage })
+    .length(43, { message: tokenMessage })
+    .regex(/^[A-Za-z0-9_-]{43}$/, { message: tokenMessage }),
 });

@@ -9,6 +9,7 @@ import { config } from "../config.ts";
 import { log } from "../log/logger.ts";
 import { mailAvailable, sendMail, webUrl } from "../mail/mailer.ts";
 import type { DigestFrequency, DigestSettings } from "../contract/digest.ts";
+import { isUuid } from "../contract/common.ts";
 import { activeAgent, visibleClaim } from "./visibility.ts";
 
 export const DIGEST_PERIOD_MS: Record<Exclude<DigestFrequency, "off">, number> = { daily: 86_400_000, weekly: 7 * 86_400_000 };
@@ -57,6 +58,7 @@ export async function setDigest(agentId: string, frequency: DigestFrequency): Pr
 
 /** POST /digest/unsubscribe (the link's one click): the digest is off; a wrong token is 403. */
 export async function unsubscribe(agentId: string, token: string): Promise<void> {
+  if (!isUuid(agentId)) throw forbidden();
   const expected = Buffer.from(unsubscribeToken(agentId));
   const given = Buffer.from(token);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw forbidden();
