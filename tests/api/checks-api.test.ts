@@ -47,7 +47,7 @@ interface Timed {
 }
 
 /** A claim created with a check closing in `closeMs` and checked `checkMs` from now. */
-async function claimWithCheck(closeMs = 3_000, checkMs = 4_000): Promise<Timed> {
+async function claimWithCheck(closeMs = 5_000, checkMs = 6_000): Promise<Timed> {
   const res = await api.post(
     "/claims",
     {
