@@ -10,6 +10,7 @@ import type { CalibrationTable } from "../contract/checks.ts";
 import type { Leaderboard, LeaderboardInput } from "../contract/track-record.ts";
 import { TOMBSTONE_AGENT_ID } from "../domain/accounts.ts";
 import { LEADERBOARD_MIN_SCORED_VOTES } from "../domain/track-record.ts";
+import { visibleClaim } from "./visibility.ts";
 import { brierOf, reliability, withOthersMean, worldRecord, type ScoredVote, type WorldRecord } from "../domain/world-scores.ts";
 
 interface ScoredRow {
@@ -111,7 +112,7 @@ export async function crowdCalibration(): Promise<CalibrationTable> {
            ck.outcome = 'true' AS truth,
            coalesce(ck.close_consensus, c.consensus_status::text) AS consensus
     FROM claim_checks ck JOIN claims c ON c.id = ck.claim_id
-    WHERE ck.stage = 'final' AND ck.outcome IN ('true', 'false')`);
+    WHERE ck.stage = 'final' AND ck.outcome IN ('true', 'false') AND ${visibleClaim("c")}`);
   const points = rows.filter((r) => r.gradient !== null).map((r) => ({ p: Number(r.gradient), outcome: (r.truth ? 1 : 0) as 0 | 1 }));
   const stated = rows.filter((r) => r.consensus === "consensus_true" || r.consensus === "consensus_false");
   return {

@@ -40,6 +40,9 @@ const EXEMPT_SNIPPETS = [
   "FROM claims c WHERE c.id = ${claimId}::uuid FOR UPDATE", // editClaim locks the claim by id for its author, who may edit it while hidden (as they see it)
   "FROM evidence e WHERE e.id = ${evidenceId}::uuid FOR NO KEY UPDATE", // editEvidence locks the evidence by id for its author, who may edit it while hidden
   "SELECT e.edited_at FROM evidence e WHERE e.id = ${current.id}", // evidenceHistory: after getEvidence answered (404 when hidden, but to its author and moderators)
+  "(SELECT p.tags FROM claims p WHERE p.id = ${input.claim_id}::uuid)", // insertChild: the parent's tags, after addArgument found the parent visible
+  "SELECT id::text FROM claims WHERE id = ${input.claimId}::uuid", // settle: a moderator settles a disputed outcome on a hidden claim too (moderators see them)
+  "SELECT ${CHECK_JSON} AS check_json FROM claims c WHERE c.id = ${input.claimId}::uuid", // settle's answer: the check the moderator just settled
 ];
 
 const TABLE_REF = /\b(FROM|JOIN)\s+(claims|evidence|comments)\b|\bdb\(\)\.(claim|evidence|comment)\.(findMany|findFirst|findUnique|count)\b|\btx\.(claim|evidence|comment)\.(findMany|findFirst|findUnique|count)\b/g;
