@@ -49,6 +49,12 @@ const CODE_SENTENCES: Partial<Record<ErrorCode, string>> = {
   email_taken: "An account with this email address already exists. Sign in instead?",
   username_taken: "This username is taken. Please choose another.",
   edit_locked: "People have voted on this, so it can no longer be edited: what they voted on stays as it was.",
+  insufficient_standing:
+    "Proposing or disputing an outcome needs standing here: a verified account with some history of votes.",
+  insufficient_reputation: "Proposing an outcome needs more reputation than this account has yet.",
+  own_proposal: "You proposed this outcome, so someone else has to dispute it.",
+  check_immutable: "People have voted on this claim, so how it is checked no longer changes. Add a dated clarification instead.",
+  outcome_not_open: "This check is not at that step any more. Reload the page to see where it is.",
   rate_limited: "Too many requests. Please wait a minute and try again.",
   too_many_password_failures: "Too many wrong passwords for this account. Wait a while, or reset your password.",
   invalid_link: "This link does not work any more: it was used, it expired, or a newer one was sent. Ask for a new one.",
