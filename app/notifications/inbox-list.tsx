@@ -23,6 +23,7 @@ function reasonsText(n: Notification): string {
   if (n.new_claim && n.source !== "claim") return `New claim by ${by ?? "a deleted account"}`;
   const parts = [
     r.resolved > 0 ? "reached consensus" : null,
+    r.outcomes > 0 ? "its check's outcome moved" : null,
     r.votes > 0 ? plural(r.votes, "vote") : null,
     r.evidence > 0 ? plural(r.evidence, "piece of evidence", "pieces of evidence") : null,
     r.comments > 0 ? plural(r.comments, "comment") : null,

@@ -34,6 +34,8 @@ export const notificationSchema = z
         resolved: z.number().int(),
         /** New arguments under the claim (docs/features/arguments.md#notifications). */
         arguments: z.number().int(),
+        /** Steps of the claim's check toward its outcome: proposed, disputed, final (docs/features/checks.md#notifications). */
+        outcomes: z.number().int(),
       })
       .meta({ description: "Events on the claim since the notification was last read" }),
     /** What brought the claim to the inbox: a followed claim, or a new claim in a followed topic or by a followed person. */

@@ -6,6 +6,9 @@ export const CLAIM_EVENT_TYPES = [
   "claim.commented",
   "claim.resolved",
   "claim.argument_added",
+  "claim.outcome_proposed",
+  "claim.outcome_disputed",
+  "claim.outcome_final",
 ] as const;
 export type ClaimEventType = (typeof CLAIM_EVENT_TYPES)[number];
 
@@ -22,7 +25,8 @@ export interface FollowFlags {
 /**
  * Whether a follower hears of an event: never of their own action; the flags filter votes, evidence
  * and comments — a new argument is a reason like evidence, so the evidence flag filters it too
- * (docs/features/arguments.md#notifications); a resolution always reaches every follower.
+ * (docs/features/arguments.md#notifications); a resolution, and each step of the claim's check toward
+ * its outcome (docs/features/checks.md#notifications), always reaches every follower.
  */
 export function followerHears(type: ClaimEventType, follow: FollowFlags & { agent_id: string }, actorId: string | null): boolean {
   if (follow.agent_id === actorId) return false;
@@ -35,12 +39,15 @@ export function followerHears(type: ClaimEventType, follow: FollowFlags & { agen
     case "claim.commented":
       return follow.notify_on_comment;
     case "claim.resolved":
+    case "claim.outcome_proposed":
+    case "claim.outcome_disputed":
+    case "claim.outcome_final":
       return true;
   }
 }
 
 /** The inbox counter an event increments. */
-export function reasonOf(type: ClaimEventType): "votes" | "evidence" | "comments" | "resolved" | "arguments" {
+export function reasonOf(type: ClaimEventType): "votes" | "evidence" | "comments" | "resolved" | "arguments" | "outcomes" {
   switch (type) {
     case "claim.voted":
       return "votes";
@@ -52,5 +59,9 @@ export function reasonOf(type: ClaimEventType): "votes" | "evidence" | "comments
       return "resolved";
     case "claim.argument_added":
       return "arguments";
+    case "claim.outcome_proposed":
+    case "claim.outcome_disputed":
+    case "claim.outcome_final":
+      return "outcomes";
   }
 }

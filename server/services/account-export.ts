@@ -197,7 +197,7 @@ const SECTIONS: Record<ExportSection, Section> = {
     findMany: (page) => db().notification.findMany(page),
     row: (n) => ({
       claim_id: n.claimId,
-      reasons: { votes: n.votes, evidence: n.evidence, comments: n.comments, resolved: n.resolved, arguments: n.arguments },
+      reasons: { votes: n.votes, evidence: n.evidence, comments: n.comments, resolved: n.resolved, arguments: n.arguments, outcomes: n.outcomes },
       unread: n.unread,
       updated_at: iso(n.updatedAt),
       last_read_at: iso(n.lastReadAt),

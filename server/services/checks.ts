@@ -19,6 +19,7 @@ import {
   type OutcomeRefusal,
 } from "../domain/checks.ts";
 import { tierFor } from "../domain/reputation.ts";
+import { recordEvent } from "./outbox.ts";
 
 export interface CheckTerms {
   criteria: string;
@@ -132,6 +133,7 @@ export function proposeOutcome(proposal: Proposal, now = new Date()): Promise<Ch
         dispute_deadline = ${disputeDeadline(now, disputeSeconds)}, bond = ${bond}::float8, updated_at = now()
       WHERE claim_id = ${proposal.claimId}::uuid`);
     await moveReputation(tx, { agentId: proposal.proposerId, delta: -bond, reason: "outcome_bond_staked", claimId: proposal.claimId });
+    await recordEvent(tx, { type: "claim.outcome_proposed", claimId: proposal.claimId, actorId: proposal.proposerId });
     return { ok: true } as const;
   });
 }
@@ -163,11 +165,16 @@ export function disputeOutcome(dispute: Dispute, now = new Date()): Promise<Chec
         disputed_at = ${now}, updated_at = now()
       WHERE claim_id = ${dispute.claimId}::uuid`);
     await moveReputation(tx, { agentId: dispute.disputerId, delta: -Number(check.bond ?? 0), reason: "outcome_bond_staked", claimId: dispute.claimId });
+    await recordEvent(tx, { type: "claim.outcome_disputed", claimId: dispute.claimId, actorId: dispute.disputerId });
     return { ok: true } as const;
   });
 }
 
-/** Writes the final outcome and pays the bonds as bondPayout says (the row is locked by the caller). */
+/**
+ * Writes the final outcome, pays the bonds as bondPayout says and records `claim.outcome_final` (the row
+ * is locked by the caller, who re-read its stage: the event commits with the one transaction that made
+ * the outcome final, so it goes out once however many instances run the job).
+ */
 async function finaliseIn(tx: SqlTx, check: CheckRow, { outcome, now, settledBy }: { outcome: Outcome; now: Date; settledBy: { id: string; reason: string } | null }) {
   const disputed = check.stage === "disputed";
   const payout = bondPayout({ bond: Number(check.bond ?? 0), proposed: check.proposed_outcome as Outcome, final: outcome, disputed });
@@ -179,6 +186,8 @@ async function finaliseIn(tx: SqlTx, check: CheckRow, { outcome, now, settledBy 
     await moveReputation(tx, { agentId: check.proposer_id, delta: payout.proposer, reason: disputed ? "outcome_bond_won" : "outcome_bond_returned", claimId: check.claim_id });
   }
   if (check.disputer_id) await moveReputation(tx, { agentId: check.disputer_id, delta: payout.disputer, reason: "outcome_bond_won", claimId: check.claim_id });
+  // The job's finalisation is no one's act alone (every follower hears of it); a settlement is the moderator's.
+  await recordEvent(tx, { type: "claim.outcome_final", claimId: check.claim_id, actorId: settledBy?.id ?? null });
 }
 
 /** A moderator settles a disputed outcome (audited): final, the wrong side's bond to the right side. */

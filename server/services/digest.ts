@@ -80,6 +80,7 @@ interface Thread {
   comments: number;
   arguments: number;
   resolved: number;
+  outcomes: number;
   new_claims: number;
   source: string;
   actor: string | null;
@@ -89,6 +90,7 @@ function threadLine(t: Thread): string {
   if (t.new_claims > 0 && t.source !== "claim") return `New claim${t.actor ? ` by ${t.actor}` : ""}`;
   const parts = [
     t.resolved > 0 ? "reached consensus" : null,
+    t.outcomes > 0 ? "its check's outcome moved" : null,
     t.votes > 0 ? `${t.votes} vote${t.votes === 1 ? "" : "s"}` : null,
     t.evidence > 0 ? `${t.evidence} piece${t.evidence === 1 ? "" : "s"} of evidence` : null,
     t.comments > 0 ? `${t.comments} comment${t.comments === 1 ? "" : "s"}` : null,
@@ -129,7 +131,7 @@ export async function sendDueDigests(now = new Date(), limit = DIGEST_BATCH): Pr
 
 async function sendDigest(account: DueAccount): Promise<boolean> {
   const threads = await readSql<Thread & { total: number }>(Prisma.sql`
-    SELECT n.claim_id::text AS claim_id, c.statement, n.votes, n.evidence, n.comments, n.arguments, n.resolved, n.new_claims, n.source,
+    SELECT n.claim_id::text AS claim_id, c.statement, n.votes, n.evidence, n.comments, n.arguments, n.resolved, n.outcomes, n.new_claims, n.source,
            a.display_name AS actor, count(*) OVER ()::int AS total
     FROM notifications n JOIN claims c ON c.id = n.claim_id LEFT JOIN agents a ON a.id = n.last_actor_id
     WHERE n.agent_id = ${account.id}::uuid AND n.updated_at > ${account.since}::timestamptz AND ${visibleClaim("c")}

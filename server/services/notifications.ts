@@ -299,9 +299,9 @@ async function addToInbox(tx: SqlTx, entries: InboxEntry[]): Promise<void> {
   if (entries.length === 0) return;
   const count = (reason: InboxEntry["reason"]) => Prisma.sql`count(*) FILTER (WHERE r.reason = ${reason})::int`;
   await tx.execute(Prisma.sql`
-    INSERT INTO notifications (id, agent_id, claim_id, votes, evidence, comments, resolved, arguments, unread, last_event_id, last_actor_id, updated_at)
+    INSERT INTO notifications (id, agent_id, claim_id, votes, evidence, comments, resolved, arguments, outcomes, unread, last_event_id, last_actor_id, updated_at)
     SELECT gen_random_uuid(), r.agent_id, r.claim_id, ${count("votes")}, ${count("evidence")}, ${count("comments")}, ${count("resolved")},
-           ${count("arguments")},
+           ${count("arguments")}, ${count("outcomes")},
            true, max(r.event_id), (array_agg(r.actor_id ORDER BY r.event_id DESC))[1], now()
     FROM unnest(${entries.map((e) => e.agentId)}::uuid[], ${entries.map((e) => e.claimId)}::uuid[],
                 ${entries.map((e) => e.reason)}::text[], ${entries.map((e) => e.eventId)}::bigint[],
@@ -311,7 +311,7 @@ async function addToInbox(tx: SqlTx, entries: InboxEntry[]): Promise<void> {
     ON CONFLICT (agent_id, claim_id) DO UPDATE SET
       votes = notifications.votes + EXCLUDED.votes, evidence = notifications.evidence + EXCLUDED.evidence,
       comments = notifications.comments + EXCLUDED.comments, resolved = notifications.resolved + EXCLUDED.resolved,
-      arguments = notifications.arguments + EXCLUDED.arguments,
+      arguments = notifications.arguments + EXCLUDED.arguments, outcomes = notifications.outcomes + EXCLUDED.outcomes,
       unread = true, last_event_id = GREATEST(notifications.last_event_id, EXCLUDED.last_event_id),
       last_actor_id = CASE WHEN EXCLUDED.last_event_id >= notifications.last_event_id THEN EXCLUDED.last_actor_id ELSE notifications.last_actor_id END,
       updated_at = now()`);
@@ -327,6 +327,7 @@ interface NotificationRow {
   comments: number;
   resolved: number;
   arguments: number;
+  outcomes: number;
   new_claims: number;
   source: "claim" | "topic" | "person";
   unread: boolean;
@@ -344,7 +345,7 @@ export async function listNotifications(
   const visibleThread = Prisma.sql`EXISTS (SELECT 1 FROM claims c WHERE c.id = n.claim_id AND ${visibleClaim("c")})`;
   const [rows, [counts]] = await Promise.all([
     readSql<NotificationRow>`
-      SELECT n.id::text AS id, n.claim_id::text AS claim_id, votes, evidence, comments, resolved, arguments, new_claims, source, unread,
+      SELECT n.id::text AS id, n.claim_id::text AS claim_id, votes, evidence, comments, resolved, arguments, outcomes, new_claims, source, unread,
              n.updated_at, last_read_at,
              CASE WHEN a.id IS NULL THEN NULL ELSE json_build_object('id', a.id::text, 'username', a.username, 'displayName', a.display_name,
                'avatarUrl', a.avatar_url, 'bio', a.bio, 'reputation', a.reputation, 'tier', a.tier, 'role', a.role,
@@ -362,7 +363,7 @@ export async function listNotifications(
       .map((r) => ({
         id: r.id,
         claim: claims.get(r.claim_id)!,
-        reasons: { votes: r.votes, evidence: r.evidence, comments: r.comments, resolved: r.resolved, arguments: r.arguments },
+        reasons: { votes: r.votes, evidence: r.evidence, comments: r.comments, resolved: r.resolved, arguments: r.arguments, outcomes: r.outcomes },
         new_claim: r.new_claims > 0,
         source: r.source,
         actor: r.actor ? toAgent({ ...r.actor, createdAt: new Date(r.actor.createdAt) }) : null,
@@ -391,7 +392,7 @@ export async function markRead({ agentId, notificationId }: { agentId: string; n
   if (!isUuid(notificationId)) throw notFound(NOTIFICATION_NOT_FOUND);
   const changed = await sqlTransaction((tx) =>
     tx.execute(Prisma.sql`
-      UPDATE notifications SET unread = false, votes = 0, evidence = 0, comments = 0, resolved = 0, arguments = 0,
+      UPDATE notifications SET unread = false, votes = 0, evidence = 0, comments = 0, resolved = 0, arguments = 0, outcomes = 0,
         last_read_at = clock_timestamp()
       WHERE id = ${notificationId}::uuid AND agent_id = ${agentId}::uuid`),
   );
@@ -403,7 +404,7 @@ export async function markAllRead(agentId: string, before?: Date): Promise<void>
   const upTo = before ? Prisma.sql`AND updated_at <= ${before}::timestamptz` : Prisma.empty;
   await sqlTransaction((tx) =>
     tx.execute(Prisma.sql`
-      UPDATE notifications SET unread = false, votes = 0, evidence = 0, comments = 0, resolved = 0, arguments = 0,
+      UPDATE notifications SET unread = false, votes = 0, evidence = 0, comments = 0, resolved = 0, arguments = 0, outcomes = 0,
         last_read_at = clock_timestamp()
       WHERE agent_id = ${agentId}::uuid AND unread ${upTo}`),
   );

@@ -336,7 +336,7 @@ describe("followers", () => {
     });
     const inbox = await api.get("/notifications", { token: follower.token });
     const thread = inbox.body.notifications.find((n: any) => n.claim.id === parent.id);
-    expect(thread.reasons).toEqual({ votes: 0, evidence: 0, comments: 0, resolved: 0, arguments: 1 });
+    expect(thread.reasons).toEqual({ votes: 0, evidence: 0, comments: 0, resolved: 0, arguments: 1, outcomes: 0 });
     const [event] = await readSql<{ type: string }>`
       SELECT type FROM outbox_events WHERE claim_id = ${parent.id}::uuid ORDER BY id DESC LIMIT 1`;
     expect(event.type).toBe("claim.argument_added");

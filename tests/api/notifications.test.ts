@@ -54,7 +54,7 @@ describe("inbox", () => {
     expect(mine.unread_count).toBe(1);
     expect(mine.notifications[0]).toMatchObject({
       claim: { id: claim.id, is_following: true },
-      reasons: { votes: 2, evidence: 1, comments: 1, resolved: 0, arguments: 0 },
+      reasons: { votes: 2, evidence: 1, comments: 1, resolved: 0, arguments: 0, outcomes: 0 },
       unread: true,
       last_read_at: null,
     });
@@ -73,7 +73,7 @@ describe("inbox", () => {
     await api.post(`/claims/${claim.id}/comments`, { content: "Now a comment." }, { token: actor.token });
     await settled();
     const after = await inbox(follower);
-    expect(after.notifications[0].reasons).toEqual({ votes: 0, evidence: 0, comments: 1, resolved: 0, arguments: 0 });
+    expect(after.notifications[0].reasons).toEqual({ votes: 0, evidence: 0, comments: 1, resolved: 0, arguments: 0, outcomes: 0 });
   });
 
   it("mark one read, mark all read, unread filter; someone else's notification is 404", async () => {
@@ -97,7 +97,7 @@ describe("inbox", () => {
     const afterOne = await inbox(follower);
     expect(afterOne.unread_count).toBe(1);
     const readOne = afterOne.notifications.find((n) => n.id === first.id);
-    expect(readOne).toMatchObject({ unread: false, reasons: { votes: 0, evidence: 0, comments: 0, resolved: 0, arguments: 0 }, last_read_at: expect.stringMatching(/Z$/) });
+    expect(readOne).toMatchObject({ unread: false, reasons: { votes: 0, evidence: 0, comments: 0, resolved: 0, arguments: 0, outcomes: 0 }, last_read_at: expect.stringMatching(/Z$/) });
     expect((await inbox(follower, "?unread=true")).notifications.map((n) => n.id)).toEqual([all.notifications[0].id]);
     expect((await inbox(follower, "?unread=false")).notifications.map((n) => n.id)).toEqual([first.id]);
 

@@ -285,9 +285,9 @@ describe("a backlog of events", () => {
       return Object.fromEntries(res.body.notifications.map((n: any) => [n.claim.id, n.reasons]));
     };
     expect(await threads(hooked)).toEqual({
-      [claims[0].id]: { votes: 3, evidence: 0, comments: 1, resolved: 0, arguments: 0 },
-      [claims[1].id]: { votes: 3, evidence: 0, comments: 0, resolved: 0, arguments: 0 },
+      [claims[0].id]: { votes: 3, evidence: 0, comments: 1, resolved: 0, arguments: 0, outcomes: 0 },
+      [claims[1].id]: { votes: 3, evidence: 0, comments: 0, resolved: 0, arguments: 0, outcomes: 0 },
     });
-    expect(await threads(quiet)).toEqual({ [claims[0].id]: { votes: 0, evidence: 0, comments: 1, resolved: 0, arguments: 0 } });
+    expect(await threads(quiet)).toEqual({ [claims[0].id]: { votes: 0, evidence: 0, comments: 1, resolved: 0, arguments: 0, outcomes: 0 } });
   });
 });
