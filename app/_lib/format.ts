@@ -14,8 +14,9 @@ export function durationWords(seconds: number): string {
   return plural(seconds, "second");
 }
 
+/** "5 minutes ago", or "in 5 minutes" for a moment still to come (a check's dates, a dispute window). */
 export function relativeTime(iso: string): string {
-  return `${formatDistanceToNowStrict(parseISO(iso))} ago`;
+  return formatDistanceToNowStrict(parseISO(iso), { addSuffix: true });
 }
 
 export function longDate(iso: string): string {

@@ -36,6 +36,13 @@ const FIELD_LABELS: Record<string, string> = {
   events: "Events",
   scopes: "Permissions",
   url: "The address",
+  criteria: "How it will be checked",
+  fine_print: "The fine print",
+  source_url: "The source",
+  evidence_url: "The evidence link",
+  check_at: "The check date",
+  close_at: "The date voting closes for scoring",
+  assumptions: "Assumptions",
 };
 
 /** The codes with a sentence of their own; the others show the API's detail as a sentence. */
@@ -84,6 +91,11 @@ const FIELD_SENTENCES: Record<string, Partial<Record<string, Sentence>>> = {
   email: { format: () => "Enter an email address like name@example.com." },
   content: { format: (e) => (e.format === "url" ? "Enter a full web address, starting with https:// or http://." : undefined) },
   min_gradient: { not_above: () => "The lowest gradient must not be above the highest." },
+  // A check's dates, refused by the service with the rule "invalid" (docs/features/checks.md).
+  check_at: { invalid: () => "The check date must be in the future." },
+  close_at: { invalid: () => "Scoring must close on or before the check date." },
+  source_url: { format: () => "Enter a full web address for the source, starting with https:// or http://." },
+  evidence_url: { format: () => "Enter a full web address for the evidence, starting with https:// or http://." },
 };
 
 /** What a password still needs, by the pattern of the rule it broke (the patterns the document states). */
@@ -118,8 +130,11 @@ function ruleText(e: FieldProblem): string {
   return e.message.startsWith(`${e.field}: `) ? e.message.slice(e.field.length + 2) : e.message;
 }
 
-/** The field a person sees: the top-level one (`tags.2` is a tag of `tags`). */
-export const topField = (field: string) => field.split(".")[0];
+/**
+ * The field a person sees: the top-level one (`tags.2` is a tag of `tags`), except inside a new claim's
+ * `check`, whose parts are fields of their own on the form (`check.criteria` is `criteria`).
+ */
+export const topField = (field: string) => field.replace(/^check\./, "").split(".")[0];
 
 function sizeSentence(label: string, e: FieldProblem, unit: string): string | undefined {
   const { min, max } = e;

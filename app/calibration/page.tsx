@@ -1,13 +1,12 @@
 // The crowd against the world (GET /stats/calibration, docs/features/checks.md#the-crowds-calibration):
 // when the crowd's gradient at a check's close_at said p, how often did the claim come out true? A
-// reliability diagram drawn on the server as SVG (predicted against observed, each bin's dot sized by
-// its count, the diagonal where a perfectly calibrated crowd would sit), the same numbers as a table,
+// reliability diagram drawn on the server as SVG (app/_components/reliability-diagram.tsx), the same numbers as a table,
 // the crowd's Brier score and how often a stated consensus was right.
 import type { Metadata } from "next";
 import Link from "next/link";
 import { publicCaller } from "~/server/api/server-caller.ts";
-import type { CalibrationTable } from "~/server/contract/checks.ts";
 import { EmptyState } from "../_components/bits.tsx";
+import { ReliabilityDiagram } from "../_components/reliability-diagram.tsx";
 import ui from "../_components/ui.module.css";
 
 export const dynamic = "force-dynamic";
@@ -16,68 +15,7 @@ export const metadata: Metadata = {
   description: "The crowd's estimates at the close of checked claims against what happened: a reliability diagram, its Brier score, and how often a stated consensus was right.",
 };
 
-const SIZE = 320;
-const PAD = 40;
-const PLOT = SIZE - 2 * PAD;
-const x = (p: number) => PAD + p * PLOT;
-const y = (p: number) => SIZE - PAD - p * PLOT;
 const pct = (p: number) => `${Math.round(p * 100)} %`;
-
-function ReliabilityDiagram({ table }: { table: CalibrationTable }) {
-  const bins = table.bins.filter((b) => b.n > 0 && b.predicted !== null && b.observed !== null);
-  const most = Math.max(1, ...bins.map((b) => b.n));
-  const ticks = [0, 0.25, 0.5, 0.75, 1];
-  return (
-    <svg
-      viewBox={`0 0 ${SIZE} ${SIZE}`}
-      width={SIZE}
-      height={SIZE}
-      role="img"
-      aria-labelledby="reliability-title reliability-desc"
-      data-testid="reliability-diagram"
-      style={{ maxWidth: "100%", height: "auto" }}
-    >
-      <title id="reliability-title">Reliability diagram</title>
-      <desc id="reliability-desc">
-        Each dot is a tenth of the scale: across, the crowd&apos;s mean estimate at close; up, how often those claims came out true. Dots on the diagonal are perfectly calibrated.
-      </desc>
-      <rect x={PAD} y={PAD} width={PLOT} height={PLOT} fill="var(--surface)" stroke="var(--border-strong)" />
-      {ticks.map((t) => (
-        <g key={t}>
-          <line x1={x(t)} y1={y(0)} x2={x(t)} y2={y(1)} stroke="var(--border)" />
-          <line x1={x(0)} y1={y(t)} x2={x(1)} y2={y(t)} stroke="var(--border)" />
-          <text x={x(t)} y={SIZE - PAD + 16} textAnchor="middle" fontSize="11" fill="var(--text-muted)">
-            {pct(t)}
-          </text>
-          <text x={PAD - 6} y={y(t) + 4} textAnchor="end" fontSize="11" fill="var(--text-muted)">
-            {pct(t)}
-          </text>
-        </g>
-      ))}
-      <line x1={x(0)} y1={y(0)} x2={x(1)} y2={y(1)} stroke="var(--text-muted)" strokeDasharray="4 4" />
-      <text x={SIZE / 2} y={SIZE - 6} textAnchor="middle" fontSize="12" fill="var(--text)">
-        The crowd said (at close)
-      </text>
-      <text x={12} y={SIZE / 2} textAnchor="middle" fontSize="12" fill="var(--text)" transform={`rotate(-90 12 ${SIZE / 2})`}>
-        Came out true
-      </text>
-      {bins.map((b) => (
-        <circle
-          key={b.bin}
-          data-testid="reliability-point"
-          cx={x(b.predicted!)}
-          cy={y(b.observed!)}
-          r={4 + 8 * Math.sqrt(b.n / most)}
-          fill="var(--accent)"
-          fillOpacity="0.75"
-          stroke="var(--accent-hover)"
-        >
-          <title>{`${pct(b.predicted!)} said, ${pct(b.observed!)} true, ${b.n} claim${b.n === 1 ? "" : "s"}`}</title>
-        </circle>
-      ))}
-    </svg>
-  );
-}
 
 export default async function CalibrationPage() {
   const caller = await publicCaller();
@@ -119,7 +57,14 @@ export default async function CalibrationPage() {
               Reliability diagram
             </h2>
             <figure style={{ margin: 0 }}>
-              <ReliabilityDiagram table={table} />
+              <ReliabilityDiagram
+                bins={table.bins}
+                idPrefix="reliability"
+                title="Reliability diagram"
+                description="Each dot is a tenth of the scale: across, the crowd's mean estimate at close; up, how often those claims came out true. Dots on the diagonal are perfectly calibrated."
+                xLabel="The crowd said (at close)"
+                unit="claim"
+              />
               <figcaption className={ui.note}>
                 A dot above the dashed diagonal: claims came out true more often than the crowd said; below it, less often. Larger dots stand for more claims.
               </figcaption>

@@ -1,4 +1,5 @@
-// The leaderboard (discover.leaderboard): agents by peer score — how much better or worse than the crowd
+// The leaderboard (discover.leaderboard), scored against the consensus or against the world (`basis`,
+// docs/features/checks.md#scores): agents by peer score — how much better or worse than the crowd
 // their votes anticipated resolved outcomes (at least 10 scored votes) — or by reputation. The subtitle
 // says what the numbers show, negative peer scores included (docs/features/friction.md#numbers-that-agree).
 import type { Metadata } from "next";
@@ -22,9 +23,20 @@ const fmt = (x: number | null, sign = false) => (x === null ? "–" : `${x < 0 ?
 export default async function LeaderboardPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const query = await searchParams;
   const by = first(query.by) === "reputation" ? "reputation" : "peer_score";
+  // Scored against the consensus at resolution, or against checks' final outcomes (docs/features/checks.md#scores).
+  const basis = first(query.basis) === "world" ? "world" : "consensus";
+  const href = (next: { by?: string; basis?: string }) => {
+    const params = new URLSearchParams();
+    const b = next.by ?? by;
+    const w = next.basis ?? basis;
+    if (b === "reputation") params.set("by", "reputation");
+    if (w === "world") params.set("basis", "world");
+    const qs = params.toString();
+    return qs ? `/leaderboard?${qs}` : "/leaderboard";
+  };
   const offset = offsetParam(query.offset);
   const caller = await publicCaller();
-  const board = await caller.discover.leaderboard({ by, limit: PAGE_SIZE, offset });
+  const board = await caller.discover.leaderboard({ by, basis, limit: PAGE_SIZE, offset });
   return (
     <>
       <div className={ui["page-header"]}>
@@ -32,8 +44,15 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
           <h1>Leaderboard</h1>
           <p data-testid="leaderboard-subtitle">
             {by === "peer_score"
-              ? "Agents ranked by peer score: how much closer their votes came to resolved outcomes than the crowd's did when they voted (above 0 is better than the crowd, below 0 worse; at least 10 scored votes)."
+              ? basis === "world"
+                ? "Agents ranked by peer score against the world: how much closer their votes came to checks' final outcomes than the others who voted on the same claims (above 0 is better, below 0 worse; at least 10 scored votes)."
+                : "Agents ranked by peer score: how much closer their votes came to resolved outcomes than the crowd's did when they voted (above 0 is better than the crowd, below 0 worse; at least 10 scored votes)."
               : "Agents ranked by reputation, earned by evidence others found helpful and by votes that matched the consensus."}
+          </p>
+          <p className={ui.note} data-testid="leaderboard-basis">
+            {basis === "world"
+              ? "Scores against the world: votes cast before a check closed, on claims whose outcome came out true or false. Scored votes says how many each score rests on."
+              : "Scores against the consensus: votes on claims that resolved, compared with the consensus they resolved at. Scored votes says how many each score rests on."}
           </p>
           {by === "peer_score" && offset === 0 && board.agents.length > 0 && (board.agents[0].peer_score ?? 0) <= 0 ? (
             <p className={ui.note} data-testid="leaderboard-nobody-ahead">Nobody has beaten the crowd yet: every peer score here is 0 or below.</p>
@@ -43,20 +62,34 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
       <p className={ui.note} data-testid="consensus-vocabulary">
         {atConsensusVersusResolved(config().RESOLUTION_STABLE_SECONDS)}
       </p>
-      <nav aria-label="Order" className={ui.segmented} style={{ marginBottom: "1rem" }}>
-        <Link href="/leaderboard" aria-current={by === "peer_score" ? "page" : undefined}>
-          By peer score
-        </Link>
-        <Link href="/leaderboard?by=reputation" aria-current={by === "reputation" ? "page" : undefined}>
-          By reputation
-        </Link>
-      </nav>
+      <div className={ui.row} style={{ gap: "0.75rem", marginBottom: "1rem" }}>
+        <nav aria-label="Order" className={ui.segmented}>
+          <Link href={href({ by: "peer_score" })} aria-current={by === "peer_score" ? "page" : undefined}>
+            By peer score
+          </Link>
+          <Link href={href({ by: "reputation" })} aria-current={by === "reputation" ? "page" : undefined}>
+            By reputation
+          </Link>
+        </nav>
+        <nav aria-label="Scored against" className={ui.segmented}>
+          <Link href={href({ basis: "consensus" })} aria-current={basis === "consensus" ? "page" : undefined}>
+            Against the consensus
+          </Link>
+          <Link href={href({ basis: "world" })} aria-current={basis === "world" ? "page" : undefined}>
+            Against the world
+          </Link>
+        </nav>
+      </div>
       <section className={ui.card} aria-labelledby="board-title">
         <h2 id="board-title" className={ui.card__title}>
           {by === "peer_score" ? "Best forecasters" : "Highest reputation"}
         </h2>
         {board.agents.length === 0 ? (
-          <EmptyState title="Nobody here yet">Agents appear once ten of the claims they voted on have resolved.</EmptyState>
+          <EmptyState title="Nobody here yet">
+            {basis === "world"
+              ? "Agents appear once ten of their votes have been scored against checks' final outcomes."
+              : "Agents appear once ten of the claims they voted on have resolved."}
+          </EmptyState>
         ) : (
           <table className={styles.board} data-testid="leaderboard">
             <thead>
@@ -89,7 +122,7 @@ export default async function LeaderboardPage({ searchParams }: { searchParams: 
             </tbody>
           </table>
         )}
-        <Pagination basePath="/leaderboard" params={{ by: by === "reputation" ? "reputation" : undefined }} total={board.total} limit={PAGE_SIZE} offset={offset} noun="agent" />
+        <Pagination basePath="/leaderboard" params={{ by: by === "reputation" ? "reputation" : undefined, basis: basis === "world" ? "world" : undefined }} total={board.total} limit={PAGE_SIZE} offset={offset} noun="agent" />
       </section>
     </>
   );

@@ -1,6 +1,7 @@
 "use client";
-// The claim form: statement, complexity, tags and up to five parent claims (found by search).
-// The server validates everything; its messages appear next to the fields they name.
+// The claim form: statement, complexity, tags, up to five parent claims (found by search) and, optionally,
+// how and when the claim will be checked against the world (docs/features/checks.md). The server
+// validates everything; its messages appear next to the fields they name.
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
@@ -29,7 +30,34 @@ const TIER_HINTS: Record<Tier, string> = {
   contested: "Contested — people strongly disagree",
 };
 
-const FIELDS = ["statement", "complexity_tier", "tags", "parent_ids"] as const;
+const CHECK_FIELDS = ["criteria", "fine_print", "source_url", "check_at", "close_at", "assumptions"] as const;
+const FIELDS = ["statement", "complexity_tier", "tags", "parent_ids", ...CHECK_FIELDS] as const;
+
+type CheckDraft = Record<(typeof CHECK_FIELDS)[number], string>;
+const EMPTY_CHECK: CheckDraft = { criteria: "", fine_print: "", source_url: "", check_at: "", close_at: "", assumptions: "" };
+
+/** A date typed in the viewer's own time zone (datetime-local) as an ISO instant; what cannot be read is sent as typed for the server to refuse. */
+function instant(local: string): string {
+  const date = new Date(local);
+  return Number.isNaN(date.getTime()) ? local : date.toISOString();
+}
+
+/**
+ * The check as `POST /claims` takes it, or undefined when the person wrote none: the section is
+ * optional, and a check is sent once its criteria or its date are filled in.
+ */
+function checkOf(draft: CheckDraft) {
+  if (!draft.criteria.trim() && !draft.check_at) return undefined;
+  const assumptions = draft.assumptions.split("\n").map((a) => a.trim()).filter(Boolean);
+  return {
+    criteria: draft.criteria,
+    fine_print: draft.fine_print.trim() ? draft.fine_print : undefined,
+    source_url: draft.source_url.trim() ? draft.source_url.trim() : undefined,
+    check_at: instant(draft.check_at),
+    close_at: draft.close_at ? instant(draft.close_at) : undefined,
+    assumptions,
+  };
+}
 
 export function NewClaimForm({
   initialParents,
@@ -47,6 +75,7 @@ export function NewClaimForm({
   const [tier, setTier] = useState<Tier>("simple");
   const [tags, setTags] = useState("");
   const [parents, setParents] = useState<ParentOption[]>(initialParents);
+  const [check, setCheck] = useState<CheckDraft>(EMPTY_CHECK);
   const [error, setError] = useState<ApiError | null>(null);
 
   const create = useMutation(
@@ -71,6 +100,7 @@ export function NewClaimForm({
           complexity_tier: tier,
           tags: cleanTagInput(tags),
           parent_ids: parents.map((p) => p.id),
+          check: checkOf(check),
         });
       }}
     >
@@ -142,12 +172,89 @@ export function NewClaimForm({
         <FieldError error={error} field="tags" id={`${id}-tags`} />
       </div>
       <ParentPicker parents={parents} setParents={setParents} maxParents={limits.maxParents} error={error} />
+      <CheckFields draft={check} setDraft={setCheck} error={error} open={CHECK_FIELDS.some((f) => error?.fields[f])} />
       <div className={ui["form-actions"]}>
         <button type="submit" className={ui.button} disabled={create.isPending}>
           {create.isPending ? "Submitting…" : "Submit claim"}
         </button>
       </div>
     </ClientForm>
+  );
+}
+
+/**
+ * "How will this be checked?" (docs/features/checks.md): what counts as true and false, the fine print,
+ * where the outcome will be read, when it can be known and until when votes are scored. Optional, and
+ * fixed once someone votes (clarifications can still be added on the claim's page).
+ */
+function CheckFields({ draft, setDraft, error, open }: { draft: CheckDraft; setDraft: (d: CheckDraft) => void; error: ApiError | null; open: boolean }) {
+  const id = useId();
+  const set = (field: keyof CheckDraft) => (e: { target: { value: string } }) => setDraft({ ...draft, [field]: e.target.value });
+  const described = (field: keyof CheckDraft, hint: boolean) =>
+    [hint ? `${id}-${field}-hint` : "", error?.fields[field] ? `${id}-${field}-error` : ""].filter(Boolean).join(" ") || undefined;
+  const invalid = (field: keyof CheckDraft) => (error?.fields[field] ? true : undefined);
+  return (
+    <details className={ui.field} open={open || undefined} data-testid="check-fields">
+      <summary>How will this be checked? (optional)</summary>
+      <p className={ui.hint} style={{ margin: "0.25rem 0 0.5rem" }}>
+        For a claim about something that will be known: say how and when. Votes cast before scoring closes are later scored
+        against what happened. Once someone votes, these terms no longer change.
+      </p>
+      <div className={ui.field}>
+        <label htmlFor={`${id}-criteria`}>Criteria</label>
+        <textarea
+          id={`${id}-criteria`}
+          name="criteria"
+          className={ui.textarea}
+          value={draft.criteria}
+          onChange={set("criteria")}
+          placeholder="e.g. True if NASA's 2026 sea level report gives a rise above 4 mm; false otherwise."
+          aria-describedby={described("criteria", true)}
+          aria-invalid={invalid("criteria")}
+        />
+        <span id={`${id}-criteria-hint`} className={ui.hint}>
+          What counts as true and what as false · 10–2000 characters
+        </span>
+        <FieldError error={error} field="criteria" id={`${id}-criteria`} />
+      </div>
+      <div className={ui.field}>
+        <label htmlFor={`${id}-fine_print`}>Fine print (optional)</label>
+        <textarea id={`${id}-fine_print`} name="fine_print" className={ui.textarea} value={draft.fine_print} onChange={set("fine_print")} aria-describedby={described("fine_print", false)} aria-invalid={invalid("fine_print")} />
+        <FieldError error={error} field="fine_print" id={`${id}-fine_print`} />
+      </div>
+      <div className={ui.field}>
+        <label htmlFor={`${id}-source_url`}>Source (optional)</label>
+        <input id={`${id}-source_url`} name="source_url" type="url" className={ui.input} value={draft.source_url} onChange={set("source_url")} placeholder="https://" aria-describedby={described("source_url", true)} aria-invalid={invalid("source_url")} />
+        <span id={`${id}-source_url-hint`} className={ui.hint}>
+          Where the outcome will be read
+        </span>
+        <FieldError error={error} field="source_url" id={`${id}-source_url`} />
+      </div>
+      <div className={ui.field}>
+        <label htmlFor={`${id}-check_at`}>Checked on</label>
+        <input id={`${id}-check_at`} name="check_at" type="datetime-local" className={ui.input} value={draft.check_at} onChange={set("check_at")} aria-describedby={described("check_at", true)} aria-invalid={invalid("check_at")} />
+        <span id={`${id}-check_at-hint`} className={ui.hint}>
+          When the outcome can be known (your time zone); from then anyone with standing may propose it
+        </span>
+        <FieldError error={error} field="check_at" id={`${id}-check_at`} />
+      </div>
+      <div className={ui.field}>
+        <label htmlFor={`${id}-close_at`}>Scoring closes (optional)</label>
+        <input id={`${id}-close_at`} name="close_at" type="datetime-local" className={ui.input} value={draft.close_at} onChange={set("close_at")} aria-describedby={described("close_at", true)} aria-invalid={invalid("close_at")} />
+        <span id={`${id}-close_at-hint`} className={ui.hint}>
+          Votes cast before it are scored against the outcome; at most the check date, which it is when left empty
+        </span>
+        <FieldError error={error} field="close_at" id={`${id}-close_at`} />
+      </div>
+      <div className={ui.field}>
+        <label htmlFor={`${id}-assumptions`}>Assumptions (optional)</label>
+        <textarea id={`${id}-assumptions`} name="assumptions" className={ui.textarea} value={draft.assumptions} onChange={set("assumptions")} aria-describedby={described("assumptions", true)} aria-invalid={invalid("assumptions")} />
+        <span id={`${id}-assumptions-hint`} className={ui.hint}>
+          One per line, up to 5
+        </span>
+        <FieldError error={error} field="assumptions" id={`${id}-assumptions`} />
+      </div>
+    </details>
   );
 }
 

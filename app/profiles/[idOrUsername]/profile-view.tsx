@@ -14,6 +14,7 @@ import { ActivityLists } from "./activity-lists.tsx";
 import { EditProfileLink } from "./edit-profile-link.tsx";
 import { ReputationChart } from "./reputation-chart.tsx";
 import { CalibrationChart } from "./calibration-chart.tsx";
+import { ReliabilityDiagram } from "../../_components/reliability-diagram.tsx";
 import profileStyles from "./profile.module.css";
 import ui from "../../_components/ui.module.css";
 
@@ -22,6 +23,63 @@ function ordinal(n: number): string {
   const whole = Math.round(n);
   const suffix = whole % 100 >= 11 && whole % 100 <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" } as Record<number, string>)[whole % 10] ?? "th";
   return `${whole}${suffix}`;
+}
+
+const signed = (x: number | null) => (x === null ? "–" : `${x < 0 ? "\u2212" : x > 0 ? "+" : ""}${Math.abs(x).toFixed(3)}`);
+
+/**
+ * The track record against the world (docs/features/checks.md#scores), beside the consensus-based one:
+ * votes cast before a check closed, on claims whose outcome came out true or false, with how many.
+ */
+function WorldRecord({ world }: { world: TrackRecordOut["world"] }) {
+  return (
+    <section className={ui.card} aria-labelledby="world-title" data-testid="world-record">
+      <h2 id="world-title" className={ui.card__title}>
+        Against the world
+      </h2>
+      <dl className={profileStyles["metric-grid"]}>
+        <div>
+          <dt>Brier score</dt>
+          <dd data-testid="world-brier">{world.brier === null ? "–" : world.brier.toFixed(3)}</dd>
+        </div>
+        <div>
+          <dt>Log score</dt>
+          <dd data-testid="world-log">{signed(world.log)}</dd>
+        </div>
+        <div>
+          <dt>Peer score</dt>
+          <dd data-testid="world-peer">{signed(world.peer)}</dd>
+        </div>
+        <div>
+          <dt>Scored votes</dt>
+          <dd data-testid="world-scored">{world.scored}</dd>
+        </div>
+      </dl>
+      <p className={ui.note}>
+        Scored against what happened, not against the crowd: each vote cast before a check closed, on a claim whose outcome
+        came out true or false (ambiguous and annulled ones are not scored). Brier: 0 is perfect. Log: the mean log of the
+        chance given to what happened, 0 is best. Peer: above 0 is closer than the others who voted on the same claims.
+      </p>
+      {world.scored === 0 ? (
+        <p className={ui.note} style={{ margin: 0 }}>
+          No scored votes yet: they appear once a checked claim this person voted on has a final outcome.
+        </p>
+      ) : (
+        <figure style={{ margin: 0 }}>
+          <ReliabilityDiagram
+            bins={world.calibration}
+            idPrefix="world-calibration"
+            title="Calibration against the world"
+            description="Each dot is a tenth of the vote scale: across, this person's mean vote; up, how often those claims came out true. Dots on the diagonal are perfectly calibrated."
+            xLabel="Their vote said"
+            unit="vote"
+            testId="world-calibration"
+          />
+          <figcaption className={ui.note}>Larger dots stand for more votes; the dashed diagonal is perfect calibration.</figcaption>
+        </figure>
+      )}
+    </section>
+  );
 }
 
 export function ProfileView({
@@ -190,6 +248,8 @@ export function ProfileView({
             </p>
             <CalibrationChart bins={track.calibration} />
           </section>
+
+          <WorldRecord world={track.world} />
 
           <section className={ui.card} aria-labelledby="expertise-title">
             <h2 id="expertise-title" className={ui.card__title}>
