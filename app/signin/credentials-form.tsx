@@ -2,9 +2,18 @@
 // Email + password sign-in through NextAuth's Credentials provider (the web UI's session cookie).
 import Link from "next/link";
 import { signIn } from "next-auth/react";
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import ui from "../_components/ui.module.css";
 import { ClientForm } from "../_components/client-form.tsx";
+
+/** After this long without an answer the form says why it is still waiting, never a silent "Signing in…". */
+const SLOW_SIGN_IN_MS = 10_000;
+// `next dev` compiles NextAuth's route and the next page on their first request: tens of seconds on a
+// small machine (README, "The first minute"). In production a slow answer is only slow.
+const SLOW_TEXT =
+  process.env.NODE_ENV === "development"
+    ? "Still signing in — the development server is compiling this page the first time (up to a minute); later sign-ins are quick."
+    : "Still signing in — this is taking longer than usual.";
 
 const MESSAGES: Record<string, string> = {
   RateLimited: "Too many sign-in attempts. Please wait a few minutes and try again.",
@@ -14,6 +23,23 @@ const MESSAGES: Record<string, string> = {
 export function CredentialsForm({ redirectTo }: { redirectTo: string }) {
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  const [slow, setSlow] = useState(false);
+  const [signedIn, setSignedIn] = useState(false);
+
+  // `next dev` compiles NextAuth's route on its first request: ask for it while the person types, so
+  // pressing "Sign in" does not wait for the compile (docs/benchmarks/2026-11-28-dev-start.md).
+  useEffect(() => {
+    if (process.env.NODE_ENV === "development") void fetch("/api/auth/csrf").catch(() => undefined);
+  }, []);
+
+  useEffect(() => {
+    if (!pending) {
+      setSlow(false);
+      return;
+    }
+    const timer = setTimeout(() => setSlow(true), SLOW_SIGN_IN_MS);
+    return () => clearTimeout(timer);
+  }, [pending]);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -36,6 +62,7 @@ export function CredentialsForm({ redirectTo }: { redirectTo: string }) {
     }
     if (result?.ok && !result.error) {
       // A full navigation, so server-rendered pages see the new session cookie.
+      setSignedIn(true);
       window.location.assign(redirectTo);
       return;
     }
@@ -69,8 +96,13 @@ export function CredentialsForm({ redirectTo }: { redirectTo: string }) {
         />
       </div>
       <button type="submit" className={`${ui.button} ${ui["button--block"]}`} disabled={pending}>
-        {pending ? "Signing in…" : "Sign in"}
+        {signedIn ? "Signed in — opening the page…" : pending ? "Signing in…" : "Sign in"}
       </button>
+      {pending && slow ? (
+        <p role="status" className={`${ui.small} signin-slow`}>
+          {signedIn ? SLOW_TEXT.replace("Still signing in", "Signed in, still opening the page") : SLOW_TEXT}
+        </p>
+      ) : null}
     </ClientForm>
   );
 }
