@@ -23,6 +23,15 @@ describe("who hears an event", () => {
     expect(followerHears("claim.resolved", follow({ v: false, e: false, c: false }), null)).toBe(true);
     expect(reasonOf("claim.evidence_added")).toBe("evidence");
   });
+
+  it("each step of a check's outcome reaches every follower whatever the flags, but not the one who took it", () => {
+    for (const type of ["claim.outcome_proposed", "claim.outcome_disputed", "claim.outcome_final"] as const) {
+      expect(followerHears(type, follow({ v: false, e: false, c: false }), "someone")).toBe(true);
+      expect(followerHears(type, follow(), "f")).toBe(false);
+      expect(reasonOf(type)).toBe("outcomes");
+    }
+    expect(followerHears("claim.outcome_final", follow({ v: false, e: false, c: false }), null)).toBe(true);
+  });
 });
 
 describe("retry schedule", () => {
