@@ -82,6 +82,20 @@ const nextConfig = {
     "prom-client",
     // One copy for the node-level OAuth endpoints and the consent page (server/oauth/).
     "oidc-provider",
+    // Server-only libraries loaded from node_modules rather than compiled into every route's bundle:
+    // `next dev` compiled them again for each route's first load, and every route's chunk carried its
+    // own copy (docs/benchmarks/2026-11-28-dev-start.md). NextAuth (with openid-client) and zod alone
+    // were a third of the server's modules.
+    "next-auth",
+    "zod",
+    "zod-openapi",
+    "ioredis",
+    "nodemailer",
+    "jose",
+    "bcryptjs",
+    "@upstash/redis",
+    "@upstash/ratelimit",
+    "@modelcontextprotocol/sdk",
   ],
   // Server actions read their body with this limit (the 256 KiB every other way in has: docs/security.md#every-way-in);
   // route handlers bound their own reads (server/http/body-limit.ts).
