@@ -1,7 +1,7 @@
 // Checks against the world in the browser (docs/features/checks.md): a claim written with "How will this
 // be checked?" on the new-claim form (a past date is refused in the page's words), a vote while the check
 // is open, its countdown and state, the outcome proposed by an account with enough reputation, disputed
-// by another, settled by a moderator, and the result; the author's profile then shows the world track
+// by another, settled by a moderator, and the result; the voter's profile then shows the world track
 // record and its calibration plot, and the leaderboard switches to scores against the world.
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { api, createClaim, createPerson, expectAccessible, screenshot, signIn, unique, verifiedAdmin, type Person } from "./ui-helpers.ts";
@@ -26,6 +26,7 @@ test("a claim checked against the world: created with its check, voted, proposed
   const author = await createPerson(request, "chauthor_");
   const proposer = await createPerson(request, "chprop_");
   const disputer = await createPerson(request, "chdisp_");
+  const voter = await createPerson(request, "chvoter_");
   const other = await createPerson(request, "chother_");
   // The proposer earns the reputation proposing needs (OUTCOME_MIN_REPUTATION, 10): two pieces of
   // evidence another person found helpful, 5 points each.
@@ -54,23 +55,26 @@ test("a claim checked against the world: created with its check, voted, proposed
   await expectAccessible(page, "new-claim form with its check");
   await page.setViewportSize({ width: 1280, height: 800 });
   await screenshot(page, "checks-new-claim-form");
-  // Scoring closes, and the outcome can be known, 40 seconds from now.
-  await page.getByLabel("Checked on").fill(await localIn(page, 40));
+  // Scoring closes, and the outcome can be known, 60 seconds from now.
+  await page.getByLabel("Checked on").fill(await localIn(page, 60));
   await page.getByRole("button", { name: "Submit claim" }).click();
   await page.waitForURL(/\/claims\/[0-9a-f-]{36}$/);
   const claimId = page.url().split("/").pop()!;
   const checkAt = (await (await request.get(`/api/v1/claims/${claimId}`)).json()).check.check_at as string;
 
-  // 2. The check on the claim's page: its criteria, the countdown, the state; a vote while it is open.
+  // 2. The check on the claim's page: its criteria, the countdown, the state; a vote while it is open
+  // (by someone else: an author does not vote on their own claim).
   const section = page.getByTestId("check-section");
   await expect(section).toContainText("True if the harbour authority's noon reading is above 2.00 m");
   await expect(section).toContainText("Assuming the gauge is working");
   await expect(page.getByTestId("check-state")).toHaveText("Open: votes cast now are scored against the outcome");
   await expect(section.getByText(/^in \d+ (seconds?|minute)$/).first()).toBeVisible();
-  const slider = page.getByRole("slider", { name: /Your vote/ });
-  await slider.fill("0.8");
-  await page.getByRole("button", { name: "Cast vote" }).click();
-  await expect(page.getByTestId("vote-confirmation")).toHaveText("Vote saved: 80% true.");
+  const voterPage = await pageOf(browser, voter, `/claims/${claimId}`);
+  await expect(voterPage.getByTestId("check-state")).toHaveText("Open: votes cast now are scored against the outcome");
+  await voterPage.getByRole("slider", { name: /Your vote/ }).fill("0.8");
+  await voterPage.getByRole("button", { name: "Cast vote" }).click();
+  await expect(voterPage.getByTestId("vote-confirmation")).toHaveText("Vote saved: 80% true.");
+  await voterPage.close();
   expect((await api(request, other, "POST", `/claims/${claimId}/vote`, { value: 0.3 })).status).toBe(200);
 
   // 3. Once check_at has passed, the proposer (enough reputation) proposes the outcome.
@@ -110,8 +114,8 @@ test("a claim checked against the world: created with its check, voted, proposed
   await expect(page.getByTestId("check-dispute")).toContainText("That reading is from the afternoon.");
   await expectAccessible(page, "claim page with a settled check");
 
-  // 6. The author's profile: the world track record beside the consensus-based one, with its plot.
-  await page.goto(`/profiles/${author.username}`);
+  // 6. The voter's profile: the world track record beside the consensus-based one, with its plot.
+  await page.goto(`/profiles/${voter.username}`);
   const world = page.getByTestId("world-record");
   await expect(page.getByTestId("track-record")).toBeVisible();
   await expect(world.getByTestId("world-scored")).toHaveText("1");

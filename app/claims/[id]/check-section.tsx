@@ -3,8 +3,8 @@
 // dates, the state, the proposed outcome and its evidence, the dispute and the result — with the form
 // the viewer may use now: propose once check_at has passed, dispute a proposal inside its window,
 // settle a dispute (moderators), clarify the terms (the author or a moderator).
-import { useMutation } from "@tanstack/react-query";
-import { useId, useState, type ReactNode } from "react";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useEffect, useId, useState, type ReactNode } from "react";
 import type { Check } from "~/server/contract/checks.ts";
 import { AuthorLink, RelTime } from "../../_components/bits.tsx";
 import { ClientForm } from "../../_components/client-form.tsx";
@@ -100,10 +100,41 @@ function OutcomeForm({ title, fields, submit, onDone, send }: {
   );
 }
 
+/**
+ * The state as of `now`: the page is kept between renders (docs/features/page-cache.md) and no event
+ * announces time passing, so an open or closed check moves on by its dates in the browser.
+ */
+function stateAt(check: Check, now: number | null): Check["state"] {
+  if (now === null || (check.state !== "open" && check.state !== "closed")) return check.state;
+  if (now >= Date.parse(check.check_at)) return "awaiting_outcome";
+  if (now >= Date.parse(check.close_at)) return "closed";
+  return check.state;
+}
+
+/** The time, read after hydration and again at the check's next date (null while hydrating: the server's state). */
+function useNowAcross(check: Check): number | null {
+  const [now, setNow] = useState<number | null>(null);
+  useEffect(() => {
+    const current = Date.now();
+    if (now === null) setNow(current);
+    const next = [Date.parse(check.close_at), Date.parse(check.check_at)].find((t) => t > current);
+    if (next === undefined) return;
+    // At most ~24 days ahead (setTimeout's range); a page left open longer reads it on the next load.
+    const timer = setTimeout(() => setNow(Date.now()), Math.min(next - current + 250, 2 ** 31 - 1));
+    return () => clearTimeout(timer);
+  }, [check.close_at, check.check_at, now]);
+  return now;
+}
+
 export function CheckSection({ claimId, authorId, initial }: { claimId: string; authorId: string; initial: Check }) {
   const trpc = useTRPC();
   const viewer = useViewer();
-  const [check, setCheck] = useState(initial);
+  // The kept page may be older than the check (docs/features/page-cache.md): the claim as read after
+  // hydration (the same query the claim's live part makes) replaces it, and this viewer's own step
+  // replaces both.
+  const { data: fresh } = useQuery(trpc.claims.get.queryOptions({ claim_id: claimId }));
+  const [own, setCheck] = useState<Check | null>(null);
+  const check = own ?? fresh?.check ?? initial;
   const propose = useMutation(trpc.checks.propose.mutationOptions());
   const dispute = useMutation(trpc.checks.dispute.mutationOptions());
   const settle = useMutation(trpc.checks.settle.mutationOptions());
@@ -111,13 +142,14 @@ export function CheckSection({ claimId, authorId, initial }: { claimId: string; 
   const me = viewer.status === "signed-in" ? viewer.viewer : null;
   const moderator = me !== null && (me.role === "moderator" || me.role === "admin");
   const titleId = useId();
+  const state = stateAt(check, useNowAcross(check));
   return (
     <section className={ui.card} aria-labelledby={titleId} data-testid="check-section">
       <h2 id={titleId} className={ui.card__title}>
         How this will be checked
       </h2>
       <p data-testid="check-state">
-        <strong>{check.state === "final" && check.outcome ? `Outcome: ${OUTCOME_WORDS[check.outcome]}` : STATE_WORDS[check.state]}</strong>
+        <strong>{state === "final" && check.outcome ? `Outcome: ${OUTCOME_WORDS[check.outcome]}` : STATE_WORDS[state]}</strong>
       </p>
       <p>{check.criteria}</p>
       {check.fine_print ? <p className={ui.note}>{check.fine_print}</p> : null}
@@ -166,7 +198,7 @@ export function CheckSection({ claimId, authorId, initial }: { claimId: string; 
           <a href={check.proposal.evidence_url} rel="nofollow noopener noreferrer ugc" target="_blank">
             evidence
           </a>
-          {check.state === "proposed" ? (
+          {state === "proposed" ? (
             <>
               {" "}
               — final unless disputed <RelTime iso={check.proposal.dispute_deadline} />
@@ -182,7 +214,7 @@ export function CheckSection({ claimId, authorId, initial }: { claimId: string; 
           </a>
         </p>
       ) : null}
-      {me && check.state === "awaiting_outcome" ? (
+      {me && state === "awaiting_outcome" ? (
         <OutcomeForm
           title="Propose the outcome"
           fields={["outcome", "evidence_url", "note"]}
@@ -191,7 +223,7 @@ export function CheckSection({ claimId, authorId, initial }: { claimId: string; 
           send={(v) => propose.mutateAsync({ claim_id: claimId, outcome: v.outcome as NonNullable<Check["outcome"]>, evidence_url: v.evidence_url ?? "", note: v.note ?? "" })}
         />
       ) : null}
-      {me && check.state === "proposed" && check.proposal?.by.id !== me.id ? (
+      {me && state === "proposed" && check.proposal?.by.id !== me.id ? (
         <OutcomeForm
           title="Dispute the proposed outcome"
           fields={["reason", "evidence_url"]}
@@ -200,7 +232,7 @@ export function CheckSection({ claimId, authorId, initial }: { claimId: string; 
           send={(v) => dispute.mutateAsync({ claim_id: claimId, reason: v.reason ?? "", evidence_url: v.evidence_url ?? "" })}
         />
       ) : null}
-      {moderator && check.state === "disputed" ? (
+      {moderator && state === "disputed" ? (
         <OutcomeForm
           title="Settle the dispute"
           fields={["outcome", "reason"]}
