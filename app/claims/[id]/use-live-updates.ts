@@ -20,6 +20,10 @@ const PARTS_OF: Record<string, Part[]> = {
   "claim.resolved": ["claim"],
   "claim.evidence_added": ["claim", "evidence"],
   "claim.commented": ["comments"],
+  // A check's proposal, dispute and final outcome change what the claim shows (docs/features/checks.md).
+  "claim.outcome_proposed": ["claim"],
+  "claim.outcome_disputed": ["claim"],
+  "claim.outcome_final": ["claim"],
 };
 
 export function useLiveUpdates(claimId: string): void {
