@@ -180,11 +180,12 @@ describe("scopes", () => {
   type Op = { method: string; path: string; scope: string };
   let operations: Op[];
   const ids: Record<string, string> = {};
+  const overrides: Record<string, Record<string, string>> = {};
 
   beforeAll(async () => {
     const doc = (await api.get("/openapi.json")).body;
     // What the contract says each operation needs (the test's own reading of docs/api.md#api-keys).
-    const ACCOUNT_PATHS = /^(PATCH \/auth\/me|POST \/auth\/password|POST \/auth\/logout-everywhere|POST \/auth\/email\/verify|GET \/auth\/me\/export|POST \/auth\/me\/delete)$/;
+    const ACCOUNT_PATHS = /^(PATCH \/auth\/me|POST \/auth\/password|POST \/auth\/logout-everywhere|POST \/auth\/email\/verify|GET \/auth\/me\/export|POST \/auth\/me\/delete|(GET|PUT) \/auth\/me\/digest)$/;
     const expected = (method: string, path: string) =>
       // Moderation (docs/features/moderation.md) needs an access token or a session, like key management: a leaked key cannot take content down.
       // So does the account itself (docs/features/accounts.md): profile, password, email, export, deletion.
@@ -203,7 +204,7 @@ describe("scopes", () => {
         const m = method.toUpperCase();
         // Sign-in endpoints take no bearer credential at all.
         // Nor do the mailed links' endpoints, which a person may follow while holding a stale token.
-        if (/^\/auth\/(register|login|refresh|logout$|oauth|password-reset|email\/verify\/confirm)/.test(path) || path === "/openapi.json") continue;
+        if (/^\/auth\/(register|login|refresh|logout$|oauth|password-reset|email\/verify\/confirm)/.test(path) || path === "/digest/unsubscribe" || path === "/openapi.json") continue;
         operations.push({ method: m, path, scope: expected(m, path) });
       }
     }
@@ -211,10 +212,14 @@ describe("scopes", () => {
     const claim = await api.post("/claims", { statement: "Scoped keys are refused outside their scopes." }, { token: bob.token });
     const evidence = await api.post(`/claims/${claim.body.id}/evidence`, { position: "supports", content_type: "text", content: "Evidence for scopes" }, { token: bob.token });
     const comment = await api.post(`/claims/${claim.body.id}/comments`, { content: "A comment by the key owner" }, { token: alice.token });
+    // An edit needs the key owner's own evidence (someone else's is refused whatever the scope), a follow someone else.
+    const own = await api.post(`/claims/${claim.body.id}/evidence`, { position: "opposes", content_type: "text", content: "The key owner's evidence" }, { token: alice.token });
+    Object.assign(overrides, { "PATCH /evidence/{evidence_id}": { evidence_id: own.body.id }, "POST /profiles/{agent_id}/follow": { agent_id: bob.id }, "DELETE /profiles/{agent_id}/follow": { agent_id: bob.id } });
     Object.assign(ids, { claim_id: claim.body.id, evidence_id: evidence.body.id, comment_id: comment.body.id, agent_id: alice.id, idOrUsername: alice.username, tag: "science", key_id: "00000000-0000-4000-8000-000000000000" });
   });
 
-  const fill = (path: string) => path.replace(/\{(\w+)\}/g, (_, name: string) => ids[name] ?? "00000000-0000-4000-8000-000000000000");
+  const fill = (method: string, path: string) =>
+    path.replace(/\{(\w+)\}/g, (_, name: string) => overrides[`${method} ${path}`]?.[name] ?? ids[name] ?? "00000000-0000-4000-8000-000000000000");
 
   it("the document marks where keys work and with which scope", async () => {
     const doc = (await api.get("/openapi.json")).body;
@@ -237,7 +242,7 @@ describe("scopes", () => {
       const wrong: string[] = [];
       for (const op of ordered) {
         const body = op.method === "GET" || op.method === "DELETE" ? undefined : op.path.endsWith("/vote") || op.path.endsWith("/relevance") ? (op.path.startsWith("/evidence") ? { direction: "up" } : { value: 0.7 }) : {};
-        const res: ApiResponse = await api.request(op.method, fill(op.path), { token: key, body });
+        const res: ApiResponse = await api.request(op.method, fill(op.method, op.path), { token: key, body });
         const refused = res.status === 403 && res.body.detail === "Insufficient permissions";
         if (refused !== (op.scope !== scope) || res.status === 401 || res.status >= 500) wrong.push(`${op.method} ${op.path} (needs ${op.scope}) → ${res.status} ${res.text.slice(0, 80)}`);
       }
