@@ -15,6 +15,14 @@ function localIn(page: Page, seconds: number): Promise<string> {
   }, seconds);
 }
 
+/** Screenshots of the page on a desktop (1280×800) and a phone (390×844), then back to the desktop. */
+async function onBoth(page: Page, name: string) {
+  for (const [label, size] of [["phone", { width: 390, height: 844 }], ["desktop", { width: 1280, height: 800 }]] as const) {
+    await page.setViewportSize(size);
+    await screenshot(page, `${name}-${label}`);
+  }
+}
+
 async function pageOf(browser: Browser, person: Pick<Person, "email" | "password">, path: string): Promise<Page> {
   const page = await browser.newPage();
   await signIn(page, person, path);
@@ -53,8 +61,7 @@ test("a claim checked against the world: created with its check, voted, proposed
   await expect(page.getByText("The check date must be in the future.")).toBeVisible();
   await expect(page.getByLabel("Checked on")).toHaveAttribute("aria-invalid", "true");
   await expectAccessible(page, "new-claim form with its check");
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await screenshot(page, "checks-new-claim-form");
+  await onBoth(page, "checks-new-claim-form");
   // Scoring closes, and the outcome can be known, 60 seconds from now.
   await page.getByLabel("Checked on").fill(await localIn(page, 60));
   await page.getByRole("button", { name: "Submit claim" }).click();
@@ -113,6 +120,7 @@ test("a claim checked against the world: created with its check, voted, proposed
   await expect(page.getByTestId("check-state")).toHaveText("Outcome: True");
   await expect(page.getByTestId("check-dispute")).toContainText("That reading is from the afternoon.");
   await expectAccessible(page, "claim page with a settled check");
+  await onBoth(page, "checks-claim-settled");
 
   // 6. The voter's profile: the world track record beside the consensus-based one, with its plot.
   await page.goto(`/profiles/${voter.username}`);
@@ -123,7 +131,8 @@ test("a claim checked against the world: created with its check, voted, proposed
   await expect(world.getByTestId("world-peer")).toHaveText("+0.450"); // (0.3 − 1)² − (0.8 − 1)²
   await expect(world.getByTestId("world-calibration").getByTestId("reliability-point")).toHaveCount(1);
   await expectAccessible(page, "profile with the world track record");
-  await screenshot(page, "checks-profile-world");
+  await page.getByTestId("world-record").scrollIntoViewIfNeeded();
+  await onBoth(page, "checks-profile-world");
 
   // 7. The leaderboard's basis switch.
   await page.goto("/leaderboard");
@@ -135,4 +144,5 @@ test("a claim checked against the world: created with its check, voted, proposed
   await expect(page).toHaveURL(/\/leaderboard\?by=reputation&basis=world$/);
   await expect(page.getByTestId("leaderboard")).toBeVisible();
   await expectAccessible(page, "leaderboard against the world");
+  await onBoth(page, "checks-leaderboard-world");
 });
