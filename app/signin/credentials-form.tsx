@@ -10,17 +10,18 @@ import { ClientForm } from "../_components/client-form.tsx";
 const SLOW_SIGN_IN_MS = 10_000;
 // `next dev` compiles NextAuth's route and the next page on their first request: tens of seconds on a
 // small machine (README, "The first minute"). In production a slow answer is only slow.
-const SLOW_TEXT =
-  process.env.NODE_ENV === "development"
-    ? "Still signing in — the development server is compiling this page the first time (up to a minute); later sign-ins are quick."
-    : "Still signing in — this is taking longer than usual.";
+const SLOW_TEXT = {
+  development: "Still signing in — the development server is compiling this page the first time (up to a minute); later sign-ins are quick.",
+  production: "Still signing in — this is taking longer than usual.",
+};
 
 const MESSAGES: Record<string, string> = {
   RateLimited: "Too many sign-in attempts. Please wait a few minutes and try again.",
   AccountSuspended: "Account suspended",
 };
 
-export function CredentialsForm({ redirectTo }: { redirectTo: string }) {
+/** `development`: the server runs `next dev` (the page passes it from config(), the one road to the environment). */
+export function CredentialsForm({ redirectTo, development = false }: { redirectTo: string; development?: boolean }) {
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const [slow, setSlow] = useState(false);
@@ -29,8 +30,8 @@ export function CredentialsForm({ redirectTo }: { redirectTo: string }) {
   // `next dev` compiles NextAuth's route on its first request: ask for it while the person types, so
   // pressing "Sign in" does not wait for the compile (docs/benchmarks/2026-11-28-dev-start.md).
   useEffect(() => {
-    if (process.env.NODE_ENV === "development") void fetch("/api/auth/csrf").catch(() => undefined);
-  }, []);
+    if (development) void fetch("/api/auth/csrf").catch(() => undefined);
+  }, [development]);
 
   useEffect(() => {
     if (!pending) {
@@ -100,7 +101,10 @@ export function CredentialsForm({ redirectTo }: { redirectTo: string }) {
       </button>
       {pending && slow ? (
         <p role="status" className={`${ui.small} signin-slow`}>
-          {signedIn ? SLOW_TEXT.replace("Still signing in", "Signed in, still opening the page") : SLOW_TEXT}
+          {(() => {
+            const text = SLOW_TEXT[development ? "development" : "production"];
+            return signedIn ? text.replace("Still signing in", "Signed in, still opening the page") : text;
+          })()}
         </p>
       ) : null}
     </ClientForm>

@@ -8,6 +8,7 @@ import { enabledOAuthProviders } from "~/server/auth/oauth-providers.ts";
 import { consentRequest } from "~/server/oauth/consent.ts";
 import { CONSENT_PATH } from "~/server/oauth/routes.ts";
 import { safeRedirectPath } from "~/server/domain/redirect.ts";
+import { config } from "~/server/config.ts";
 import { CredentialsForm } from "./credentials-form.tsx";
 import authStyles from "./auth.module.css";
 import ui from "../_components/ui.module.css";
@@ -65,7 +66,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         ) : null}
 
         {/* Not a labelled region: its name would also match the "Email"/"Password" field labels. */}
-        <CredentialsForm redirectTo={redirectTo} />
+        <CredentialsForm redirectTo={redirectTo} development={config().NODE_ENV === "development"} />
 
         {providers.length > 0 ? (
           <section aria-labelledby="signin-providers">
