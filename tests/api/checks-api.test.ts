@@ -48,6 +48,9 @@ interface Timed {
 
 /** A claim created with a check closing in `closeMs` and checked `checkMs` from now. */
 async function claimWithCheck(closeMs = 5_000, checkMs = 6_000): Promise<Timed> {
+  // One "now" for both dates: equal offsets must give equal times (close_at may not pass check_at).
+  const now = Date.now();
+  const at = (ms: number) => new Date(now + ms).toISOString();
   const res = await api.post(
     "/claims",
     {
@@ -55,8 +58,8 @@ async function claimWithCheck(closeMs = 5_000, checkMs = 6_000): Promise<Timed> 
       check: {
         criteria: "NOAA's annual climate report for 2026 states a rise above 4 mm",
         source_url: "https://www.noaa.gov/climate",
-        check_at: inMs(checkMs),
-        close_at: inMs(closeMs),
+        check_at: at(checkMs),
+        close_at: at(closeMs),
         assumptions: ["The report is published by check_at"],
       },
     },

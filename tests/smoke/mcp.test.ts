@@ -185,7 +185,8 @@ describe("POST /mcp with the official SDK client", () => {
     expect(await md.text()).toMatch(/^# Octopuses have three hearts and blue blood\n/);
     expect((await fetch(`${server.base}/claims/00000000-0000-4000-8000-000000000000.md`)).status).toBe(404);
     const page = await (await fetch(`${server.base}/claims/${bobsClaim}`)).text();
-    expect(page).toMatch(new RegExp(`<link rel="alternate" type="text/markdown" href="/claims/${bobsClaim}.md"/?>`));
+    // The address is absolute once the site knows its origin (docs/features/open-web.md), else relative.
+    expect(page).toMatch(new RegExp(`<link rel="alternate" type="text/markdown" href="(?:https?://[^"/]+)?/claims/${bobsClaim}\\.md"/?>`));
   });
 
   it("once the only voter says it is automated, the claim page counts no vote and shows the agent's beside", async () => {
