@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 vi.hoisted(() => {
-  process.env.OUTCOME_DISPUTE_SECONDS = "1";
+  process.env.OUTCOME_DISPUTE_SECONDS = "3";
 });
 
 import { randomUUID } from "node:crypto";
@@ -47,7 +47,7 @@ interface Timed {
 }
 
 /** A claim created with a check closing in `closeMs` and checked `checkMs` from now. */
-async function claimWithCheck(closeMs = 5_000, checkMs = 6_000): Promise<Timed> {
+async function claimWithCheck(closeMs = 8_000, checkMs = 14_000): Promise<Timed> {
   // One "now" for both dates: equal offsets must give equal times (close_at may not pass check_at).
   const now = Date.now();
   const at = (ms: number) => new Date(now + ms).toISOString();
@@ -96,8 +96,11 @@ async function recordAtClose(claimId: string, closeAt?: string) {
 
 describe("a check's life over REST", () => {
   it("proposal → final: the bond back with 1 more; votes scored at their value at close_at, the late vote not at all", { timeout: 60_000 }, async () => {
-    const claim = await claimWithCheck();
+    // Everyone exists before the claim: its windows (seconds) hold only the votes and the steps.
     const [a, b, c, late] = [await quickAgent(), await quickAgent(), await quickAgent(), await quickAgent()];
+    const proposer = await able(12);
+    const second = await able(50);
+    const claim = await claimWithCheck();
     await vote(a, claim.id, 0.9);
     await vote(b, claim.id, 0.6);
     await vote(c, claim.id, 0.2);
@@ -108,7 +111,6 @@ describe("a check's life over REST", () => {
     await vote(b, claim.id, 0.1);
     await vote(late, claim.id, 0.95);
 
-    const proposer = await able(12);
     expect((await propose(proposer, claim.id, "true")).body).toMatchObject({ code: "outcome_not_open" });
     await sleepUntil(claim.check_at);
     expect((await api.get(`/claims/${claim.id}`)).body.check.state).toBe("awaiting_outcome");
@@ -117,7 +119,6 @@ describe("a check's life over REST", () => {
     expect(proposed.status, proposed.text).toBe(200);
     expect(proposed.body).toMatchObject({ state: "proposed", outcome: null, proposal: { outcome: "true", by: { id: proposer.id }, note: "The report states 4.3 mm" } });
     expect((await reputationOf(proposer.id)).reputation).toBe(7);
-    const second = await able(50);
     expect((await propose(second, claim.id, "false")).status).toBe(409);
 
     await sleepUntil(proposed.body.proposal.dispute_deadline);
@@ -145,12 +146,12 @@ describe("a check's life over REST", () => {
   });
 
   it("proposal → dispute → moderator → final: the wrong side's bond to the right side; annulled is not scored", { timeout: 60_000 }, async () => {
-    const claim = await claimWithCheck();
     const voter = await quickAgent();
-    await vote(voter, claim.id, 0.7);
-    await sleepUntil(claim.check_at);
     const proposer = await able(10);
     const disputer = await able(3);
+    const claim = await claimWithCheck();
+    await vote(voter, claim.id, 0.7);
+    await sleepUntil(claim.check_at);
     expect((await propose(proposer, claim.id, "true")).status).toBe(200);
 
     const own = await api.post(`/claims/${claim.id}/outcome/dispute`, { reason: "Mine", evidence_url: "https://example.org/x" }, { token: proposer.token });
@@ -161,7 +162,8 @@ describe("a check's life over REST", () => {
     expect(disputed.body).toMatchObject({ state: "disputed", dispute: { by: { id: disputer.id }, reason: "The figure is for 2025" } });
     // The stake takes the disputer below zero.
     expect((await reputationOf(disputer.id)).reputation).toBe(-2);
-    await sleep(1_100);
+    // Past the dispute window: a disputed outcome waits for a moderator.
+    await sleep(3_100);
     expect(await finaliseDueOutcomes()).toBe(0);
 
     const settleBody = { outcome: "annulled", reason: "The report was not published" };
@@ -237,7 +239,7 @@ describe("a check's life over REST", () => {
       expect((await propose(proposer, claim.id, outcome)).status).toBe(200);
       atClose.get(claim.id)!.outcome = outcome;
     }
-    await sleep(1_100);
+    await sleep(3_100); // past the dispute window
     expect(await finaliseDueOutcomes()).toBe(plan.length);
 
     const res = await api.get("/stats/calibration");
