@@ -25,7 +25,8 @@ import { TOMBSTONE_AGENT_ID } from "../../server/domain/accounts.ts";
 import { createAgent, type TestAgent, type TestApi } from "../helpers/api.ts";
 import { tokenIn, type SmtpSink } from "../helpers/smtp-sink.ts";
 import { OAuthProviderServer, startCredentialServers, type AnsweredConsent } from "../helpers/mcp-code-flow.ts";
-import { quickAgents, type Voter } from "./claims-fixtures.ts";
+import { quickAgents, setReputation, type Voter } from "./claims-fixtures.ts";
+import { disputeOutcome, finaliseDueOutcomes, proposeOutcome, settleOutcome } from "../../server/services/checks.ts";
 
 /** References a test cannot make name one account on purpose, with the reason. */
 const NOT_MADE: Record<string, string> = {
@@ -152,13 +153,35 @@ describe("deleting an account after every kind of contribution", () => {
     await ok(api.post(`/moderation/reports/${report.id}/resolve`, { action: "hide", note: "spam" }, { token: leaving.token }), 204);
     await grantAdmin(admin.username);
 
-    // A check against the world on its claim whose outcome it proposed, disputed and settled, and a
-    // dated clarification (written directly: the checks' API endpoints are still to come).
-    await db().$executeRaw(Prisma.sql`
-      INSERT INTO claim_checks (claim_id, criteria, close_at, check_at, stage, outcome, proposed_outcome, proposer_id, proposed_at, disputer_id, disputed_at, settled_by_id, final_at, updated_at)
-      VALUES (${ownClaim}::uuid, 'The measurement is published', now() - interval '2 days', now() - interval '1 day', 'final', 'true', 'true',
-              ${leaving.id}::uuid, now(), ${leaving.id}::uuid, now(), ${leaving.id}::uuid, now(), now())`);
+    // Checks against the world (terms written directly: the claims have votes, so the API no longer
+    // sets terms on them), with the outcome steps through the service: the account proposes one
+    // (final, undisputed), disputes another (left disputed) and settles a third as a moderator; and a
+    // dated clarification on its own claim's check.
+    const terms = (claimId: string) => Prisma.sql`
+      INSERT INTO claim_checks (claim_id, criteria, close_at, check_at, updated_at)
+      VALUES (${claimId}::uuid, 'The measurement is published', now() - interval '2 days', now() - interval '1 day', now())`;
+    for (const id of [ownClaim, claims[1], claims[2], claims[3]]) await db().$executeRaw(terms(id));
+    for (const who of [leaving, others[6], others[7], others[8]]) await setReputation(who.id, 100);
+    const step = (result: { ok: boolean }) => expect(result).toEqual({ ok: true });
+    const proposal = (claimId: string, proposerId: string) => ({ claimId, proposerId, outcome: "true" as const, evidenceUrl: "https://example.org/report", note: "Published" });
+    const dispute = (claimId: string, disputerId: string) => ({ claimId, disputerId, reason: "Not what the report says", evidenceUrl: "https://example.org/other" });
+    step(await proposeOutcome(proposal(claims[1], leaving.id)));
+    step(await proposeOutcome(proposal(claims[2], others[6].id)));
+    step(await disputeOutcome(dispute(claims[2], leaving.id)));
+    step(await proposeOutcome(proposal(claims[3], others[7].id)));
+    step(await disputeOutcome(dispute(claims[3], others[8].id)));
+    step(await settleOutcome({ claimId: claims[3], moderatorId: leaving.id, outcome: "false", reason: "The report says otherwise" }));
+    expect(await finaliseDueOutcomes(new Date(Date.now() + 30 * 86_400_000))).toBe(1);
     await db().$executeRaw(Prisma.sql`INSERT INTO check_clarifications (claim_id, text, author_id) VALUES (${ownClaim}::uuid, 'Measured at noon', ${leaving.id}::uuid)`);
+    // A vote as it stood at a check's close_at, kept when the account changed it afterwards (the vote
+    // dated before close, as time passing would leave it).
+    await db().$executeRaw(Prisma.sql`UPDATE claim_votes SET created_at = now() - interval '3 days', updated_at = now() - interval '3 days' WHERE claim_id = ${claims[4]}::uuid AND agent_id = ${leaving.id}::uuid`);
+    await db().$executeRaw(terms(claims[4]));
+    await ok(api.post(`/claims/${claims[4]}/vote`, { value: 0.85 }, { token: leaving.token }));
+    // Follows of a topic and of people, both ways.
+    await ok(api.post("/topics/science/follow", undefined, { token: leaving.token }));
+    await ok(api.post(`/profiles/${others[0].id}/follow`, undefined, { token: leaving.token }));
+    await ok(api.post(`/profiles/${leaving.id}/follow`, undefined, { token: others[1].token }));
 
     expect(await checkInvariants()).toEqual([]);
   }, 120_000);
