@@ -82,7 +82,7 @@ test("GitHub: sign in from the sign-in page, land signed in with a code, exchang
 
   const reused = await exchange(request, code);
   expect(reused.status).toBe(401);
-  expect(reused.body).toEqual({ detail: "Invalid or expired code" });
+  expect(reused.body).toEqual({ code: "invalid_token", detail: "Invalid or expired code" });
 });
 
 test("Google after GitHub with the same verified email: linked to the same agent, redirect_to kept", async ({ browser, request, baseURL }) => {

@@ -90,7 +90,11 @@ test("hostile text from the API is shown as text on every page, and nothing runs
   await expect(link).toHaveCount(1);
   await expect(link).toHaveAttribute("rel", /noopener/);
   // No element the payloads describe was created.
-  expect(await page.locator("main img[src='x'], main svg[onload], main iframe, main script:not([src])").count()).toBe(0);
+  expect(await page.locator("main img[src='x'], main svg[onload], main iframe, main script:not([src]):not([type='application/ld+json'])").count()).toBe(0);
+  // The structured data holds the statement as data: one JSON document whose text is the statement.
+  const jsonLd = await page.locator("main script[type='application/ld+json']").allTextContents();
+  expect(jsonLd).toHaveLength(1);
+  expect(JSON.parse(jsonLd[0])["@graph"][0].text).toBe(XSS.statement);
   expect(await page.locator(`a[href^="javascript:"]`).count()).toBe(0);
 
   // The home page lists it, the profile shows the name, the search echoes the query: all as text.

@@ -75,7 +75,9 @@ test("webhooks: create (secret shown once), test ping and its delivery, redelive
     await expect(page.getByTestId("webhook-secret")).toHaveCount(0);
 
     const hook = page.getByTestId("webhook").filter({ hasText: receiver.url });
-    await expect(hook).toContainText("claim.voted, claim.evidence_added, claim.resolved, claim.argument_added, ping");
+    await expect(hook).toContainText(
+      "claim.voted, claim.evidence_added, claim.resolved, claim.argument_added, claim.outcome_proposed, claim.outcome_disputed, claim.outcome_final, ping",
+    );
     await hook.getByRole("button", { name: "Send test ping" }).click();
     await receiver.waitFor((all) => all.some((r) => r.body?.type === "ping" && r.verified));
     await expect(hook.getByTestId("delivery").first()).toContainText("succeeded");
