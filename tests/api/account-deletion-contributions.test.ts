@@ -23,7 +23,7 @@ import { runBridgingFit } from "../../server/services/bridging.ts";
 import { verifyMcpAccessToken } from "../../server/oauth/access-tokens.ts";
 import { TOMBSTONE_AGENT_ID } from "../../server/domain/accounts.ts";
 import { createAgent, type TestAgent, type TestApi } from "../helpers/api.ts";
-import { tokenIn, type SmtpSink } from "../helpers/smtp-sink.ts";
+import { afterSignUpMail, tokenIn, type SmtpSink } from "../helpers/smtp-sink.ts";
 import { OAuthProviderServer, startCredentialServers, type AnsweredConsent } from "../helpers/mcp-code-flow.ts";
 import { quickAgents, setReputation, type Voter } from "./claims-fixtures.ts";
 import { disputeOutcome, finaliseDueOutcomes, proposeOutcome, settleOutcome } from "../../server/services/checks.ts";
@@ -131,7 +131,7 @@ describe("deleting an account after every kind of contribution", () => {
     await ok(api.post("/auth/api-keys", { name: "doomed", scopes: ["read"] }, { token: leaving.token }), 201);
     await startWebSession(leaving.id);
     await createExchangeCode(leaving.id);
-    const since = Date.now();
+    const since = await afterSignUpMail(smtp, leaving.email);
     await ok(api.post("/auth/email/verify", {}, { token: leaving.token }), 202);
     const verification = tokenIn(await smtp.waitForMail(leaving.email, { since }), "/verify-email");
     await ok(api.post("/auth/email/verify/confirm", { token: verification }), 204);

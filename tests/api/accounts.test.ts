@@ -9,7 +9,7 @@ import { db } from "../../server/db/client.ts";
 import { hashToken } from "../../server/auth/tokens.ts";
 import { endWebSession, startWebSession } from "../../server/services/web-sessions.ts";
 import { createAgent, startApi, uniqueName, type TestAgent, type TestApi } from "../helpers/api.ts";
-import { linkIn, startSmtpSink, tokenIn, type SmtpSink } from "../helpers/smtp-sink.ts";
+import { afterSignUpMail, linkIn, startSmtpSink, tokenIn, type SmtpSink } from "../helpers/smtp-sink.ts";
 
 const ADMIN_EMAIL = `owner-${process.pid}@example.test`;
 
@@ -197,10 +197,7 @@ describe("password reset by mail", () => {
 
 describe("email verification", () => {
   async function verify(a: TestAgent) {
-    // Sign-up mails a link on its own, after its answer: wait for it, so the link asked for below is the newest.
-    await smtp.waitForMail(a.email, { subject: /Verify your email/ });
-    const since = Date.now() + 1;
-    await new Promise((r) => setTimeout(r, 2));
+    const since = await afterSignUpMail(smtp, a.email);
     const res = await api.post("/auth/email/verify", undefined, { token: a.token });
     expect(res.status, res.text).toBe(202);
     return tokenIn(await smtp.waitForMail(a.email, { subject: /Verify your email/, since }), "/verify-email");

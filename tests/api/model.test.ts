@@ -26,7 +26,7 @@ import { handleMcp } from "../../server/mcp/handler.ts";
 import { MAX_ARGUMENT_DEPTH } from "../../server/domain/arguments.ts";
 import { createAgent, startApi, type ApiResponse, type RequestOptions, type TestAgent, type TestApi } from "../helpers/api.ts";
 import { startMcpWorld, type CookieJar, type McpWorld } from "../helpers/mcp-client.ts";
-import { startSmtpSink, tokenIn, type SmtpSink } from "../helpers/smtp-sink.ts";
+import { afterSignUpMail, startSmtpSink, tokenIn, type SmtpSink } from "../helpers/smtp-sink.ts";
 
 const SEED = Number(process.env.MODEL_SEED ?? 35_035);
 const RUNS = Number(process.env.MODEL_RUNS ?? 12);
@@ -424,7 +424,7 @@ class Verify extends PersonCommand {
   async run(m: Model) {
     const p = person(m, this.slot);
     const c = accountCredential(p, this.pick)!;
-    const since = Date.now();
+    const since = await afterSignUpMail(smtp, p.email);
     const asked = await accountCall(p, c, "/auth/email/verify", "account.requestEmailVerification", {});
     expectStatus(asked, c.kind === "login" ? 202 : 200, "ask for a verification mail");
     const token = tokenIn(await smtp.waitForMail(p.email, { subject: /Verify your email/, since }), "/verify-email");

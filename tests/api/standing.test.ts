@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAgent, startApi, type TestApi } from "../helpers/api.ts";
-import { startSmtpSink, tokenIn, type SmtpSink } from "../helpers/smtp-sink.ts";
+import { afterSignUpMail, startSmtpSink, tokenIn, type SmtpSink } from "../helpers/smtp-sink.ts";
 import { db } from "../../server/db/client.ts";
 import { issueTokenPair } from "../../server/services/auth.ts";
 import { grantAdmin } from "../../server/services/moderation.ts";
@@ -178,7 +178,7 @@ describe("an account that earns standing", () => {
     }
 
     // The mailed link verifies the address: the account gains standing, and each of its five votes counts.
-    const since = Date.now();
+    const since = await afterSignUpMail(smtp, newcomer.email);
     expect((await api.post("/auth/email/verify", undefined, { token: newcomer.token })).status).toBe(202);
     const token = tokenIn(await smtp.waitForMail(newcomer.email, { subject: /Verify your email/, since }), "/verify-email");
     expect((await api.post("/auth/email/verify/confirm", { token })).status).toBe(204);

@@ -28,7 +28,7 @@ import { fanOutEvents } from "../../server/services/notifications.ts";
 import { disputeOutcome, proposeOutcome } from "../../server/services/checks.ts";
 import { unsubscribeUrl } from "../../server/services/digest.ts";
 import { startApi, uniqueName, type ApiResponse } from "../helpers/api.ts";
-import { startSmtpSink, tokenIn } from "../helpers/smtp-sink.ts";
+import { afterSignUpMail, startSmtpSink, tokenIn } from "../helpers/smtp-sink.ts";
 import { breachesOf, deref, edgesOf, objectArb, OMIT, storable, valueArb, type Doc, type Fixtures, type Schema } from "./schema-arbitraries.ts";
 
 const RUNS = Math.max(1, Number(process.env.CONTRACT_RUNS ?? 8));
@@ -234,7 +234,7 @@ for (const a of await agents(2)) {
   resetTokens.push(tokenIn(await smtp.waitForMail(a.email, { subject: /Reset/, since }), "/reset-password"));
 }
 for (const a of await agents(2)) {
-  const since = Date.now();
+  const since = await afterSignUpMail(smtp, a.email);
   await made(api.post("/auth/email/verify", undefined, { token: a.token }), "verify");
   verifyTokens.push(tokenIn(await smtp.waitForMail(a.email, { subject: /Verify/, since }), "/verify-email"));
 }

@@ -85,3 +85,15 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/**
+ * Sign-up mails a verification link on its own, after its answer. Before asking for another link, wait
+ * for that mail (or give up after a few seconds: no mail at sign-up), so that the link asked for next is
+ * the newest: the moment to read newer mail from.
+ */
+export async function afterSignUpMail(smtp: SmtpSink, email: string): Promise<number> {
+  await smtp.waitForMail(email, { subject: /Verify your email/, timeoutMs: 5_000 }).catch(() => undefined);
+  const since = Date.now() + 1;
+  await new Promise((r) => setTimeout(r, 2));
+  return since;
+}
