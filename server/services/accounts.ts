@@ -256,23 +256,35 @@ export async function confirmPasswordReset({ token, newPassword }: { token: stri
  * sent when the address's mail budget is spent).
  */
 export async function requestEmailVerification(agentId: string): Promise<void> {
+  const send = await prepareEmailVerification(agentId);
+  await send?.();
+}
+
+/**
+ * The stored part of a verification mail (the checks, the budget, the link's token), done now; what it
+ * returns sends the mail. Sign-up awaits the first and not the second, so nothing is written after
+ * its answer (docs/features/accounts.md). Undefined: nothing to send.
+ */
+export async function prepareEmailVerification(agentId: string): Promise<(() => Promise<void>) | undefined> {
   assertMailAvailable();
   const agent = await db().agent.findUnique({ where: { id: agentId }, select: { email: true, emailVerified: true } });
   if (!agent) throw notFound("Agent not found");
   if (!agent.email) throw badRequest("email: the account has no email address to verify");
-  if (agent.emailVerified) return;
-  if (!(await mailAllowed(agent.email))) return;
-  const token = await issueAccountToken({ agentId, email: agent.email, purpose: "email_verification", ttlMs: EMAIL_VERIFICATION_TTL_MS });
-  await sendMail(
-    linkMail({
-      to: agent.email,
-      subject: "Verify your email address",
-      intro: "Please confirm that this address belongs to your Claims account.",
-      action: "Verify my email address",
-      link: webUrl(`/verify-email?token=${encodeURIComponent(token)}`),
-      outro: "The link works once, within 24 hours. If you did not ask for it, ignore this mail.",
-    }),
-  );
+  if (agent.emailVerified) return undefined;
+  const email = agent.email;
+  if (!(await mailAllowed(email))) return undefined;
+  const token = await issueAccountToken({ agentId, email, purpose: "email_verification", ttlMs: EMAIL_VERIFICATION_TTL_MS });
+  return () =>
+    sendMail(
+      linkMail({
+        to: email,
+        subject: "Verify your email address",
+        intro: "Please confirm that this address belongs to your Claims account.",
+        action: "Verify my email address",
+        link: webUrl(`/verify-email?token=${encodeURIComponent(token)}`),
+        outro: "The link works once, within 24 hours. If you did not ask for it, ignore this mail.",
+      }),
+    );
 }
 
 /** POST /auth/email/verify/confirm: the address is verified; ADMIN_EMAILS may apply from now on. */

@@ -15,7 +15,7 @@ import { agentSelect, toAgent } from "../contract/common.ts";
 import type { TokenPair } from "../contract/auth.ts";
 import { ACCOUNT_SUSPENDED, admitSignIn, applyAdminEmails } from "./moderation.ts";
 import { isSuspended } from "../domain/suspension.ts";
-import { getAccount, isRetiredUsername, requestEmailVerification } from "./accounts.ts";
+import { getAccount, isRetiredUsername, prepareEmailVerification } from "./accounts.ts";
 import { mailAvailable } from "../mail/mailer.ts";
 import { log } from "../log/logger.ts";
 
@@ -72,13 +72,16 @@ export async function register(
 
 /**
  * POST /auth/register as people and programs sign up: the account, then the mail that verifies its
- * address, sent after the answer (a failure or a spent mail budget never fails the sign-up; without
- * mail nothing is sent). The demo seed calls register() and mails no one.
+ * address. Its link is stored before the answer (nothing is written after it); the mail itself is sent
+ * after (a failure or a spent mail budget never fails the sign-up; without mail nothing is sent). The
+ * demo seed calls register() and mails no one.
  */
 export async function signUp(input: Parameters<typeof register>[0]) {
   const agent = await register(input);
   if (mailAvailable() && agent.email) {
-    void requestEmailVerification(agent.id).catch((err: unknown) => log().error({ err: (err as Error).message }, "[auth] sign-up verification mail failed"));
+    const failed = (err: unknown) => log().error({ err: (err as Error).message }, "[auth] sign-up verification mail failed");
+    const send = await prepareEmailVerification(agent.id).catch((err: unknown) => void failed(err));
+    if (send) void send().catch(failed);
   }
   return agent;
 }
