@@ -87,7 +87,7 @@ function otherRequests(body: unknown): number {
 
 /**
  * What a tool answers as structured content: its result, or — with isError — the error body every way in
- * answers with (CONTRACT: errors that programs can act on). Both are declared, so a client that checks
+ * answers with (docs/api.md#errors: errors that programs can act on). Both are declared, so a client that checks
  * structured content against the tool's schema (the MCP SDK's does, refused calls included) reads either.
  */
 function resultOrError(result: NonNullable<ToolDefinition["outputSchema"]>) {
