@@ -35,13 +35,15 @@ export const TEXT_SEARCH_TIMEOUT_MS = 300;
  */
 export async function similarClaims(input: SimilarClaimsInput, viewerId: string | null): Promise<SimilarClaims> {
   const text = searchPrefix(input.q);
-  const [found, exactId] = await Promise.all([
-    readSqlWithin(TEXT_SEARCH_TIMEOUT_MS, (read) => rankedCandidates(read, text, input.limit)),
-    claimWithStatement(input.q),
-  ]);
+  // Both reads under the search's own timeout: a statement waiting on a lock answers nothing, not a 503.
+  const found = await readSqlWithin(TEXT_SEARCH_TIMEOUT_MS, async (read) => ({
+    exactId: await statementKeyMatch(read, input.q),
+    ranked: await rankedCandidates(read, text, input.limit),
+  }));
+  const exactId = found?.exactId ?? null;
   // The claim with the very statement (folded) comes first, whatever the ranking found: the form says at
   // once that this claim exists (docs/features/arguments.md#duplicates). Hidden, it stays out (claimViews).
-  let rows = found ?? [];
+  let rows = found?.ranked ?? [];
   if (exactId) rows = [{ id: exactId, similarity: 1 }, ...rows.filter((r) => r.id !== exactId)].slice(0, input.limit);
   const claims = new Map((await claimViews(rows.map((r) => r.id), viewerId)).map((c) => [c.id, c]));
   return {
@@ -92,9 +94,13 @@ async function rankedCandidates(read: SqlRead, text: string, limit: number): Pro
  * The claim whose folded statement equals this one's (the database's claim_statement_key, the one
  * definition of folding), if any; hidden ones included, since the unique key holds them too.
  */
-export async function claimWithStatement(statement: string): Promise<string | null> {
-  const [row] = await readSql<{ id: string }>`
-    SELECT c.id::text AS id FROM claims c WHERE c.statement_key = claim_statement_key(${statement})`;
+export function claimWithStatement(statement: string): Promise<string | null> {
+  return statementKeyMatch(<T>(q: Prisma.Sql) => readSql<T>(q), statement);
+}
+
+async function statementKeyMatch(read: SqlRead, statement: string): Promise<string | null> {
+  const [row] = await read<{ id: string }>(Prisma.sql`
+    SELECT c.id::text AS id FROM claims c WHERE c.statement_key = claim_statement_key(${statement})`);
   return row?.id ?? null;
 }
 
