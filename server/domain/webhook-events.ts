@@ -46,6 +46,30 @@ export function followerHears(type: ClaimEventType, follow: FollowFlags & { agen
   }
 }
 
+/**
+ * Whether an event goes to the claim's voters as well as its followers: each step of its check toward
+ * an outcome (docs/features/checks.md#notifications) — the outcome scores the voters, so they are the
+ * ones who care about it. The voters are the accounts with a vote on the claim now and those whose
+ * vote was kept at close_at (scored, though removed after it).
+ */
+export function reachesVoters(type: ClaimEventType): boolean {
+  return type === "claim.outcome_proposed" || type === "claim.outcome_disputed" || type === "claim.outcome_final";
+}
+
+/**
+ * Whether someone in an event's audience hears of it: a follower as `followerHears` says (whether or
+ * not they voted: one thread, one delivery); a voter who does not follow only of the events that reach
+ * voters, and never of their own action.
+ */
+export function audienceHears(
+  type: ClaimEventType,
+  member: { agent_id: string; follow: FollowFlags | null },
+  actorId: string | null,
+): boolean {
+  if (member.follow) return followerHears(type, { ...member.follow, agent_id: member.agent_id }, actorId);
+  return reachesVoters(type) && member.agent_id !== actorId;
+}
+
 /** The inbox counter an event increments. */
 export function reasonOf(type: ClaimEventType): "votes" | "evidence" | "comments" | "resolved" | "arguments" | "outcomes" {
   switch (type) {

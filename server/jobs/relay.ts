@@ -1,8 +1,8 @@
 // The outbox relay: takes committed events (outbox_events) off the request path, after commit. Events
 // of claims with few followers — nearly all — it fans out itself, a batch in one transaction of
 // set-based statements (inbox rows, webhook deliveries and their jobs: server/services/notifications.ts);
-// an event on a claim with many followers gets a fan-out job of its own, walked in batches by the
-// worker. Every event also goes to the live channel. Rows are claimed with FOR UPDATE SKIP LOCKED and
+// an event on a claim with many followers, or a step of a claim's check (it reaches the voters too),
+// gets a fan-out job of its own, walked in batches by the worker. Every event also goes to the live channel. Rows are claimed with FOR UPDATE SKIP LOCKED and
 // marked in the same transaction, so each event is relayed exactly once whichever instance gets there
 // first, and none is lost to a crash: an event whose relay did not commit is still unrelayed and is
 // picked up again.
@@ -26,7 +26,7 @@ export interface Relayed {
   events: number;
   /** Webhook deliveries queued. */
   deliveries: number;
-  /** Fan-out jobs queued (events of claims with many followers). */
+  /** Fan-out jobs queued (events of claims with many followers, and outcome steps). */
   fanouts: number;
 }
 

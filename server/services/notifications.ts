@@ -4,21 +4,23 @@
 // Fan-out runs in the job queue (server/jobs/index.ts), never in the request that wrote the event. The
 // events of claims with few followers go out many to a transaction (`fanOutEvents`); a claim with many
 // followers is walked in batches by agent id, each committing together with the event's cursor, so a
-// retried job resumes after the last committed batch and counts nothing twice.
+// retried job resumes after the last committed batch and counts nothing twice. The steps of a check
+// toward its outcome reach the claim's voters too (docs/features/checks.md#notifications): they are
+// always walked that way, over the followers and voters together.
 import { Prisma } from "../db/generated/client.ts";
 import { readSql, sqlTransaction, type SqlTx } from "../db/client.ts";
 import { notFound } from "../errors.ts";
 import { isUuid, toAgent, type AgentRow } from "../contract/common.ts";
 import type { Claim } from "../contract/claims.ts";
 import type { NotificationList, NotificationOut } from "../contract/notifications.ts";
-import { followerHears, reasonOf } from "../domain/webhook-events.ts";
+import { audienceHears, followerHears, reachesVoters, reasonOf } from "../domain/webhook-events.ts";
 import { claimViews } from "./claim-views.ts";
 import { eventPayload, queueDeliveries } from "./webhooks.ts";
 import type { StoredEvent } from "./outbox.ts";
 import { activeAgent, visibleClaim, visibleComment, visibleEvidence } from "./visibility.ts";
 
 export const NOTIFICATION_NOT_FOUND = "Notification not found";
-/** Followers per fan-out transaction. */
+/** Followers (or followers and voters) per fan-out transaction. */
 export const FANOUT_BATCH = 500;
 
 interface EventRow extends StoredEvent {
@@ -32,6 +34,12 @@ interface FollowerRow {
   notify_on_vote: boolean;
   notify_on_evidence: boolean;
   notify_on_comment: boolean;
+}
+
+/** Someone in a batch of an event's audience: a follower (with the follow's flags) or a voter who does not follow. */
+interface MemberRow extends FollowerRow {
+  follows: boolean;
+  active: boolean;
 }
 
 export interface FanoutResult {
@@ -92,14 +100,17 @@ export function readEvents(where: Prisma.Sql, limit: number): Promise<PendingEve
 export interface FanoutPlan {
   /** Events that go out together in one transaction (`fanOutTogether`). */
   together: PendingEvent[];
-  /** Events on claims with many followers, or left half done by a crash: walked claim by claim (`fanOutClaimEvents`). */
+  /**
+   * Events on claims with many followers, events that reach voters too (a check's outcome steps, a few
+   * in a claim's life), or left half done by a crash: walked claim by claim (`fanOutClaimEvents`).
+   */
   alone: PendingEvent[];
   payloads: Map<string, string>;
 }
 
 /** Splits the batch and makes the webhook bodies, before any transaction (they are reads of their own). */
 export async function planFanOut(events: PendingEvent[]): Promise<FanoutPlan> {
-  const alone = events.filter((e) => e.visible && (e.followers > FANOUT_BATCH || e.fanout_cursor !== null));
+  const alone = events.filter((e) => e.visible && (e.followers > FANOUT_BATCH || e.fanout_cursor !== null || reachesVoters(e.type)));
   const together = events.filter((e) => !alone.includes(e));
   const payloads = await eventPayloads(together.filter((e) => e.visible && e.hooked));
   return { together, alone, payloads };
@@ -214,7 +225,7 @@ async function eventPayloads(events: EventRow[]): Promise<Map<string, string>> {
   return new Map(events.map((e, i) => [e.id, bodies[i]]));
 }
 
-/** Fans one outbox event out to its claim's followers (`fanOutClaimEvents` with one event). */
+/** Fans one outbox event out to its claim's followers (and voters) (`fanOutClaimEvents` with one event). */
 async function fanOutEvent(eventId: string, enqueue: (tx: SqlTx, deliveryIds: string[]) => Promise<void>): Promise<FanoutResult> {
   const [event] = await readSql<EventRow & { visible: boolean }>`
     SELECT ${EVENT_COLUMNS}, ${eventVisible} AS visible FROM outbox_events e WHERE e.id = ${eventId}::bigint`;
@@ -223,10 +234,43 @@ async function fanOutEvent(eventId: string, enqueue: (tx: SqlTx, deliveryIds: st
 }
 
 /**
- * Fans events of one claim, all at the same cursor, out to its followers, FANOUT_BATCH followers per
- * transaction: inbox rows (several events for one follower add up in one row write) and webhook
- * deliveries (one per event and hooked follower). Each transaction commits the events' shared cursor,
- * so a crash resumes after the last committed batch and counts nothing twice. Safe to run twice.
+ * The next FANOUT_BATCH of a claim's audience after `cursor`, by agent id: its followers, or — when
+ * `voters` — its followers and voters together (accounts with a vote on it, and those whose vote was
+ * kept at close_at), each once, a follower with the follow's flags. Each source is read through its
+ * (claim_id, agent_id) index and cut at the batch size before the union, so a batch costs at most
+ * three index ranges of FANOUT_BATCH rows however many follow or voted.
+ */
+function audienceBatch(tx: SqlTx, claimId: string, cursor: string | null, voters: boolean): Promise<MemberRow[]> {
+  const after = Prisma.sql`claim_id = ${claimId}::uuid AND (${cursor}::uuid IS NULL OR agent_id > ${cursor}::uuid)`;
+  if (!voters) {
+    return tx.query<MemberRow>(Prisma.sql`
+      SELECT f.agent_id::text AS agent_id, true AS follows, f.notify_on_vote, f.notify_on_evidence, f.notify_on_comment, ${activeAgent("fa")} AS active
+      FROM follows f JOIN agents fa ON fa.id = f.agent_id
+      WHERE ${after} ORDER BY f.agent_id LIMIT ${FANOUT_BATCH}`);
+  }
+  return tx.query<MemberRow>(Prisma.sql`
+    SELECT r.agent_id::text AS agent_id, f.agent_id IS NOT NULL AS follows,
+      coalesce(f.notify_on_vote, false) AS notify_on_vote, coalesce(f.notify_on_evidence, false) AS notify_on_evidence,
+      coalesce(f.notify_on_comment, false) AS notify_on_comment, ${activeAgent("fa")} AS active
+    FROM (
+      SELECT agent_id FROM (SELECT agent_id FROM follows WHERE ${after} ORDER BY agent_id LIMIT ${FANOUT_BATCH}) fo
+      UNION SELECT agent_id FROM (SELECT agent_id FROM claim_votes WHERE ${after} ORDER BY agent_id LIMIT ${FANOUT_BATCH}) vo
+      UNION SELECT agent_id FROM (SELECT agent_id FROM check_votes_at_close WHERE ${after} ORDER BY agent_id LIMIT ${FANOUT_BATCH}) kept
+      ORDER BY agent_id LIMIT ${FANOUT_BATCH}
+    ) r
+    JOIN agents fa ON fa.id = r.agent_id
+    LEFT JOIN follows f ON f.claim_id = ${claimId}::uuid AND f.agent_id = r.agent_id
+    ORDER BY r.agent_id`);
+}
+
+/**
+ * Fans events of one claim, all at the same cursor, out to its followers — and its voters, when one of
+ * them is a step of the claim's check (`reachesVoters`) — FANOUT_BATCH of them per transaction: inbox
+ * rows (several events for one recipient add up in one row write) and webhook deliveries (one per
+ * event and hooked recipient). Each transaction commits the events' shared cursor, so a crash resumes
+ * after the last committed batch and counts nothing twice. Safe to run twice. The walk over followers
+ * and voters passes every follower too, so the events of a group that only followers hear lose
+ * nothing by walking it.
  */
 async function fanOutClaimEvents(
   events: (EventRow & { visible: boolean })[],
@@ -246,6 +290,7 @@ async function fanOutClaimEvents(
   const payloads = await eventPayloads(visible);
   let cursor = visible[0].fanout_cursor;
   let ids = visible.map((e) => e.id);
+  const voters = visible.some((e) => reachesVoters(e.type));
   for (;;) {
     const batch = await sqlTransaction(async (tx) => {
       // The event rows are the batch lock: a duplicate job waits here, then finds them moved on and
@@ -257,16 +302,14 @@ async function fanOutClaimEvents(
           ORDER BY id FOR UPDATE`)
       ).map((r) => r.id);
       if (locked.length === 0) return null;
-      const followers = await tx.query<FollowerRow & { active: boolean }>(Prisma.sql`
-        SELECT f.agent_id::text AS agent_id, f.notify_on_vote, f.notify_on_evidence, f.notify_on_comment, ${activeAgent("fa")} AS active
-        FROM follows f JOIN agents fa ON fa.id = f.agent_id
-        WHERE f.claim_id = ${claimId}::uuid AND (${cursor}::uuid IS NULL OR f.agent_id > ${cursor}::uuid)
-        ORDER BY f.agent_id LIMIT ${FANOUT_BATCH}`);
+      const members = await audienceBatch(tx, claimId, cursor, voters);
       const inbox: InboxEntry[] = [];
       const messages: Parameters<typeof queueDeliveries>[1] = [];
       for (const event of visible.filter((e) => locked.includes(e.id))) {
-        // A suspended follower still moves the cursor (it is in the batch) but hears nothing.
-        const recipients = followers.filter((f) => f.active && followerHears(event.type, f, event.actor_id)).map((f) => f.agent_id);
+        // A suspended member still moves the cursor (it is in the batch) but hears nothing.
+        const recipients = members
+          .filter((m) => m.active && audienceHears(event.type, { agent_id: m.agent_id, follow: m.follows ? m : null }, event.actor_id))
+          .map((m) => m.agent_id);
         const reason = reasonOf(event.type);
         for (const agentId of recipients) inbox.push({ agentId, claimId, reason, eventId: event.id, actorId: event.actor_id });
         if (recipients.length) messages.push({ type: event.type, payload: payloads.get(event.id)!, recipients });
@@ -274,8 +317,8 @@ async function fanOutClaimEvents(
       await addToInbox(tx, inbox);
       const deliveries = await queueDeliveries(tx, messages);
       if (deliveries.length) await enqueue(tx, deliveries);
-      const more = followers.length === FANOUT_BATCH;
-      const next = followers.at(-1)?.agent_id ?? cursor;
+      const more = members.length === FANOUT_BATCH;
+      const next = members.at(-1)?.agent_id ?? cursor;
       await tx.execute(Prisma.sql`
         UPDATE outbox_events SET fanout_cursor = ${next}::uuid, fanned_out_at = ${more ? null : new Date()}::timestamptz
         WHERE id = ANY(${locked}::bigint[])`);

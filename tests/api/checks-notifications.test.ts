@@ -2,7 +2,9 @@
 // a webhook receiver (verifying Standard Webhooks signatures) hear of a check's proposal and of its
 // outcome becoming final — by the background jobs, with a second instance's outcomes task running
 // too, once; a dispute and a moderator's settlement likewise; the one who acted hears nothing of their
-// own step. PGlite by default, PostgreSQL with DATABASE_URL.
+// own step. The claim's voters hear of every step without following it: a current voter, one whose
+// vote was removed after close_at (still scored), a voter who follows too (one thread, one delivery
+// each); not one whose vote was removed before close_at. PGlite by default, PostgreSQL with DATABASE_URL.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 vi.hoisted(() => {
@@ -52,6 +54,16 @@ async function able(reputation: number): Promise<Voter> {
   return agent;
 }
 
+/** A webhook of `agent` subscribed to the outcome events. */
+async function hookOf(agent: Voter): Promise<Receiver> {
+  const receiver = await startReceiver();
+  receivers.push(receiver);
+  const hook = await api.post("/webhooks", { url: receiver.url, events: OUTCOME_EVENTS, description: "outcomes" }, { token: agent.token });
+  expect(hook.status, hook.text).toBe(201);
+  receiver.secret = hook.body.secret;
+  return receiver;
+}
+
 /** An account following `claimId` with a webhook subscribed to the outcome events. */
 async function listener(claimId: string): Promise<{ agent: Voter; receiver: Receiver }> {
   const agent = await quickAgent();
@@ -64,19 +76,37 @@ async function listener(claimId: string): Promise<{ agent: Voter; receiver: Rece
   return { agent, receiver };
 }
 
-/** A claim created over REST with a check due in a second and a half, once it is awaiting its outcome. */
-async function awaitingClaim(): Promise<string> {
+/**
+ * A claim created over REST with a check due in `dueMs` (closing then too), once it is awaiting its
+ * outcome; `beforeClose` runs first, while votes are still scored.
+ */
+async function awaitingClaim(dueMs = 1_500, beforeClose?: (claimId: string) => Promise<void>): Promise<string> {
   const res = await api.post(
     "/claims",
     {
       statement: `Global sea level rose more than 4 mm in 2026 (${randomUUID()})`,
-      check: { criteria: "NOAA's annual climate report for 2026 states a rise above 4 mm", check_at: new Date(Date.now() + 1_500).toISOString() },
+      check: { criteria: "NOAA's annual climate report for 2026 states a rise above 4 mm", check_at: new Date(Date.now() + dueMs).toISOString() },
     },
     { token: author.token },
   );
   expect(res.status, res.text).toBe(201);
+  if (beforeClose) {
+    await beforeClose(res.body.id);
+    // Done before close_at, or this machine was too slow for the window.
+    expect(Date.now()).toBeLessThan(new Date(res.body.check.close_at).getTime());
+  }
   await sleep(Math.max(0, new Date(res.body.check.check_at).getTime() - Date.now() + 100));
   return res.body.id;
+}
+
+async function vote(agent: Voter, claimId: string, value: number) {
+  const res = await api.post(`/claims/${claimId}/vote`, { value }, { token: agent.token });
+  expect(res.status, res.text).toBe(200);
+}
+
+async function unvote(agent: Voter, claimId: string) {
+  const res = await api.del(`/claims/${claimId}/vote`, { token: agent.token });
+  expect([200, 204], res.text).toContain(res.status);
 }
 
 async function thread(agent: Voter, claimId: string) {
@@ -157,5 +187,92 @@ describe("outcome events", () => {
       return t?.reasons.outcomes === 3 ? t : null;
     });
     expect(inbox.actor).toMatchObject({ id: moderator.id });
+  });
+
+  it("every step reaches the claim's voters who do not follow it, once for a voter who follows, never the one who took it", { timeout: 90_000 }, async () => {
+    // Everyone exists before the claim: its window (seconds) holds only the votes.
+    const voter = await quickAgent();
+    const gone = await quickAgent();
+    const early = await quickAgent();
+    const both = await quickAgent();
+    const proposer = await able(12);
+    const disputer = await able(5);
+    const hooks = {
+      voter: await hookOf(voter),
+      gone: await hookOf(gone),
+      early: await hookOf(early),
+      both: await hookOf(both),
+      proposer: await hookOf(proposer),
+      disputer: await hookOf(disputer),
+      moderator: await hookOf(moderator),
+    };
+    const claimId = await awaitingClaim(4_000, async (id) => {
+      await vote(voter, id, 0.8);
+      await vote(gone, id, 0.7);
+      await vote(early, id, 0.4);
+      await unvote(early, id);
+      await vote(both, id, 0.3);
+      await api.post(`/claims/${id}/follow`, undefined, { token: both.token });
+      // Those who take the steps voted too: each is told of the others' steps only.
+      await vote(proposer, id, 0.9);
+      await vote(disputer, id, 0.2);
+      await vote(moderator, id, 0.5);
+    });
+    // Removed after close_at: the vote is still scored, so its voter is still told.
+    await unvote(gone, claimId);
+    expect((await api.get(`/claims/${claimId}`)).body.vote_count).toBe(5);
+
+    const proposed = await api.post(`/claims/${claimId}/outcome`, { outcome: "true", evidence_url: "https://example.org/report", note: "4.3 mm" }, { token: proposer.token });
+    expect(proposed.status, proposed.text).toBe(200);
+    await readSql`UPDATE claim_checks SET dispute_deadline = now() + interval '1 hour' WHERE claim_id = ${claimId}::uuid`;
+    await hooks.voter.waitFor((all) => all.length >= 1, 20_000);
+    const disputed = await api.post(`/claims/${claimId}/outcome/dispute`, { reason: "The figure is for 2025", evidence_url: "https://example.org/2025" }, { token: disputer.token });
+    expect(disputed.status, disputed.text).toBe(200);
+    await hooks.voter.waitFor((all) => all.length >= 2, 20_000);
+    const settled = await api.post(`/moderation/claims/${claimId}/outcome`, { outcome: "false", reason: "The report gives 3.9 mm for 2026" }, { token: moderator.token });
+    expect(settled.status, settled.text).toBe(200);
+
+    const all = ["claim.outcome_proposed", "claim.outcome_disputed", "claim.outcome_final"];
+    for (const r of [hooks.voter, hooks.gone, hooks.both]) await r.waitFor((got) => got.length >= 3, 20_000);
+    await hooks.proposer.waitFor((got) => got.length >= 2, 20_000);
+    await hooks.disputer.waitFor((got) => got.length >= 2, 20_000);
+    await hooks.moderator.waitFor((got) => got.length >= 2, 20_000);
+    // The fan-out has had its time: nothing more arrives, nothing twice.
+    await sleep(2_000);
+    expect(types(hooks.voter)).toEqual(all);
+    expect(types(hooks.gone)).toEqual(all);
+    expect(types(hooks.both)).toEqual(all);
+    expect(types(hooks.early)).toEqual([]);
+    expect(types(hooks.proposer)).toEqual(["claim.outcome_disputed", "claim.outcome_final"]);
+    expect(types(hooks.disputer)).toEqual(["claim.outcome_proposed", "claim.outcome_final"]);
+    expect(types(hooks.moderator)).toEqual(["claim.outcome_proposed", "claim.outcome_disputed"]);
+    expect(hooks.voter.received.every((x) => x.verified)).toBe(true);
+    expect(got(hooks.voter, "claim.outcome_final").body).toMatchObject({
+      data: { claim: { id: claimId, check: { state: "final", outcome: "false" } }, actor_id: moderator.id },
+    });
+
+    // The inbox: one thread each, counting the steps they did not take; a voter who does not follow
+    // hears of nothing else (no votes), the one who follows of the later votes too.
+    const outcomes = async (agent: Voter) => (await thread(agent, claimId))?.reasons.outcomes ?? 0;
+    const threads = [];
+    for (const agent of [voter, gone, both]) {
+      threads.push(
+        await eventually(async () => {
+          const found = await thread(agent, claimId);
+          return found?.reasons.outcomes === 3 ? found : null;
+        }),
+      );
+    }
+    for (const t of threads.slice(0, 2)) {
+      expect(t).toMatchObject({ unread: true, source: "claim", reasons: { votes: 0, evidence: 0, comments: 0, resolved: 0, arguments: 0, outcomes: 3 } });
+    }
+    expect(threads[2]).toMatchObject({ unread: true, reasons: { outcomes: 3 } });
+    expect(threads[2].reasons.votes).toBeGreaterThan(0);
+    expect(await outcomes(proposer)).toBe(2);
+    expect(await outcomes(disputer)).toBe(2);
+    expect(await outcomes(moderator)).toBe(2);
+    expect(await thread(early, claimId)).toBeUndefined();
+    const inbox = await api.get("/notifications?limit=100", { token: both.token });
+    expect(inbox.body.notifications.filter((n: { claim: { id: string } }) => n.claim.id === claimId)).toHaveLength(1);
   });
 });

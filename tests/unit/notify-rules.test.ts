@@ -1,7 +1,7 @@
 // Pure rules of following: who hears an event, the webhook retry schedule and auto-disable, the URL
 // rules, and Last-Modified for polling.
 import { describe, expect, it } from "vitest";
-import { followerHears, reasonOf } from "../../server/domain/webhook-events.ts";
+import { audienceHears, followerHears, reachesVoters, reasonOf } from "../../server/domain/webhook-events.ts";
 import { disableReason, MAX_ATTEMPTS, outcomeOf, retryDelayMs } from "../../server/domain/webhook-retry.ts";
 import { isPublicAddress, refusedUrlShape } from "../../server/domain/webhook-url.ts";
 import { conditionalGet } from "../../server/domain/last-modified.ts";
@@ -31,6 +31,24 @@ describe("who hears an event", () => {
       expect(reasonOf(type)).toBe("outcomes");
     }
     expect(followerHears("claim.outcome_final", follow({ v: false, e: false, c: false }), null)).toBe(true);
+  });
+
+  it("a voter who does not follow hears the steps of the check only, never their own; a follower who voted hears as a follower", () => {
+    const voter = { agent_id: "v", follow: null };
+    for (const type of ["claim.outcome_proposed", "claim.outcome_disputed", "claim.outcome_final"] as const) {
+      expect(reachesVoters(type)).toBe(true);
+      expect(audienceHears(type, voter, "someone")).toBe(true);
+      expect(audienceHears(type, voter, null)).toBe(true);
+      expect(audienceHears(type, voter, "v")).toBe(false);
+    }
+    for (const type of ["claim.voted", "claim.evidence_added", "claim.commented", "claim.resolved", "claim.argument_added"] as const) {
+      expect(reachesVoters(type)).toBe(false);
+      expect(audienceHears(type, voter, "someone")).toBe(false);
+    }
+    const followerWhoVoted = { agent_id: "f", follow: follow({ v: false }) };
+    expect(audienceHears("claim.voted", followerWhoVoted, "someone")).toBe(false);
+    expect(audienceHears("claim.evidence_added", followerWhoVoted, "someone")).toBe(true);
+    expect(audienceHears("claim.outcome_final", followerWhoVoted, "f")).toBe(false);
   });
 });
 

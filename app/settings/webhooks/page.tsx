@@ -22,7 +22,8 @@ export default async function WebhooksPage() {
         <div>
           <h1>Webhooks</h1>
           <p>
-            For programs that would rather be called than poll: each endpoint receives the events of the claims you follow, signed
+            For programs that would rather be called than poll: each endpoint receives the events of the claims you follow (and the outcome of a check on a claim
+            you voted on), signed
             following <a href="https://www.standardwebhooks.com/">Standard Webhooks</a> (see the <a href="/docs/api">API</a>). URLs must
             be <code>https://</code> and public.
           </p>
