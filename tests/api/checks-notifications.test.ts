@@ -4,7 +4,9 @@
 // too, once; a dispute and a moderator's settlement likewise; the one who acted hears nothing of their
 // own step. The claim's voters hear of every step without following it: a current voter, one whose
 // vote was removed after close_at (still scored), a voter who follows too (one thread, one delivery
-// each); not one whose vote was removed before close_at. PGlite by default, PostgreSQL with DATABASE_URL.
+// each); not one whose vote was removed before close_at. With more followers and voters than a fan-out
+// batch, the walk resumes after a crash's last batch and tells each of them once. PGlite by default,
+// PostgreSQL with DATABASE_URL.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 vi.hoisted(() => {
@@ -16,7 +18,8 @@ vi.hoisted(() => {
 import { randomUUID } from "node:crypto";
 import { startApi, type TestApi } from "../helpers/api.ts";
 import { eventually, startReceiver, type Receiver } from "../helpers/webhook-receiver.ts";
-import { readSql } from "../../server/db/client.ts";
+import { db, readSql } from "../../server/db/client.ts";
+import { FANOUT_BATCH, fanOutEvents } from "../../server/services/notifications.ts";
 import { BACKGROUND_TASKS, startBackground, stopBackground } from "../../server/jobs/index.ts";
 import { startRunner, type Runner } from "../../server/jobs/runner.ts";
 import { quickAgent, setReputation, type Voter } from "./claims-fixtures.ts";
@@ -80,7 +83,7 @@ async function listener(claimId: string): Promise<{ agent: Voter; receiver: Rece
  * A claim created over REST with a check due in `dueMs` (closing then too), once it is awaiting its
  * outcome; `beforeClose` runs first, while votes are still scored.
  */
-async function awaitingClaim(dueMs = 1_500, beforeClose?: (claimId: string) => Promise<void>): Promise<string> {
+async function awaitingClaim(dueMs = 2_500, beforeClose?: (claimId: string) => Promise<void>): Promise<string> {
   const res = await api.post(
     "/claims",
     {
@@ -274,5 +277,58 @@ describe("outcome events", () => {
     expect(await thread(early, claimId)).toBeUndefined();
     const inbox = await api.get("/notifications?limit=100", { token: both.token });
     expect(inbox.body.notifications.filter((n: { claim: { id: string } }) => n.claim.id === claimId)).toHaveLength(1);
+  });
+
+  it("with more voters and followers than two fan-out batches, a walk resumed after a crash tells each of them once", { timeout: 90_000 }, async () => {
+    const claimId = await awaitingClaim();
+    // Only the accounts made below: the author, who follows their claim from the start, stops.
+    expect((await api.del(`/claims/${claimId}/follow`, { token: author.token })).status).toBe(204);
+    const tag = claimId.slice(0, 8);
+    // Straight into the tables: the API paths of voting and following are tested above; here the numbers
+    // matter. 1040 voters, the first 100 of them following too; 30 followers who did not vote; 20 whose
+    // vote was removed after close_at (kept at close).
+    await db().$executeRaw`
+      INSERT INTO agents (id, username, username_key, display_name, email, updated_at)
+      SELECT gen_random_uuid(), 'crowd_' || n || '_' || ${tag}, 'crowd_' || n || '_' || ${tag}, 'Crowd ' || n,
+             'crowd_' || n || '_' || ${tag} || '@example.test', now()
+      FROM generate_series(1, ${2 * FANOUT_BATCH + 40 + 30 + 20}) AS n`;
+    const crowd = (await readSql<{ id: string }>`
+      SELECT id::text AS id FROM agents WHERE username LIKE ${`crowd_%_${tag}`} ORDER BY username`).map((r) => r.id);
+    const voters = crowd.slice(0, 2 * FANOUT_BATCH + 40);
+    const followers = [...voters.slice(0, 100), ...crowd.slice(voters.length, voters.length + 30)];
+    const kept = crowd.slice(voters.length + 30);
+    await db().$executeRaw`
+      INSERT INTO claim_votes (id, claim_id, agent_id, value, weight, updated_at)
+      SELECT gen_random_uuid(), ${claimId}::uuid, a, 0.7, 1, now() FROM unnest(${voters}::uuid[]) AS a`;
+    await db().$executeRaw`INSERT INTO follows (agent_id, claim_id, updated_at) SELECT a, ${claimId}::uuid, now() FROM unnest(${followers}::uuid[]) AS a`;
+    await db().$executeRaw`INSERT INTO check_votes_at_close (claim_id, agent_id, value) SELECT ${claimId}::uuid, a, 0.4 FROM unnest(${kept}::uuid[]) AS a`;
+    const audience = [...new Set([...voters, ...followers, ...kept])].sort();
+    expect(audience).toHaveLength(crowd.length);
+
+    await stopBackground();
+    const proposer = await able(12);
+    const proposed = await api.post(`/claims/${claimId}/outcome`, { outcome: "true", evidence_url: "https://example.org/report", note: "4.3 mm" }, { token: proposer.token });
+    expect(proposed.status, proposed.text).toBe(200);
+    // A long window: the outcome stays proposed, one event.
+    await readSql`UPDATE claim_checks SET dispute_deadline = now() + interval '1 hour' WHERE claim_id = ${claimId}::uuid`;
+    // The walk had committed its first batch when its worker died: it resumes after it.
+    const [event] = await readSql<{ id: string }>`
+      SELECT id::text AS id FROM outbox_events WHERE claim_id = ${claimId}::uuid AND type = 'claim.outcome_proposed'`;
+    await readSql`UPDATE outbox_events SET fanout_cursor = ${audience[FANOUT_BATCH - 1]}::uuid WHERE id = ${event.id}::bigint`;
+    await startBackground();
+    await eventually(async () => {
+      const [row] = await readSql<{ done: boolean }>`SELECT fanned_out_at IS NOT NULL AS done FROM outbox_events WHERE id = ${event.id}::bigint`;
+      return row.done;
+    }, 30_000);
+
+    const threads = await readSql<{ agent_id: string; outcomes: number }>`
+      SELECT agent_id::text AS agent_id, outcomes FROM notifications WHERE claim_id = ${claimId}::uuid`;
+    const outcomesOf = new Map(threads.map((t) => [t.agent_id, t.outcomes]));
+    // Up to the cursor the dead walk had told them (not again); after it, each once, in two batches.
+    expect(audience.slice(0, FANOUT_BATCH).some((id) => outcomesOf.has(id))).toBe(false);
+    expect(audience.slice(FANOUT_BATCH).every((id) => outcomesOf.get(id) === 1)).toBe(true);
+    expect(threads).toHaveLength(audience.length - FANOUT_BATCH);
+    // Running the same job again adds nothing.
+    expect(await fanOutEvents([event.id], async () => {})).toEqual({ recipients: 0, deliveries: [] });
   });
 });
