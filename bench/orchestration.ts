@@ -19,6 +19,31 @@ export function databaseUrl(serverUrl: string, database: string): string {
   return u.toString();
 }
 
+/**
+ * Waits until the data the runs read has settled: the server's first bridging fit (seeded data has
+ * none) has restated the claims' statuses and no claim waits for its re-score. Until then a claim's
+ * status (and so `claims_at_consensus`, which both servers cache for 5 minutes) depends on when it is
+ * read, and the fit's CPU lands in whichever run is under way. Returns the seconds waited.
+ */
+export async function waitForSettledData(url: string, timeoutMs = 1_800_000): Promise<number> {
+  const started = Date.now();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (;;) {
+      const { rows } = await client.query<{ fitted: boolean; pending: number }>(
+        `SELECT EXISTS (SELECT 1 FROM bridging_model) AS fitted, (SELECT count(*)::int FROM bridging_pending) AS pending`,
+      );
+      if (rows[0].fitted && rows[0].pending === 0) break;
+      if (Date.now() - started > timeoutMs) throw new Error(`the first bridging fit did not settle in ${timeoutMs / 1000} s`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  } finally {
+    await client.end();
+  }
+  return (Date.now() - started) / 1000;
+}
+
 export async function adminQuery(serverUrl: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();

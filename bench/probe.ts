@@ -39,8 +39,38 @@ const post = (method: string, params?: object) =>
 let memoryAtPeak: NodeJS.MemoryUsage = process.memoryUsage();
 setInterval(() => {
   const now = process.memoryUsage();
-  if (now.rss > memoryAtPeak.rss) memoryAtPeak = now;
+  if (now.rss > memoryAtPeak.rss) {
+    memoryAtPeak = now;
+    heapProfileAtPeak(now.rss);
+  }
 }, 100).unref();
+
+// BENCH_HEAP_PROFILE=<file> npm run bench …: V8's sampling heap profiler runs from the start (one sample
+// per 128 KB allocated, what is still alive), and its profile is written to <file> at each new peak of
+// RSS 8 MB above the last one written (at most every 2 s): open it in Chrome DevTools (Memory tab).
+const HEAP_PROFILE_FILE = process.env.BENCH_HEAP_PROFILE;
+let heapSession: Session | null = null;
+let heapWrittenRss = 0;
+let heapWrittenAt = 0;
+let heapWriting = false;
+if (HEAP_PROFILE_FILE) {
+  heapSession = new Session();
+  heapSession.connect();
+  heapSession.post("HeapProfiler.enable", () =>
+    heapSession!.post("HeapProfiler.startSampling", { samplingInterval: 128 * 1024 }, () => undefined),
+  );
+}
+function heapProfileAtPeak(rss: number): void {
+  if (!heapSession || heapWriting || rss < heapWrittenRss + 8 * 1024 * 1024 || Date.now() - heapWrittenAt < 2000) return;
+  heapWriting = true;
+  heapSession.post("HeapProfiler.getSamplingProfile", (err, result) => {
+    heapWriting = false;
+    if (err || !result) return;
+    heapWrittenRss = rss;
+    heapWrittenAt = Date.now();
+    writeFileSync(HEAP_PROFILE_FILE!, JSON.stringify({ rss, at: new Date().toISOString(), memory: process.memoryUsage(), ...result }));
+  });
+}
 
 type Message = { type: "queries" } | { type: "memory" } | { type: "profile-start" } | { type: "profile-stop"; file: string };
 

@@ -22,7 +22,7 @@ import { availableRoutes, bareRoutes, checkSignedIn, endpoints, loadFixtures, pa
 import { measure, responseBytes } from "./load.ts";
 import { log, seconds } from "./log.ts";
 import { parseOptions, RESULTS_DIR, ROOT, type Options } from "./options.ts";
-import { adminQuery, checkCounters, memoryAtPeak, databaseUrl, ensureBuild, postgresVersion, seedDatabase, startServer, stopServer, type Server } from "./orchestration.ts";
+import { adminQuery, checkCounters, waitForSettledData, memoryAtPeak, databaseUrl, ensureBuild, postgresVersion, seedDatabase, startServer, stopServer, type Server } from "./orchestration.ts";
 import { judge, judgePage, printPageReport, printProfiles, printReport, writeResults, type EndpointReport, type PageReport } from "./report.ts";
 import { SEED_PASSWORD, type SeedReport } from "./seed.ts";
 import { benchBridging, printBridgingReport, type BridgingBenchReport } from "./bridging.ts";
@@ -89,6 +89,8 @@ async function main() {
       // BRIDGING_INTERVAL_SECONDS=0 npm run bench -- --reuse …: no background fit competing with the runs
       // (a first fit of 1M votes under load takes minutes: docs/benchmarks/2026-11-23-bridging-1m.md).
       ...(process.env.BRIDGING_INTERVAL_SECONDS !== undefined ? { BRIDGING_INTERVAL_SECONDS: process.env.BRIDGING_INTERVAL_SECONDS } : {}),
+      // BENCH_HEAP_PROFILE=<file>: our server's sampling heap profile at its peak RSS (bench/probe.ts).
+      ...(process.env.BENCH_HEAP_PROFILE ? { BENCH_HEAP_PROFILE: path.resolve(process.env.BENCH_HEAP_PROFILE) } : {}),
       ...secrets,
     };
     const profileDir = path.join(RESULTS_DIR, `cpu-${stamp}`);
@@ -98,7 +100,9 @@ async function main() {
     // The bare yardstick serves only the API table: not started when no endpoint of it is measured.
     const needsBare = oursEndpoints.some((ep) => ep.bare && (!opts.only || opts.only.has(ep.name)));
     ours = await startServer("ours", opts.serverRoot, serverEntry(opts.serverRoot), serverEnv, /Ready on/);
-    if (opts.bare && needsBare) bare = await startServer("bare", ROOT, "bench/bare-server.ts", serverEnv, /Bare server ready/);
+    if (opts.bare && needsBare) bare = await startServer("bare", ROOT, "bench/bare-server.ts", { ...serverEnv, BENCH_HEAP_PROFILE: undefined }, /Bare server ready/);
+    // Nothing is measured (nor cached by either server) before the first fit has restated the statuses.
+    if (serverEnv.BRIDGING_INTERVAL_SECONDS !== "0") log(`data settled (first bridging fit, re-scores): ${(await waitForSettledData(url)).toFixed(1)} s`);
     log(`servers up: ours ${ours.base}${bare ? `, bare ${bare.base}` : ""}; ${opts.connections} connections, ${opts.duration} s per run after ${opts.warmup} s warm-up`);
 
     const profileOf = (server: string, name: string) => (opts.cpuProf ? path.join(profileDir, `${server}-${name}.cpuprofile`) : undefined);
