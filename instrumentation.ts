@@ -12,6 +12,9 @@ export async function register() {
     // `npm start` main.ts has started it already, and this second call does nothing. Under `next start`
     // and `next dev`, Next's own signal handling ends the process: no stop here (docs/architecture.md#background-work).
     if (process.env.NEXT_PHASE !== "phase-production-build") {
+      // `npm run dev`: the demo data into an empty database, before any request reads it (server/seed/on-start.ts).
+      const { loadDemoBeforeRequests } = await import("./server/seed/on-start.ts");
+      loadDemoBeforeRequests();
       // Every background task and the live channel (server/jobs).
       const { startBackground } = await import("./server/jobs/index.ts");
       const { logError } = await import("./server/log/logger.ts");

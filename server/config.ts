@@ -78,8 +78,12 @@ const operatorSettings = z.object({
   SHUTDOWN_GRACE_SECONDS: numberVar("SHUTDOWN_GRACE_SECONDS", "a number of seconds between 0 and 600", { whole: false, min: 0, max: 600 })
     .default(10),
   DATA_DIR: z.string().default(".data"),
-  /** `npm run dev` loads the demo data into an empty database (auto) or never (off). */
-  DEMO_SEED: z.enum(["auto", "off"], { message: "DEMO_SEED must be auto or off" }).default("auto"),
+  /**
+   * `npm run dev` loads the demo data into an empty database (auto) or never (off). `start`: what
+   * `npm run dev` gives its Next process, which loads it while starting, before any request reads the
+   * database (server/seed/on-start.ts).
+   */
+  DEMO_SEED: z.enum(["auto", "off", "start"], { message: "DEMO_SEED must be auto or off" }).default("auto"),
   // Secrets
   JWT_SECRET: secret("JWT_SECRET"),
   NEXTAUTH_SECRET: secret("NEXTAUTH_SECRET"),

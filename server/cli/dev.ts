@@ -1,44 +1,35 @@
-// npm run dev: on a first run (no agents, no claims) loads the demo data so the site has something to
-// read, vote on and sign in as — unless DEMO_SEED=off — then runs `next dev`. The database is closed
-// before Next starts: one embedded (PGlite) data directory serves one process.
+// npm run dev: runs `next dev`, and on a first run (no agents, no claims) has its Next process load the
+// demo data so the site has something to read, vote on and sign in as — unless DEMO_SEED=off. The load
+// runs while Next starts and compiles the first page, and holds every request until it is done
+// (DEMO_SEED=start: server/seed/on-start.ts): one embedded (PGlite) data directory serves one process,
+// and loading it first made a fresh clone wait for PGlite's new database, the migrations and the demo
+// before Next even started (docs/benchmarks/2026-11-28-dev-start.md).
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { config, ConfigError } from "../config.ts";
-import { closeDb, dbReady } from "../db/client.ts";
-import { databaseIsEmpty, demoSignInText, loadDemoData } from "../seed/demo.ts";
+import { demoSignInText } from "../seed/demo-data.ts";
 
-async function offerDemo(): Promise<void> {
-  const cfg = config();
-  if (cfg.DEMO_SEED === "off" || cfg.NODE_ENV === "production") return;
-  try {
-    await dbReady();
-    if (!(await databaseIsEmpty())) return;
-    console.log("> Empty database: loading the demo data (DEMO_SEED=off skips this) …");
-    const r = await loadDemoData();
-    console.log(`> Demo data: ${r.claims} claims (${r.resolved} resolved), ${r.evidence} pieces of evidence, ${r.comments} comments, ${r.votes} votes.`);
-    console.log(`> ${demoSignInText()}`);
-  } finally {
-    await closeDb();
-  }
-}
-
+let demo: "start" | "off" = "off";
 try {
-  await offerDemo();
+  const cfg = config();
+  demo = cfg.DEMO_SEED === "off" || cfg.NODE_ENV === "production" ? "off" : "start";
 } catch (err) {
-  if (err instanceof ConfigError) {
-    console.error(err.message);
-    process.exit(1);
-  }
-  // The demo is a convenience: the server starts anyway.
-  console.error(`> Could not load the demo data: ${(err as Error).message}`);
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(err.message);
+  process.exit(1);
 }
+if (demo === "start") console.log(`> An empty database gets the demo data while Next starts (DEMO_SEED=off skips this). ${demoSignInText()}`);
 
 const nextBin = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
 const args = process.argv.slice(2);
 const child = spawn(process.execPath, [nextBin, "dev", ...args], {
   stdio: ["inherit", "pipe", "inherit"],
   // Piped to watch for "Ready": keep Next's colours when the terminal has them.
-  env: process.stdout.isTTY && !process.env.NO_COLOR ? { ...process.env, FORCE_COLOR: "1" } : process.env,
+  env: {
+    ...process.env,
+    DEMO_SEED: demo,
+    ...(process.stdout.isTTY && !process.env.NO_COLOR ? { FORCE_COLOR: "1" } : {}),
+  },
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
@@ -54,7 +45,8 @@ child.stdout!.on("data", (chunk: Buffer) => {
   if (told || !/Ready in/.test(chunk.toString())) return;
   told = true;
   console.log(
-    "> The first load of each page or API route compiles it once (up to tens of seconds on a small machine); later loads are quick.",
+    "> The first load of each page or API route compiles it once (up to tens of seconds on a small machine); later loads are quick." +
+      (demo === "start" ? " On a first run pages also wait for the demo data." : ""),
   );
   if (process.env.DEV_WARM === "on") void warm(args).catch(() => undefined);
 });

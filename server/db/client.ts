@@ -89,6 +89,9 @@ interface DbState {
   /** The PostgreSQL schema in use (DATABASE_URL's ?schema=), if any. */
   schema?: string;
   tryAdvisoryLock<T>(key: number, fn: () => Promise<T>): Promise<{ locked: true; value: T } | { locked: false }>;
+  /** Migrations applied. */
+  migrated: Promise<void>;
+  /** What requests wait for: `migrated`, or a task holding them after it (holdReadyFor). */
   ready: Promise<void>;
   /** One round trip to the primary and, when configured, the replica. */
   ping(): Promise<{ database: "ok" | "failed"; replica: "ok" | "failed" | "not_configured" }>;
@@ -201,7 +204,7 @@ async function inTransaction<T>(pool: pg.Pool, begin: string, fn: (client: pg.Po
   }
 }
 
-function openPostgres(url: string, statementTimeoutMs: number, jobsPoolSize: number, replicaUrl?: string): Omit<DbState, "ready"> {
+function openPostgres(url: string, statementTimeoutMs: number, jobsPoolSize: number, replicaUrl?: string): Omit<DbState, "ready" | "migrated"> {
   const { pool: requestPool, schema } = openPool(url, statementTimeoutMs);
   // Opens no connection until background work asks for one.
   const jobsPool = openPool(url, statementTimeoutMs, jobsPoolSize).pool;
@@ -311,7 +314,7 @@ function openPostgres(url: string, statementTimeoutMs: number, jobsPoolSize: num
 
 const pgliteLocks = new Set<number>();
 
-function openPglite(dataDir: string): Omit<DbState, "ready"> {
+function openPglite(dataDir: string): Omit<DbState, "ready" | "migrated"> {
   // pg_trgm (similar claims, docs/features/arguments.md) ships with PGlite as a loadable extension.
   const options = { extensions: { pg_trgm } };
   const pglite = dataDir.startsWith("memory://")
@@ -379,10 +382,10 @@ function open(): DbState {
   const base = cfg.DATABASE_URL
     ? openPostgres(cfg.DATABASE_URL, cfg.DATABASE_STATEMENT_TIMEOUT_MS, cfg.JOBS_POOL_SIZE, cfg.DATABASE_REPLICA_URL)
     : openPglite(cfg.PGLITE_DATA_DIR ?? cfg.DATA_DIR);
-  const ready = cfg.SKIP_MIGRATIONS ? Promise.resolve() : applyMigrations(base.runner).then(() => {});
+  const migrated = cfg.SKIP_MIGRATIONS ? Promise.resolve() : applyMigrations(base.runner).then(() => {});
   // Surface a failed migration on every use instead of as an unhandled rejection.
-  ready.catch(() => {});
-  return { ...base, ready };
+  migrated.catch(() => {});
+  return { ...base, migrated, ready: migrated };
 }
 
 function state(): DbState {
@@ -394,9 +397,30 @@ export function db(): PrismaClient {
   return state().prisma;
 }
 
-/** Resolves once pending migrations are applied (instant after the first call). */
+/** Resolves once pending migrations are applied (instant after the first call), and any task holding requests has run (holdReadyFor). */
 export function dbReady(): Promise<void> {
   return state().ready;
+}
+
+/**
+ * Resolves once pending migrations are applied, even while holdReadyFor holds dbReady(): for what such a
+ * task itself uses (the job queue the services enqueue on), which would otherwise wait on the task.
+ */
+export function dbMigrated(): Promise<void> {
+  return state().migrated;
+}
+
+/**
+ * Holds dbReady() — what every request, page and background task awaits — until `task` has run on the
+ * migrated database. `npm run dev` loads the demo data so in its Next process while Next starts and
+ * compiles (server/seed/on-start.ts): no page reads a half-loaded database. Call it before anything
+ * awaits dbReady(); what `task` calls must not await dbReady() (dbMigrated() instead). A failing task
+ * does not hold requests: it is the task's to report.
+ */
+export function holdReadyFor(task: () => Promise<void>): void {
+  const s = state();
+  s.ready = s.migrated.then(() => task().catch(() => {}));
+  s.ready.catch(() => {});
 }
 
 /**

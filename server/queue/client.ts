@@ -3,7 +3,7 @@
 // takes a queue. Services enqueue through here; the workers that consume the jobs are server/jobs/.
 // One per process (server/process-singleton.ts: Next's bundles and the custom server share it).
 import type PgBoss from "pg-boss";
-import { dbReady, onBackgroundPool, type SqlTx } from "../db/client.ts";
+import { dbMigrated, onBackgroundPool, type SqlTx } from "../db/client.ts";
 import { logError } from "../log/logger.ts";
 import { setQueueDepthSource } from "../metrics/index.ts";
 import { createBoss, ensureQueues, queueDepths, QUEUES, SERVICE_QUEUES, txDb } from "./pg-boss.ts";
@@ -28,7 +28,9 @@ export function jobQueue(): JobQueue {
     // The queue's own statements (fetching, completing, maintenance: its timers carry this along) take
     // the background connections, whichever caller first asked for the queue.
     state.ready = onBackgroundPool(async () => {
-      await dbReady();
+      // Migrated is enough (not dbReady): the demo data that `npm run dev` loads before requests are
+      // served enqueues through here (server/db/client.ts holdReadyFor).
+      await dbMigrated();
       await boss.start();
       await ensureQueues(boss, SERVICE_QUEUES);
       setQueueDepthSource(queueDepths);

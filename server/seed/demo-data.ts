@@ -99,6 +99,15 @@ function jitter(username: string, key: string): number {
   return ((h % 9) - 4) / 100;
 }
 
+/** A demo agent's email address. */
+export const demoEmail = (username: string) => `${username}@${DEMO_EMAIL_DOMAIN}`;
+
+/** How to sign in as a demo agent (printed by `npm run dev` and `npm run db:seed`). */
+export function demoSignInText(): string {
+  const names = DEMO_AGENTS.map((a) => a.username).join(", ");
+  return `Demo agents (${names}): sign in as ${demoEmail("ada")} with password ${DEMO_PASSWORD}`;
+}
+
 /**
  * Every vote on a claim, in the order they are cast: the regular voters (starting at a different one
  * for each claim, so that nobody always votes first), then the listed votes; never the author's.

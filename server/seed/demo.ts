@@ -13,10 +13,10 @@ import { resolveDueClaims } from "../services/resolution.ts";
 import { castVote } from "../services/votes.ts";
 import { applyStandingRule, drainAllStanding } from "../services/standing.ts";
 import { addArgument, voteRelevance } from "../services/arguments.ts";
-import { DEMO_AGENTS, DEMO_ARGUMENTS, DEMO_CLAIMS, DEMO_EMAIL_DOMAIN, DEMO_PASSWORD, demoVotes } from "./demo-data.ts";
+import { DEMO_AGENTS, DEMO_ARGUMENTS, DEMO_CLAIMS, DEMO_PASSWORD, demoEmail, demoVotes } from "./demo-data.ts";
 import { castDemoChecks, settleDemoChecks } from "./demo-checks.ts";
 
-export const demoEmail = (username: string) => `${username}@${DEMO_EMAIL_DOMAIN}`;
+export { demoEmail, demoSignInText } from "./demo-data.ts";
 
 export interface SeedResult {
   loaded: boolean;
@@ -139,9 +139,4 @@ export async function loadDemoData(): Promise<SeedResult> {
   await settleDemoChecks(checks, agent, DEMO_AGENTS.map((a) => a.username));
   result.loaded = true;
   return result;
-}
-
-export function demoSignInText(): string {
-  const names = DEMO_AGENTS.map((a) => a.username).join(", ");
-  return `Demo agents (${names}): sign in as ${demoEmail("ada")} with password ${DEMO_PASSWORD}`;
 }
