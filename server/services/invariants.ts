@@ -4,8 +4,9 @@
 // reputation and tier against their reputation events, and the outcome records against the
 // resolution events and the agents' resolved-vote counts, every claim's bridging row, and each claim's
 // counted sums, histograms and consensus status, each vote's sorting and each account's standing
-// (docs/features/consensus.md), each argument's relevance sums (docs/features/arguments.md), and each
-// check's bonds (docs/features/checks.md).
+// (docs/features/consensus.md), each argument's relevance sums (docs/features/arguments.md), each
+// check's bonds, and what its world scores are computed from (docs/features/checks.md#scores): the
+// votes kept at close_at and the check's stage and outcome.
 // Used after concurrency tests and by `npm run check:invariants` against any database.
 import { readSql } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
@@ -317,6 +318,53 @@ const CHECKS: Check[] = [
         AND (e.net IS NULL OR w.net IS NULL OR ${differs("e.net", "w.net")})`,
     describe: (r) =>
       `claim ${r.claim_id}, agent ${r.agent_id}: outcome bond events sum to ${r.stored ?? "nothing"}, the check's stage says ${r.expected ?? "none"}`,
+  },
+  {
+    // The world scores are not stored: every read computes them from the scored votes
+    // (services/world-scores.ts) — a vote's value kept at close_at (check_votes_at_close, written by a
+    // trigger when the vote is changed or removed after close_at), else the vote as it stands when
+    // written before close_at. What is stored must then agree: a kept value belongs to a check whose
+    // close_at has passed and is a vote's value (0–1); and a vote not written since before close_at
+    // still holds the value it had then, so a kept value beside it is that same value (a re-sort of the
+    // vote by the standing job writes the row without a new value) — any other would score the vote at
+    // a value it never had at close_at.
+    sql: `
+      SELECT k.claim_id::text AS claim_id, k.agent_id::text AS agent_id, k.value, ck.close_at, ck.claim_id IS NULL AS no_check,
+             ck.close_at > now() AS not_closed, NOT (k.value BETWEEN 0 AND 1) AS no_value, v.value AS vote_value
+      FROM check_votes_at_close k
+      LEFT JOIN claim_checks ck ON ck.claim_id = k.claim_id
+      LEFT JOIN claim_votes v ON v.claim_id = k.claim_id AND v.agent_id = k.agent_id
+      WHERE ck.claim_id IS NULL OR ck.close_at > now() OR NOT (k.value BETWEEN 0 AND 1)
+         OR (v.updated_at < ck.close_at AND ${differs("k.value", "v.value")})`,
+    describe: (r) => {
+      const kept = `claim ${r.claim_id}, agent ${r.agent_id}: a vote kept at close as ${r.value}`;
+      if (r.no_check) return `${kept}, but the claim has no check`;
+      if (r.not_closed) return `${kept}, but its close_at ${String(r.close_at)} has not yet passed`;
+      if (r.no_value) return `${kept}, which is no vote's value (0–1)`;
+      return `${kept}, but the vote, untouched since before close_at ${String(r.close_at)}, is ${r.vote_value}`;
+    },
+  },
+  {
+    // Who is scored comes from the check's stage and outcome (final true/false only; ambiguous and
+    // annulled score nothing): an outcome is stored exactly on a final check, with its time, and is one
+    // of the four; a check past pending was proposed (its proposed outcome, window and bond); a dispute
+    // is on a disputed check or a settled one; close_at is not after check_at.
+    sql: `
+      SELECT claim_id::text AS claim_id, stage::text AS stage, outcome, final_at, proposed_outcome, dispute_deadline, bond,
+             disputed_at, settle_reason, close_at, check_at
+      FROM claim_checks
+      WHERE (stage = 'final') <> (outcome IS NOT NULL) OR (stage = 'final') <> (final_at IS NOT NULL)
+         OR outcome NOT IN ('true', 'false', 'ambiguous', 'annulled')
+         OR (stage <> 'pending' AND (proposed_outcome IS NULL OR dispute_deadline IS NULL OR bond IS NULL))
+         OR (stage = 'pending' AND (proposed_outcome IS NOT NULL OR disputed_at IS NOT NULL))
+         OR (stage = 'disputed' AND disputed_at IS NULL)
+         OR (stage = 'final' AND disputed_at IS NOT NULL AND settle_reason IS NULL)
+         OR close_at > check_at`,
+    describe: (r) =>
+      `claim ${r.claim_id}: check stage=${r.stage} outcome=${r.outcome ?? "null"} final_at=${r.final_at === null ? "null" : String(r.final_at)} ` +
+      `proposed_outcome=${r.proposed_outcome ?? "null"} dispute_deadline=${r.dispute_deadline === null ? "null" : String(r.dispute_deadline)} ` +
+      `bond=${r.bond ?? "null"} disputed_at=${r.disputed_at === null ? "null" : String(r.disputed_at)} settle_reason=${r.settle_reason === null ? "null" : "set"} ` +
+      `close_at=${String(r.close_at)} check_at=${String(r.check_at)}: not a step of a check's life`,
   },
   {
     // Each argument's relevance sums (docs/features/arguments.md): Σ value and the count of its votes.
