@@ -276,20 +276,27 @@ async function balanceOf(claimId: string): Promise<number> {
   return Number(row?.balance ?? 0);
 }
 
-/** GET /claims/{claim_id}/arguments: a page by impact (nulls last) or newest first, the total and the balance. */
+/**
+ * GET /claims/{claim_id}/arguments: a page by impact (nulls last) or newest first, the total and the balance.
+ * One statement finds the claim (visible, or no row: 404), counts, pages and weighs its arguments
+ * (a claim page reads it on every render: docs/benchmarks/2026-11-28-server-memory-and-first-views.md).
+ */
 export async function listArguments(input: ListArgumentsInput, viewerId: string | null): Promise<ArgumentList> {
-  await assertVisibleClaim({ claimId: input.claim_id, viewerId });
+  if (!isUuid(input.claim_id)) throw notFound(CLAIM_NOT_FOUND);
   const stance = input.stance ? Prisma.sql`AND stance = ${input.stance}::"ArgumentStance"` : Prisma.empty;
   const order = input.sort_by === "impact" ? IMPACT_ORDER : NEWEST_ORDER;
-  const [row] = await readSql<{ total: number; ids: string[] }>`
+  const [row] = await readSql<{ total: number; ids: string[]; balance: number }>`
     WITH args AS MATERIALIZED (
       SELECT g.id, g.stance, g.created_at, ${IMPACT} AS impact FROM ${ARGUMENTS_WITH_CHILD}
       WHERE g.parent_claim_id = ${input.claim_id}::uuid AND ${visibleClaim("c")}
     )
     SELECT (SELECT count(*)::int FROM args WHERE true ${stance}) AS total,
-           ARRAY(SELECT id::text FROM args WHERE true ${stance} ORDER BY ${order} LIMIT ${input.limit} OFFSET ${input.offset}) AS ids`;
-  const [args, balance] = await Promise.all([argumentViews(row.ids, viewerId), balanceOf(input.claim_id)]);
-  return { arguments: args, total: Number(row.total), balance };
+           ARRAY(SELECT id::text FROM args WHERE true ${stance} ORDER BY ${order} LIMIT ${input.limit} OFFSET ${input.offset}) AS ids,
+           -- balanceOf's sum over the same rows, every stance
+           (SELECT coalesce(sum(CASE WHEN stance = 'supports' THEN impact ELSE -impact END), 0)::float8 FROM args) AS balance
+    FROM claims p WHERE p.id = ${input.claim_id}::uuid AND ${visibleClaim("p")}`;
+  if (!row) throw notFound(CLAIM_NOT_FOUND);
+  return { arguments: await argumentViews(row.ids, viewerId), total: Number(row.total), balance: Number(row.balance) };
 }
 
 /**

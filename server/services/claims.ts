@@ -325,16 +325,17 @@ export interface Page {
 /** The claims that name this one as a parent (its sub-claims), newest first. */
 export async function listChildClaims({ claimId, viewerId, page }: { claimId: string; viewerId: string | null; page: Page }): Promise<ClaimList> {
   // Driver reads (rule 1 of server/db/client.ts): sub-claims are on every claim page's render.
-  const [found] = isUuid(claimId)
-    ? await readSql<{ found: number }>(Prisma.sql`SELECT 1 AS found FROM claims c WHERE c.id = ${claimId}::uuid AND ${visibleClaim("c")}`, { prepared: true })
-    : [];
-  if (!found) throw notFound(CLAIM_NOT_FOUND);
+  if (!isUuid(claimId)) throw notFound(CLAIM_NOT_FOUND);
   const children = Prisma.sql`claim_parents p JOIN claims c ON c.id = p.claim_id WHERE p.parent_id = ${claimId}::uuid AND ${visibleClaim("c")}`;
   const [rows, [count]] = await Promise.all([
     readSql<{ id: string }>`SELECT p.claim_id::text AS id FROM ${children} ORDER BY c.created_at DESC, p.claim_id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
-    readSql<{ total: number }>`SELECT count(*)::int AS total FROM ${children}`,
+    // No row when the claim is unknown or hidden; else how many sub-claims it has (one statement for both).
+    readSql<{ total: number }>`
+      SELECT (SELECT count(*)::int FROM ${children}) AS total FROM claims pc
+      WHERE pc.id = ${claimId}::uuid AND ${visibleClaim("pc")}`,
   ]);
-  return { claims: await claimViews(rows.map((r) => r.id), viewerId), total: count?.total ?? 0, ...page };
+  if (!count) throw notFound(CLAIM_NOT_FOUND);
+  return { claims: await claimViews(rows.map((r) => r.id), viewerId), total: count.total, ...page };
 }
 
 /** The caller's bookmarked claims, newest bookmark first. */

@@ -158,13 +158,17 @@ export async function createComment(
 }
 
 export async function listComments(input: { claim_id: string; limit: number; offset: number }): Promise<CommentList> {
-  await requireClaim(input.claim_id);
+  if (!isUuid(input.claim_id)) throw notFound("Claim not found");
   const where = Prisma.sql`c.claim_id = ${input.claim_id}::uuid AND c.parent_id IS NULL AND ${visibleComment("c")}`;
   const [roots, [count]] = await Promise.all([
     commentRows(where, Prisma.sql`ORDER BY ${THREAD_ORDER} LIMIT ${input.limit} OFFSET ${input.offset}`),
-    readSql<{ total: number }>`SELECT count(*)::int AS total FROM comments c WHERE ${where}`,
+    // No row when the claim is unknown or hidden; else the number of its threads (one statement for both).
+    readSql<{ total: number }>`
+      SELECT (SELECT count(*)::int FROM comments c WHERE ${where}) AS total FROM claims cl
+      WHERE cl.id = ${input.claim_id}::uuid AND ${visibleClaim("cl")}`,
   ]);
-  return { comments: await withReplies(roots), total: count?.total ?? 0 };
+  if (!count) throw notFound("Claim not found");
+  return { comments: await withReplies(roots), total: count.total };
 }
 
 /** A page of one comment's direct replies, oldest first, each with its own first replies embedded. */
