@@ -13,6 +13,7 @@ import { toApiError, type ApiError } from "../../_lib/api-error.ts";
 import { useTRPC } from "../../_lib/trpc.tsx";
 import { useViewer } from "../../_lib/viewer.ts";
 import ui from "../../_components/ui.module.css";
+import { CheckCountdown } from "./check-countdown.tsx";
 
 const STATE_WORDS: Record<Check["state"], string> = {
   open: "Open: votes cast now are scored against the outcome",
@@ -126,6 +127,20 @@ function useNowAcross(check: Check): number | null {
   return now;
 }
 
+/** The check's next date in its state, for the countdown: what comes then, and what to say once it has. */
+function nextDate(check: Check, state: Check["state"]): { label: string; at: string; reached: string } | null {
+  if (state === "open") {
+    return Date.parse(check.close_at) === Date.parse(check.check_at)
+      ? { label: "Scoring closes and the outcome may be proposed", at: check.close_at, reached: "Scoring has closed: the outcome may now be proposed." }
+      : { label: "Scoring closes", at: check.close_at, reached: "Scoring has closed." };
+  }
+  if (state === "closed") return { label: "The outcome may be proposed", at: check.check_at, reached: "The outcome may now be proposed." };
+  if (state === "proposed" && check.proposal) {
+    return { label: "Final unless disputed", at: check.proposal.dispute_deadline, reached: "The dispute window has ended: the outcome becomes final shortly." };
+  }
+  return null;
+}
+
 export function CheckSection({ claimId, authorId, initial }: { claimId: string; authorId: string; initial: Check }) {
   const trpc = useTRPC();
   const viewer = useViewer();
@@ -143,14 +158,21 @@ export function CheckSection({ claimId, authorId, initial }: { claimId: string; 
   const moderator = me !== null && (me.role === "moderator" || me.role === "admin");
   const titleId = useId();
   const state = stateAt(check, useNowAcross(check));
+  const next = nextDate(check, state);
   return (
     <section className={ui.card} aria-labelledby={titleId} data-testid="check-section">
       <h2 id={titleId} className={ui.card__title}>
         How this will be checked
       </h2>
-      <p data-testid="check-state">
+      {/* A status: said when the check moves on (by its dates, or another's step arriving live). */}
+      <p data-testid="check-state" role="status">
         <strong>{state === "final" && check.outcome ? `Outcome: ${OUTCOME_WORDS[check.outcome]}` : STATE_WORDS[state]}</strong>
       </p>
+      {next ? (
+        <p className={ui.note}>
+          <CheckCountdown key={next.at} {...next} />
+        </p>
+      ) : null}
       <p>{check.criteria}</p>
       {check.fine_print ? <p className={ui.note}>{check.fine_print}</p> : null}
       {check.assumptions.length ? (
