@@ -1,6 +1,8 @@
 // The production server: one node:http server in which /api/v1 goes straight to the REST adapter
 // (no Next per-request pipeline on the API hot path) and everything else to Next's request handler.
 // `npm start` runs it; `npm run dev` uses plain `next dev`, where app/api/v1 mounts the same adapter.
+// First: the libraries' source maps are not kept (server/source-maps.ts).
+import "./source-maps.ts";
 import { guardProcessOutput, safeWrite } from "./log/safe-output.ts";
 import { createServer } from "node:http";
 import next from "next";
