@@ -33,6 +33,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
  * - errors.ts: the service's own errors (AppError), mapped to tRPC in server/api/trpc.ts only.
  * - db, store, log, metrics, config.ts: database, Redis connections, process output, counters, configuration.
  * - process-singleton.ts: the one home of process-wide state (one value per process although Next loads modules twice).
+ * - source-maps.ts: which source maps the process keeps (imported first by main.ts; it imports nothing of ours).
  * - outbound: connections to addresses others name (webhooks, MCP clients' metadata documents), to public addresses only.
  * - domain: pure rules, importing nothing but each other.
  */
@@ -60,6 +61,7 @@ const LAYERS: ReadonlyArray<readonly string[]> = [
   ["metrics"],
   ["config.ts"],
   ["process-singleton.ts"],
+  ["source-maps.ts"],
   ["outbound"],
   ["domain"],
 ];
