@@ -1,11 +1,12 @@
 // npm run dev: runs `next dev`, and on a first run (no agents, no claims) has its Next process load the
 // demo data so the site has something to read, vote on and sign in as — unless DEMO_SEED=off. The load
-// runs while Next starts and compiles the first page, and holds every request until it is done
-// (DEMO_SEED=start: server/seed/on-start.ts): one embedded (PGlite) data directory serves one process,
-// and loading it first made a fresh clone wait for PGlite's new database, the migrations and the demo
-// before Next even started (docs/benchmarks/2026-11-28-dev-start.md).
+// starts with that process (dev-preload.mjs), runs while Next starts and compiles the first page, and
+// holds every request until it is done (DEMO_SEED=start: server/seed/on-start.ts): one embedded (PGlite)
+// data directory serves one process, and loading it first made a fresh clone wait for PGlite's new
+// database, the migrations and the demo before Next even started (docs/benchmarks/2026-11-28-dev-start.md).
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { config, ConfigError } from "../config.ts";
 import { demoSignInText } from "../seed/demo-data.ts";
 
@@ -21,8 +22,10 @@ try {
 if (demo === "start") console.log(`> An empty database gets the demo data while Next starts (DEMO_SEED=off skips this). ${demoSignInText()}`);
 
 const nextBin = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
+// The node-level guard and the demo data's load, started in Next's serving process before Next (dev-preload.mjs).
+const preload = pathToFileURL(path.join(import.meta.dirname, "dev-preload.mjs")).href;
 const args = process.argv.slice(2);
-const child = spawn(process.execPath, [nextBin, "dev", ...args], {
+const child = spawn(process.execPath, ["--import", preload, nextBin, "dev", ...args], {
   stdio: ["inherit", "pipe", "inherit"],
   // Piped to watch for "Ready": keep Next's colours when the terminal has them.
   env: {

@@ -419,7 +419,7 @@ export function dbMigrated(): Promise<void> {
  */
 export function holdReadyFor(task: () => Promise<void>): void {
   const s = state();
-  s.ready = s.migrated.then(() => task().catch(() => {}));
+  s.ready = s.ready.then(() => task().catch(() => {}));
   s.ready.catch(() => {});
 }
 

@@ -6,11 +6,20 @@
 import { config } from "../config.ts";
 import { holdReadyFor } from "../db/client.ts";
 import { lifecycleLog, logError } from "../log/logger.ts";
+import { processSingleton } from "../process-singleton.ts";
 
-/** Under DEMO_SEED=start (outside production): holds requests until the demo data is in an empty database. */
+/**
+ * Under DEMO_SEED=start (outside production): holds requests until the demo data is in an empty
+ * database. Once per process: `npm run dev`'s preload calls it before Next starts (server/cli/dev-preload.mjs),
+ * instrumentation.ts again once Next has compiled it.
+ */
 export function loadDemoBeforeRequests(): void {
   const cfg = config();
   if (cfg.DEMO_SEED !== "start" || cfg.NODE_ENV === "production") return;
+  processSingleton("claims.demoOnStart", () => holdDemo());
+}
+
+function holdDemo(): true {
   holdReadyFor(async () => {
     try {
       const { databaseIsEmpty, demoSignInText, loadDemoData } = await import("./demo.ts");
@@ -26,4 +35,5 @@ export function loadDemoBeforeRequests(): void {
       logError("[demo] Could not load the demo data", err);
     }
   });
+  return true;
 }
