@@ -6,7 +6,8 @@
 // runs Lighthouse (its default: a mid-range phone, simulated throttling) with the system Chromium on
 // home, a claim, a profile, the leaderboard and a topic, each --runs times (default 3), and prints the
 // median performance score, total blocking time, LCP and accessibility score beside the goals, with the
-// machine's load average. Simulated TBT grows with the machine's load: read the figures beside it.
+// machine's load average and Lighthouse's benchmark index (its own measure of the machine's speed at
+// the time). Simulated TBT grows with the machine's load: read the figures beside them.
 //
 //   npm run bench:pages                        # build first: flock /tmp/claims-next.lock npx next build
 //   npm run bench:pages -- --url http://127.0.0.1:3000   # a running server that has the demo data
@@ -14,6 +15,7 @@
 //   npm run bench:pages -- --scripts           # and the scripts each page loads (bytes over the wire)
 //   npm run bench:pages -- --json out.json     # every run's figures
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
@@ -68,16 +70,16 @@ async function startServer(): Promise<{ base: string; stop: () => void }> {
     encoding: "utf8",
   });
   if (seeded.status !== 0) throw new Error(`db:seed failed:\n${seeded.stdout}${seeded.stderr}`);
-  const secret = (name: string) => `bench-${name}-`.padEnd(48, "x");
+  const secret = () => randomBytes(48).toString("base64url");
   const child: ChildProcess = spawn(process.execPath, ["--max-old-space-size=320", "--max-semi-space-size=16", "--import", "tsx", "server/main.ts"], {
     cwd: root,
     env: {
       ...env,
       NODE_ENV: "production",
       NEXTAUTH_URL: base,
-      JWT_SECRET: env.JWT_SECRET ?? secret("jwt"),
-      NEXTAUTH_SECRET: env.NEXTAUTH_SECRET ?? secret("nextauth"),
-      WEBHOOK_SECRET_KEY: env.WEBHOOK_SECRET_KEY ?? secret("webhook"),
+      JWT_SECRET: env.JWT_SECRET ?? secret(),
+      NEXTAUTH_SECRET: env.NEXTAUTH_SECRET ?? secret(),
+      WEBHOOK_SECRET_KEY: env.WEBHOOK_SECRET_KEY ?? secret(),
       LOG_LEVEL: "warn",
     },
     detached: true,
@@ -136,6 +138,8 @@ interface Run {
   accessibility: number;
   scripts: { url: string; bytes: number }[];
   load: string;
+  /** Lighthouse's measure of this machine's speed at the time (a desktop ≈ 1000–2000; less is slower). */
+  benchmarkIndex: number;
 }
 
 const median = (xs: number[]) => {
@@ -176,6 +180,7 @@ async function main() {
           accessibility: Math.round((lhr.categories.accessibility.score ?? 0) * 100),
           scripts: items.map((r) => ({ url: r.url.replace(server.base, ""), bytes: r.transferSize ?? 0 })),
           load: load(),
+          benchmarkIndex: lhr.environment.benchmarkIndex,
         });
         if (lhr.runtimeError) console.log(`  ${name}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
       }
@@ -191,7 +196,7 @@ async function main() {
           `  LCP ${(m("lcp") / 1000).toFixed(2)} s (goal < 2.5, ${ok(m("lcp") < GOALS.lcp)}) runs ${r.map((x) => (x.lcp / 1000).toFixed(2)).join("/")}; FCP ${(m("fcp") / 1000).toFixed(2)} s`,
           `  accessibility ${m("accessibility")} (goal ${GOALS.accessibility}, ${ok(m("accessibility") >= GOALS.accessibility)})`,
           `  scripts: ${js.length}, ${(js.reduce((n, s) => n + s.bytes, 0) / 1024).toFixed(1)} KB over the wire`,
-          `  load average after: ${r.at(-1)!.load}`,
+          `  load average after: ${r.at(-1)!.load}; Lighthouse's benchmark index ${r.map((x) => Math.round(x.benchmarkIndex)).join("/")}`,
         ].join("\n"),
       );
       if (values.scripts) for (const s of [...js].sort((a, b) => b.bytes - a.bytes)) console.log(`    ${(s.bytes / 1024).toFixed(1).padStart(6)} KB ${s.url}`);

@@ -1,5 +1,6 @@
 "use client";
-import { signOut } from "next-auth/react";
+// In every page's header once signed in: NextAuth's browser client is fetched when the button is
+// pressed, not with every page's scripts.
 import { useState } from "react";
 import ui from "./ui.module.css";
 
@@ -12,6 +13,7 @@ export function SignOutButton() {
       disabled={pending}
       onClick={async () => {
         setPending(true);
+        const { signOut } = await import("next-auth/react");
         await signOut({ redirect: false });
         // A full navigation, so every server-rendered part forgets the session.
         window.location.assign("/");

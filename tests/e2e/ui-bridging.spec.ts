@@ -51,8 +51,8 @@ test("the claim's bridging badge, the profile's track record and the leaderboard
   await expect(card.getByRole("term").filter({ hasText: "Scored votes" }).locator("xpath=following-sibling::dd")).toHaveText("1");
   // Calibration: one point (votes in [0.9, 1.0], all of which came true) on the chart, not the empty note.
   const chart = card.getByTestId("calibration-chart");
-  await expect(chart.locator(".recharts-wrapper > svg.recharts-surface")).toBeVisible();
-  await expect(chart.locator(".recharts-scatter-symbol").first()).toBeVisible();
+  await expect(chart.getByTestId("calibration-diagram")).toBeVisible();
+  await expect(chart.getByTestId("reliability-point").first()).toBeVisible();
   await expect(card).not.toContainText("No resolved votes yet");
   await screenshot(page, "bridging-track-record");
 

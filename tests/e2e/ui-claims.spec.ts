@@ -109,7 +109,9 @@ test("vote with the slider, see the gradient move, change and remove the vote", 
   await expect(page.getByTestId("vote-state")).toHaveText("Your current vote: 90%.");
   await expect(page.getByTestId("slider-value")).toHaveText("90% true");
   await expect(page.getByTestId("own-vote-marker")).toHaveText("▲ you");
-  await expect(page.getByTestId("gradient-history-chart").locator(".recharts-wrapper > svg.recharts-surface")).toBeVisible();
+  await expect(page.getByTestId("gradient-history-chart").getByRole("img", { name: "How the gauge moved over time" })).toBeVisible();
+  // One vote: one point, a flat line across (no height, so "attached" rather than "visible").
+  await expect(page.getByTestId("gradient-history-chart").getByTestId("gradient-line")).toHaveCount(1);
   expect((await api<ClaimOut>(request, voter, "GET", `/claims/${claim.id}`)).body).toMatchObject({
     gradient: 0.9,
     vote_count: 1,

@@ -131,7 +131,7 @@ test("each status of the rule, in the same words on the claim page and on its ca
 
 /** The history's time axis: every tick carries a date, and no two read the same. */
 async function expectDatedAxis(page: Page) {
-  const ticks = page.getByTestId("gradient-history-chart").locator('.recharts-cartesian-axis-tick-value[orientation="bottom"]');
+  const ticks = page.getByTestId("gradient-history-chart").getByTestId("x-tick");
   await expect(ticks.first()).toBeVisible();
   const labels = await ticks.allTextContents();
   expect(labels.length).toBeGreaterThan(0);

@@ -51,7 +51,7 @@ test("on a phone: explore, open a claim, vote, and read a profile without sidewa
   await screenshot(page, "mobile-claim");
 
   await page.goto(`/profiles/${voter.username}`);
-  await expect(page.getByTestId("activity-chart").locator(".recharts-wrapper > svg.recharts-surface")).toBeVisible();
+  await expect(page.getByTestId("activity-chart").getByRole("img", { name: /Activity per day/ })).toBeVisible();
   await expectNoSidewaysScroll(page);
   await screenshot(page, "mobile-profile");
 

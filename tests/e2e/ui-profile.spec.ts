@@ -29,20 +29,20 @@ test("a profile shows stats, learning score, and renders the activity and reputa
 
   // Activity: stacked bars, one group per day; the period switch reloads it.
   const activity = page.getByTestId("activity-chart");
-  await expect(activity.locator(".recharts-wrapper > svg.recharts-surface")).toBeVisible();
-  await expect(activity.locator(".recharts-bar-rectangle path").first()).toBeVisible();
+  await expect(activity.getByRole("img", { name: "Activity per day, last 30 days" })).toBeVisible();
+  await expect(activity.getByTestId("activity-day").locator('rect[fill^="var(--series"]').first()).toBeVisible();
   await expect(page.getByRole("region", { name: "Activity" })).toContainText("Last 30 days: 1 claim, 1 piece of evidence, 1 vote, 0 comments.");
   await page.getByRole("button", { name: "7 days" }).click();
   await expect(page.getByRole("button", { name: "7 days" })).toHaveAttribute("aria-pressed", "true");
   await expect(page.getByRole("region", { name: "Activity" })).toContainText("Last 7 days:");
-  const ticks = await activity.locator(".recharts-xAxis .recharts-cartesian-axis-tick").count();
+  const ticks = await activity.getByTestId("x-tick").count();
   expect(ticks).toBeGreaterThan(0);
   expect(ticks).toBeLessThanOrEqual(8);
 
   // Reputation journey: the +5 of the up-voted evidence.
   const journey = page.getByTestId("reputation-chart");
-  await expect(journey.locator(".recharts-wrapper > svg.recharts-surface")).toBeVisible();
-  await expect(journey.locator(".recharts-area-curve")).toBeVisible();
+  await expect(journey.getByRole("img", { name: "Reputation after each change" })).toBeVisible();
+  await expect(journey.getByTestId("reputation-line")).toBeVisible();
   await expect(page.getByRole("region", { name: "Reputation journey" })).toContainText("latest: Evidence voted up (+5). Now 5.");
   await screenshot(page, "profile");
 

@@ -1,9 +1,10 @@
 "use client";
-// Contributions per day as stacked bars; 7, 30 or 90 days (profiles.timeline).
+// Contributions per day as stacked bars; 7, 30 or 90 days (profiles.timeline). Drawn as SVG
+// (app/_components/plot.tsx): the period switch is the only script here, no chart library.
 import { useQuery } from "@tanstack/react-query";
 import { format, parseISO } from "date-fns";
 import { useState } from "react";
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { ChartTable, Legend, niceScale, Plot, PLOT_SIZE, px, py } from "../../_components/plot.tsx";
 import type { Timeline } from "~/server/contract/profiles.ts";
 import { plural } from "../../_lib/format.ts";
 import { useTRPC } from "../../_lib/trpc.tsx";
@@ -49,38 +50,62 @@ export function ActivityChart({ agentId, initial, titleId }: { agentId: string; 
         </div>
       </div>
       <figure style={{ margin: 0 }} aria-busy={query.isFetching}>
-        <div className={ui["chart-box"]} data-testid="activity-chart">
+        <div className={empty ? ui["chart-box"] : undefined} data-testid="activity-chart">
           {empty ? (
             <div className={ui["chart-empty"]}>No activity in the last {timeline.period.replace("d", " days")}.</div>
           ) : (
-            <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 640, height: 240 }}>
-              <BarChart data={timeline.data} margin={{ top: 8, right: 8, bottom: 0, left: -24 }} title={`Activity per day, last ${timeline.period.replace("d", " days")} (arrow keys move through the days)`}>
-                <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" vertical={false} />
-                <XAxis
-                  dataKey="date"
-                  tickFormatter={(d: string) => format(parseISO(d), "d MMM")}
-                  tick={{ fill: "var(--text-muted)", fontSize: 12 }}
-                  stroke="var(--border-strong)"
-                  minTickGap={16}
-                />
-                <YAxis allowDecimals={false} tick={{ fill: "var(--text-muted)", fontSize: 12 }} stroke="var(--border-strong)" />
-                <Tooltip
-                  labelFormatter={(d) => format(parseISO(String(d)), "EEE d MMM yyyy")}
-                  contentStyle={{ background: "var(--surface)", border: "1px solid var(--border)", borderRadius: 6, color: "var(--text)" }}
-                  cursor={{ fill: "var(--surface-muted)" }}
-                />
-                <Legend wrapperStyle={{ fontSize: 12 }} />
-                {SERIES.map((s) => (
-                  <Bar key={s.key} dataKey={s.key} name={s.label} stackId="a" fill={s.color} isAnimationActive={false} />
-                ))}
-              </BarChart>
-            </ResponsiveContainer>
+            <ActivityBars timeline={timeline} />
           )}
         </div>
         <figcaption className={ui.note}>
           Last {timeline.period.replace("d", " days")}: {totals.map((t) => plural(t.total, t.one, t.many)).join(", ")}.
         </figcaption>
+        {empty ? null : (
+          <ChartTable
+            caption={`Activity per day, last ${timeline.period.replace("d", " days")}`}
+            head={["Day", ...SERIES.map((x) => x.label)]}
+            rows={timeline.data.map((d) => [format(parseISO(d.date), "EEE d MMM yyyy"), ...SERIES.map((x) => d[x.key])])}
+          />
+        )}
       </figure>
+    </>
+  );
+}
+
+/** One column per day, the series stacked in it; each day's figures in its title. */
+function ActivityBars({ timeline }: { timeline: Timeline }) {
+  const days = timeline.data;
+  const y = niceScale(0, Math.max(...days.map((d) => SERIES.reduce((n, x) => n + d[x.key], 0))), 4);
+  const slot = PLOT_SIZE / days.length;
+  const width = slot * 0.7;
+  // About six dates along the axis, whatever the period.
+  const every = Math.max(1, Math.ceil(days.length / 6));
+  return (
+    <>
+      <Plot
+        label={`Activity per day, last ${timeline.period.replace("d", " days")}`}
+        yTicks={y.ticks.map((v) => ({ at: v / y.hi, text: String(v) }))}
+        xTicks={days.flatMap((d, i) => (i % every === 0 ? [{ at: (i + 0.5) / days.length, text: format(parseISO(d.date), "d MMM") }] : []))}
+      >
+        {days.map((d, i) => {
+          let base = 0;
+          return (
+            <g key={d.date} data-testid="activity-day">
+              <title>{`${format(parseISO(d.date), "EEE d MMM yyyy")}: ${SERIES.map((x) => plural(d[x.key], x.one, x.many)).join(", ")}`}</title>
+              <rect x={i * slot} y={0} width={slot} height={PLOT_SIZE} fill="transparent" />
+              {SERIES.map((x) => {
+                const v = d[x.key];
+                if (!v) return null;
+                const top = py((base + v) / y.hi);
+                const bottom = py(base / y.hi);
+                base += v;
+                return <rect key={x.key} x={px(i / days.length) + (slot - width) / 2} y={top} width={width} height={bottom - top} fill={x.color} />;
+              })}
+            </g>
+          );
+        })}
+      </Plot>
+      <Legend items={SERIES} />
     </>
   );
 }

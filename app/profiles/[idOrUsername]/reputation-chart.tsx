@@ -1,8 +1,7 @@
-"use client";
-// Reputation after each change, oldest first (profiles.reputationJourney).
+// Reputation after each change, oldest first (profiles.reputationJourney), as a filled step line drawn
+// as SVG (app/_components/plot.tsx): no chart library in the page's scripts.
 import { format, parseISO } from "date-fns";
-import { Area, AreaChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { timeXAxisProps } from "../../_lib/time-x-axis.ts";
+import { ChartTable, HoverColumns, niceScale, Plot, StepLine } from "../../_components/plot.tsx";
 import { plural } from "../../_lib/format.ts";
 import type { ReputationJourney } from "~/server/contract/profiles.ts";
 import { timeAxis } from "~/server/domain/chart-points.ts";
@@ -38,38 +37,43 @@ export function ReputationChart({ journey, joinedAt, complete }: { journey: Repu
     data.unshift({ t: Math.min(parseISO(joinedAt).getTime(), data[0].t), score: first.reputation_score - first.delta, delta: 0, reason: "Joined" });
   }
   const last = journey.history[journey.history.length - 1];
-  const axis = timeAxis(data[0].t, data[data.length - 1].t, 4);
+  const from = data[0].t;
+  const to = data[data.length - 1].t;
+  const span = to - from || 1;
+  const axis = timeAxis(from, to, 4);
+  const scores = data.map((d) => d.score);
+  const y = niceScale(Math.min(...scores), Math.max(...scores));
+  const yOf = (v: number) => (v - y.lo) / (y.hi - y.lo);
+  const xs = data.map((d) => (d.t - from) / span);
+  const change = (d: (typeof data)[number]) => (d.delta === 0 ? d.reason : `${d.delta > 0 ? "+" : ""}${d.delta}, ${d.reason}`);
+  const when = (t: number) => format(t, "d MMM yyyy, HH:mm");
   return (
     <figure style={{ margin: 0 }}>
-      <div className={ui["chart-box"]} data-testid="reputation-chart">
-        <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 640, height: 240 }}>
-          <AreaChart data={data} margin={{ top: 8, right: 48, bottom: 0, left: 8 }} title="Reputation after each change (arrow keys move through the changes)">
-            <defs>
-              <linearGradient id="reputation-fill" x1="0" x2="0" y1="0" y2="1">
-                <stop offset="0%" stopColor="var(--accent)" stopOpacity={0.35} />
-                <stop offset="100%" stopColor="var(--accent)" stopOpacity={0.02} />
-              </linearGradient>
-            </defs>
-            <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" vertical={false} />
-            <XAxis {...timeXAxisProps(axis)} />
-            <YAxis tick={{ fill: "var(--text-muted)", fontSize: 12 }} stroke="var(--border-strong)" />
-            <Tooltip
-              labelFormatter={(t) => format(Number(t), "d MMM yyyy, HH:mm")}
-              formatter={(value, _name, item) => {
-                const p = item.payload as { delta: number; reason: string };
-                const change = p.delta === 0 ? p.reason : `${p.delta > 0 ? "+" : ""}${p.delta}, ${p.reason}`;
-                return [`${Number(value).toLocaleString("en-US")} (${change})`, "Reputation"];
-              }}
-              contentStyle={{ background: "var(--surface)", border: "1px solid var(--border)", borderRadius: 6, color: "var(--text)" }}
-            />
-            <Area type="stepAfter" dataKey="score" stroke="var(--series-1)" strokeWidth={2} fill="url(#reputation-fill)" isAnimationActive={false} dot={data.length < 30} />
-          </AreaChart>
-        </ResponsiveContainer>
+      <div data-testid="reputation-chart">
+        <Plot
+          label="Reputation after each change"
+          yTicks={y.ticks.map((v) => ({ at: yOf(v), text: v.toLocaleString("en-US") }))}
+          xTicks={to > from ? axis.ticks.map((t) => ({ at: (t - from) / span, text: axis.label(t) })) : [{ at: 0, text: axis.label(from) }]}
+        >
+          <defs>
+            <linearGradient id="reputation-fill" x1="0" x2="0" y1="0" y2="1">
+              <stop offset="0%" stopColor="var(--accent)" stopOpacity={0.35} />
+              <stop offset="100%" stopColor="var(--accent)" stopOpacity={0.02} />
+            </linearGradient>
+          </defs>
+          <StepLine points={data.map((d, i) => [xs[i], yOf(d.score)] as const)} color="var(--series-1)" fill="url(#reputation-fill)" testId="reputation-line" />
+          <HoverColumns xs={xs} titles={data.map((d) => `${when(d.t)}: ${d.score.toLocaleString("en-US")} (${change(d)})`)} />
+        </Plot>
       </div>
       <figcaption className={ui.note}>
         {plural(journey.history.length, "recent change")}; latest: {REASONS[last.reason]} ({last.delta > 0 ? "+" : ""}
         {last.delta}). Now {journey.current_score.toLocaleString("en-US")}.
       </figcaption>
+      <ChartTable
+        caption="Reputation after each change"
+        head={["When", "Reputation", "Change"]}
+        rows={data.map((d) => [when(d.t), d.score.toLocaleString("en-US"), change(d)])}
+      />
     </figure>
   );
 }
