@@ -240,7 +240,7 @@ async function fanOutEvent(eventId: string, enqueue: (tx: SqlTx, deliveryIds: st
  * (claim_id, agent_id) index and cut at the batch size before the union, so a batch costs at most
  * three index ranges of FANOUT_BATCH rows however many follow or voted.
  */
-function audienceBatch(tx: SqlTx, claimId: string, cursor: string | null, voters: boolean): Promise<MemberRow[]> {
+function audienceBatch(tx: SqlTx, { claimId, cursor, voters }: { claimId: string; cursor: string | null; voters: boolean }): Promise<MemberRow[]> {
   const after = Prisma.sql`claim_id = ${claimId}::uuid AND (${cursor}::uuid IS NULL OR agent_id > ${cursor}::uuid)`;
   if (!voters) {
     return tx.query<MemberRow>(Prisma.sql`
@@ -302,7 +302,7 @@ async function fanOutClaimEvents(
           ORDER BY id FOR UPDATE`)
       ).map((r) => r.id);
       if (locked.length === 0) return null;
-      const members = await audienceBatch(tx, claimId, cursor, voters);
+      const members = await audienceBatch(tx, { claimId, cursor, voters });
       const inbox: InboxEntry[] = [];
       const messages: Parameters<typeof queueDeliveries>[1] = [];
       for (const event of visible.filter((e) => locked.includes(e.id))) {
