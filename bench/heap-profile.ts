@@ -11,7 +11,12 @@ interface HeapNode {
 
 const file = process.argv[2];
 if (!file) throw new Error("usage: tsx bench/heap-profile.ts <profile file>");
-const profile = JSON.parse(readFileSync(file, "utf8")) as { head: HeapNode; rss?: number; memory?: NodeJS.MemoryUsage };
+const written = JSON.parse(readFileSync(file, "utf8")) as {
+  profile: { head: HeapNode };
+  memory?: NodeJS.MemoryUsage;
+  spaces?: { space_name: string; space_size: number; space_used_size: number }[];
+};
+const profile = { head: written.profile.head, memory: written.memory };
 
 /** The package or our folder a frame belongs to: a node_modules package, a .next chunk, our top folder, or node. */
 function packageOf(url: string): string {
@@ -47,6 +52,9 @@ const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - 
 if (profile.memory) {
   const u = profile.memory;
   console.log(`at RSS ${mb(u.rss)} MB: heap ${mb(u.heapTotal)} MB (${mb(u.heapUsed)} in use), external ${mb(u.external)} MB (${mb(u.arrayBuffers)} buffers)`);
+}
+if (written.spaces) {
+  console.log(`V8 spaces (committed / used): ${written.spaces.filter((s) => s.space_size > 0).map((s) => `${s.space_name} ${mb(s.space_size)}/${mb(s.space_used_size)}`).join(", ")}`);
 }
 console.log(`sampled live allocations: ${mb(total)} MB`);
 console.log("\nby package");

@@ -11,6 +11,7 @@
 import { writeFileSync } from "node:fs";
 import { Server, ServerResponse } from "node:http";
 import { Session } from "node:inspector";
+import { getHeapSpaceStatistics } from "node:v8";
 import { statementsSent } from "./pg-statements.ts";
 
 let requests = 0;
@@ -68,7 +69,7 @@ function heapProfileAtPeak(rss: number): void {
     if (err || !result) return;
     heapWrittenRss = rss;
     heapWrittenAt = Date.now();
-    writeFileSync(HEAP_PROFILE_FILE!, JSON.stringify({ rss, at: new Date().toISOString(), memory: process.memoryUsage(), ...result }));
+    writeFileSync(HEAP_PROFILE_FILE!, JSON.stringify({ rss, at: new Date().toISOString(), memory: process.memoryUsage(), spaces: getHeapSpaceStatistics(), ...result }));
   });
 }
 
