@@ -16,13 +16,25 @@ export function pathOf(url: string | undefined): string {
   return q === -1 ? raw : raw.slice(0, q);
 }
 
+/**
+ * Labels of the REST routes without parameters, by method and path, as matched once: a hot fixed
+ * address (the statistics, the lists) is not matched against every route again on each request.
+ * Bounded by the routes themselves: only a path equal to its template is kept.
+ */
+const fixedRestLabels = new Map<string, string>();
+
 export function routeLabel(method: string, url: string | undefined): string {
   const path = pathOf(url);
   if (path === "/api/v1" || path.startsWith("/api/v1/")) {
+    const known = fixedRestLabels.get(`${method} ${path}`);
+    if (known !== undefined) return known;
     let inner = path.slice("/api/v1".length) || "/";
     if (inner.length > 1 && inner.endsWith("/")) inner = inner.slice(0, -1);
     const template = restRouteOf.get()?.(method === "HEAD" ? "GET" : method, inner);
-    return template ? `/api/v1${template}` : "/api/v1 (no route)";
+    if (template === undefined) return "/api/v1 (no route)";
+    const label = `/api/v1${template}`;
+    if (template === inner && path === label) fixedRestLabels.set(`${method} ${path}`, label);
+    return label;
   }
   if (path.startsWith("/api/trpc")) return "/api/trpc";
   if (path.startsWith("/api/auth")) return "/api/auth";
