@@ -1,6 +1,7 @@
 // Checks against the world in the browser (docs/features/checks.md): a claim written with "How will this
 // be checked?" on the new-claim form (a past date is refused in the page's words), a vote while the check
-// is open, its countdown and state, the outcome proposed by an account with enough reputation, disputed
+// is open, its countdown (served with the page, readable without JavaScript, then ticking, and gone
+// with the state moved on once its date passes) and state, the outcome proposed by an account with enough reputation, disputed
 // by another, settled by a moderator, and the result; the voter's profile then shows the world track
 // record and its calibration plot, and the leaderboard switches to scores against the world.
 import { expect, test, type Browser, type Page } from "@playwright/test";
@@ -76,6 +77,18 @@ test("a claim checked against the world: created with its check, voted, proposed
   await expect(section).toContainText("Assuming the gauge is working");
   await expect(page.getByTestId("check-state")).toHaveText("Open: votes cast now are scored against the outcome");
   await expect(section.getByText(/^in \d+ (seconds?|minute)$/).first()).toBeVisible();
+  // The live countdown to the next date ticks: its words change within a couple of seconds.
+  const countdown = section.getByTestId("check-countdown");
+  await expect(countdown).toHaveText(/^Scoring closes and the outcome may be proposed in (1 min 00|\d+) s$/);
+  const shown = (await countdown.textContent())!;
+  await expect(countdown).not.toHaveText(shown, { timeout: 5_000 });
+  await expect(countdown).toHaveText(/^Scoring closes and the outcome may be proposed in \d+ s$/);
+  // Without JavaScript the page is served with the countdown's words of its render.
+  const still = await browser.newContext({ javaScriptEnabled: false });
+  const stillPage = await still.newPage();
+  await stillPage.goto(`/claims/${claimId}`);
+  await expect(stillPage.getByTestId("check-countdown")).toHaveText(/^Scoring closes and the outcome may be proposed in (1 min 00|\d+) s$/);
+  await still.close();
   const voterPage = await pageOf(browser, voter, `/claims/${claimId}`);
   await expect(voterPage.getByTestId("check-state")).toHaveText("Open: votes cast now are scored against the outcome");
   await voterPage.getByRole("slider", { name: /Your vote/ }).fill("0.8");
@@ -86,6 +99,9 @@ test("a claim checked against the world: created with its check, voted, proposed
 
   // 3. Once check_at has passed, the proposer (enough reputation) proposes the outcome.
   await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(checkAt) - Date.now() + 1500)));
+  // The author's page, left open, moved on by itself: the countdown is gone, the state says so.
+  await expect(page.getByTestId("check-state")).toHaveText("Awaiting an outcome: anyone with standing may propose it");
+  await expect(page.getByTestId("check-countdown")).toHaveCount(0);
   const proposerPage = await pageOf(browser, proposer, `/claims/${claimId}`);
   await expect(proposerPage.getByTestId("check-state")).toHaveText("Awaiting an outcome: anyone with standing may propose it");
   const propose = proposerPage.getByRole("form", { name: "Propose the outcome" });
@@ -94,6 +110,8 @@ test("a claim checked against the world: created with its check, voted, proposed
   await propose.getByLabel("Note").fill("The noon reading was 2.14 m.");
   await propose.getByRole("button", { name: "Propose (stakes reputation)" }).click();
   await expect(proposerPage.getByTestId("check-state")).toHaveText("Outcome proposed: it may be disputed until the window ends");
+  // The countdown now runs to the end of the dispute window (a day: it ticks by the minute).
+  await expect(proposerPage.getByTestId("check-countdown")).toHaveText(/^Final unless disputed in (1 day 0 h|23 h \d\d min)$/);
   await expect(proposerPage.getByTestId("check-proposal")).toContainText("The noon reading was 2.14 m.");
   await proposerPage.close();
 
