@@ -188,7 +188,10 @@ async function main() {
           accessibility: Math.round((lhr.categories.accessibility.score ?? 0) * 100),
           failedA11y: Object.values(lhr.audits)
             .filter((a) => lhr.categories.accessibility.auditRefs.some((ref) => ref.id === a.id && ref.weight > 0) && a.score === 0)
-            .map((a) => a.id),
+            .map((a) => {
+              const nodes = ((a.details as { items?: { node?: { snippet?: string } }[] })?.items ?? []).map((i) => i.node?.snippet).filter(Boolean);
+              return nodes.length ? `${a.id} (${nodes.slice(0, 3).join(" ")})` : a.id;
+            }),
           scripts: items.map((r) => ({ url: r.url.replace(server.base, ""), bytes: r.transferSize ?? 0 })),
           load: load(),
           benchmarkIndex: lhr.environment.benchmarkIndex,
