@@ -76,12 +76,17 @@ export const timelineSchema = z
   })
   .meta({ id: "Timeline" });
 
+/** Every reason a reputation change is recorded with: the database's ReputationReason (tests/unit/reputation-reasons.test.ts). */
 export const REPUTATION_REASONS = [
   "evidence_upvoted",
   "evidence_downvoted",
   "evidence_vote_removed",
   "vote_aligned",
   "vote_opposed",
+  // A check's bonds (docs/features/checks.md): staked on a proposal or a dispute, returned with the reward, won.
+  "outcome_bond_staked",
+  "outcome_bond_returned",
+  "outcome_bond_won",
 ] as const;
 
 export const reputationJourneySchema = z

@@ -174,6 +174,15 @@ describe("a check's life over REST", () => {
     expect(settled.body).toMatchObject({ state: "final", outcome: "annulled" });
     expect((await reputationOf(proposer.id)).reputation).toBe(5);
     expect((await reputationOf(disputer.id)).reputation).toBe(8);
+    // Each side's reputation journey names the bond's steps.
+    const journey = await api.get(`/profiles/${disputer.id}/reputation-journey`);
+    expect(journey.status, journey.text).toBe(200);
+    expect(journey.body.history.map((h: { reason: string; delta: number }) => [h.reason, h.delta])).toEqual(
+      expect.arrayContaining([["outcome_bond_staked", -5], ["outcome_bond_won", 10]]),
+    );
+    const proposerJourney = await api.get(`/profiles/${proposer.id}/reputation-journey`);
+    expect(proposerJourney.status, proposerJourney.text).toBe(200);
+    expect(proposerJourney.body.history.map((h: { reason: string }) => h.reason)).toContain("outcome_bond_staked");
     expect((await api.post(`/moderation/claims/${claim.id}/outcome`, settleBody, { token: moderator.token })).body.code).toBe("outcome_not_open");
     expect(await world(voter.id)).toMatchObject({ scored: 0 });
   });

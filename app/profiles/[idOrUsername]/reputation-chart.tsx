@@ -13,6 +13,9 @@ const REASONS: Record<ReputationJourney["history"][number]["reason"], string> = 
   evidence_vote_removed: "Evidence vote removed",
   vote_aligned: "Vote matched a resolved claim",
   vote_opposed: "Vote opposed a resolved claim",
+  outcome_bond_staked: "Bond staked on a check's outcome",
+  outcome_bond_returned: "Bond returned with a reward: the outcome stood",
+  outcome_bond_won: "Bond won: a disputed outcome settled this way",
 };
 
 /**
