@@ -134,14 +134,19 @@ function pgliteSql(on: Pick<PGlite, "query">): SqlTx {
 /** SQLSTATE 57014 query_canceled: what PostgreSQL answers when statement_timeout cuts a statement. */
 const QUERY_CANCELED = "57014";
 
+/** Prisma's answer when a transaction found no free connection within its maxWait (WRITE_TX_OPTIONS). */
+const NO_CONNECTION_IN_TIME = /Unable to start a transaction in the given time/;
+
 /**
- * Whether `err` (a pg error, or Prisma's wrapping of one, at any depth of `cause`) is a statement
- * cancelled by the statement timeout: the API answers it with 503, not 500.
+ * Whether `err` (a pg error, or Prisma's wrapping of one, at any depth of `cause`) says the database
+ * was too busy — a statement cancelled by the statement timeout, or a transaction that found no free
+ * connection in time (nothing was written in either case): the API answers it with 503, not 500.
  */
 export function isStatementTimeout(err: unknown): boolean {
   for (let e = err, depth = 0; e && typeof e === "object" && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
-    const x = e as { code?: unknown; originalCode?: unknown; meta?: { code?: unknown } };
+    const x = e as { code?: unknown; originalCode?: unknown; meta?: { code?: unknown }; message?: unknown };
     if (x.code === QUERY_CANCELED || x.originalCode === QUERY_CANCELED || x.meta?.code === QUERY_CANCELED) return true;
+    if (x.code === "P2028" && NO_CONNECTION_IN_TIME.test(String(x.message ?? ""))) return true;
   }
   return false;
 }
