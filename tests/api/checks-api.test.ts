@@ -11,6 +11,7 @@ vi.hoisted(() => {
 
 import { randomUUID } from "node:crypto";
 import { startApi, type TestApi } from "../helpers/api.ts";
+import { sleep, sleepUntil } from "../helpers/time.ts";
 import { readSql } from "../../server/db/client.ts";
 import { finaliseDueOutcomes } from "../../server/services/checks.ts";
 import { quickAgent, reputationOf, setReputation, type Voter } from "./claims-fixtures.ts";
@@ -28,8 +29,6 @@ afterAll(async () => {
   await api.close();
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const sleepUntil = (iso: string) => sleep(Math.max(0, new Date(iso).getTime() - Date.now() + 50));
 const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
 
 /** An account with standing and `reputation`. */

@@ -12,6 +12,7 @@ vi.hoisted(() => {
 
 import { randomUUID } from "node:crypto";
 import { startApi, type TestApi } from "../helpers/api.ts";
+import { sleep, sleepUntil } from "../helpers/time.ts";
 import { readSql } from "../../server/db/client.ts";
 import { finaliseDueOutcomes } from "../../server/services/checks.ts";
 import { checkInvariants } from "../../server/services/invariants.ts";
@@ -25,8 +26,6 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const sleepUntil = (iso: string) => sleep(Math.max(0, new Date(iso).getTime() - Date.now() + 50));
 
 /** A claim with a check closing `closeMs` and checked `checkMs` from now. */
 async function claimWithCheck(closeMs: number, checkMs: number): Promise<{ id: string; close_at: string; check_at: string }> {

@@ -17,6 +17,7 @@ vi.hoisted(() => {
 
 import { randomUUID } from "node:crypto";
 import { startApi, type TestApi } from "../helpers/api.ts";
+import { sleep } from "../helpers/time.ts";
 import { eventually, startReceiver, type Receiver } from "../helpers/webhook-receiver.ts";
 import { db, readSql } from "../../server/db/client.ts";
 import { FANOUT_BATCH, fanOutEvents } from "../../server/services/notifications.ts";
@@ -47,7 +48,6 @@ afterAll(async () => {
   await api.close();
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** An account with standing and `reputation`. */
 async function able(reputation: number): Promise<Voter> {

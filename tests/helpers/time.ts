@@ -3,6 +3,9 @@
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Until just past an ISO instant (a check's close_at, check_at or dispute deadline). */
+export const sleepUntil = (iso: string) => sleep(Math.max(0, new Date(iso).getTime() - Date.now() + 50));
+
 /**
  * Runs `fn` (something that counts exactly within one bucket of `windowMs`, aligned to the epoch: a
  * rate-limit window, a UTC day); if it fails and a bucket boundary passed meanwhile, runs it again
