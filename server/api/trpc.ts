@@ -4,7 +4,7 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { Identity, SessionAgent } from "../auth/identity.ts";
-import { isStatementTimeout } from "../db/client.ts";
+import { isDatabaseBusy } from "../db/client.ts";
 import { markWrote, queryReadsReplica, replicaConfigured, withReadRoute } from "../db/read-routing.ts";
 import { failureBody, trpcErrorFields, type ErrorBody } from "../door/answers.ts";
 import { callerOf, checkCall, type DoorMeta } from "../door/calls.ts";
@@ -89,7 +89,7 @@ const serviceErrors = t.middleware(async ({ next }) => {
   if (result.ok) return result;
   const cause = result.error.cause;
   if (cause instanceof AppError) throw toTRPCError(cause);
-  if (isStatementTimeout(cause)) throw toTRPCError(databaseBusy());
+  if (isDatabaseBusy(cause)) throw toTRPCError(databaseBusy());
   return result;
 });
 

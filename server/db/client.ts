@@ -142,7 +142,7 @@ const NO_CONNECTION_IN_TIME = /Unable to start a transaction in the given time/;
  * was too busy — a statement cancelled by the statement timeout, or a transaction that found no free
  * connection in time (nothing was written in either case): the API answers it with 503, not 500.
  */
-export function isStatementTimeout(err: unknown): boolean {
+export function isDatabaseBusy(err: unknown): boolean {
   for (let e = err, depth = 0; e && typeof e === "object" && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
     const x = e as { code?: unknown; originalCode?: unknown; meta?: { code?: unknown }; message?: unknown };
     if (x.code === QUERY_CANCELED || x.originalCode === QUERY_CANCELED || x.meta?.code === QUERY_CANCELED) return true;
@@ -471,7 +471,7 @@ export async function readSqlWithin<T>(timeoutMs: number, fn: (read: SqlRead) =>
   try {
     return await state().boundedReads(timeoutMs, fn);
   } catch (err) {
-    if (isStatementTimeout(err)) return null;
+    if (isDatabaseBusy(err)) return null;
     throw err;
   }
 }

@@ -5,7 +5,7 @@
 // object, a foreign origin) and the shapes an error takes on each transport: an HTTP answer, tRPC's
 // `data.error_code`, an MCP tool result. Nothing else writes an error body.
 import type { ServerResponse } from "node:http";
-import { isStatementTimeout } from "../db/client.ts";
+import { isDatabaseBusy } from "../db/client.ts";
 import {
   AppError,
   DATABASE_BUSY,
@@ -167,7 +167,7 @@ export const bodyTooLarge = (limitBytes = MAX_BODY_BYTES): Answer => errorAnswer
  * busy database's 503, anything else is logged (with the request id) and answered 500.
  */
 export function failureBody(err: unknown, logLine: string): ErrorBody {
-  if (isStatementTimeout(err)) return BUSY;
+  if (isDatabaseBusy(err)) return BUSY;
   logError(logLine, err);
   return INTERNAL;
 }
