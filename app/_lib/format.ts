@@ -1,5 +1,5 @@
 // Presentation helpers shared by server and client components (no I/O, no hooks).
-import { format, formatDistanceToNowStrict, parseISO } from "date-fns";
+import { formatDate, relativeTime as relativeFromNow } from "~/server/domain/dates.ts";
 
 export function percent(gradient: number): string {
   return `${Math.round(gradient * 100)}%`;
@@ -16,15 +16,15 @@ export function durationWords(seconds: number): string {
 
 /** "5 minutes ago", or "in 5 minutes" for a moment still to come (a check's dates, a dispute window). */
 export function relativeTime(iso: string): string {
-  return formatDistanceToNowStrict(parseISO(iso), { addSuffix: true });
+  return relativeFromNow(iso);
 }
 
 export function longDate(iso: string): string {
-  return format(parseISO(iso), "d MMM yyyy, HH:mm");
+  return formatDate(iso, "d MMM yyyy, HH:mm");
 }
 
 export function shortDate(iso: string): string {
-  return format(parseISO(iso), "d MMM yyyy");
+  return formatDate(iso, "d MMM yyyy");
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {

@@ -1,7 +1,7 @@
 // A step chart needs no more points than it has pixels to draw them: a claim's gradient history (up
 // to GRADIENT_HISTORY_LIMIT points) is thinned before it is sent to the browser's chart. And every
 // time axis carries dates (timeAxis).
-import { format } from "date-fns";
+import { formatDate } from "./dates.ts";
 
 export interface StepPoint {
   recorded_at: string;
@@ -41,21 +41,21 @@ export interface TimeAxis {
  * second when minutes would repeat. Ticks that would read the same are dropped.
  */
 export function timeAxis(start: number, end: number, count = 5): TimeAxis {
-  if (!(end > start)) return { ticks: [start], label: (t) => format(t, "d MMM yyyy, HH:mm") };
+  if (!(end > start)) return { ticks: [start], label: (t) => formatDate(t, "d MMM yyyy, HH:mm") };
   const step = (end - start) / Math.max(1, count - 1);
   const ticks = Array.from({ length: count }, (_, i) => Math.round(start + i * step));
-  const yearsDiffer = format(start, "yyyy") !== format(end, "yyyy");
+  const yearsDiffer = formatDate(start, "yyyy") !== formatDate(end, "yyyy");
   const patterns = [
     ...(step >= DAY_MS ? [yearsDiffer ? "d MMM yyyy" : "d MMM"] : []),
     yearsDiffer ? "d MMM yyyy HH:mm" : "d MMM HH:mm",
     yearsDiffer ? "d MMM yyyy HH:mm:ss" : "d MMM HH:mm:ss",
   ];
   for (const pattern of patterns) {
-    const labels = ticks.map((t) => format(t, pattern));
-    if (new Set(labels).size === labels.length) return { ticks, label: (t) => format(t, pattern) };
+    const labels = ticks.map((t) => formatDate(t, pattern));
+    if (new Set(labels).size === labels.length) return { ticks, label: (t) => formatDate(t, pattern) };
   }
   // Closer than a second apart: keep the ticks that read differently.
   const pattern = patterns[patterns.length - 1];
   const seen = new Set<string>();
-  return { ticks: ticks.filter((t) => !seen.has(format(t, pattern)) && seen.add(format(t, pattern))), label: (t) => format(t, pattern) };
+  return { ticks: ticks.filter((t) => !seen.has(formatDate(t, pattern)) && seen.add(formatDate(t, pattern))), label: (t) => formatDate(t, pattern) };
 }

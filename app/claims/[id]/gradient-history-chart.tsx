@@ -1,7 +1,7 @@
 // The gradient over time (gradient_history, oldest first) as a step line between 0 (false) and 1 (true);
 // the time axis carries dates. Drawn as SVG by the server's render and again by the claim's live part
 // when votes arrive (app/_components/plot.tsx): no chart library in the page's scripts.
-import { format, parseISO } from "date-fns";
+import { formatDate } from "~/server/domain/dates.ts";
 import { ChartTable, HoverColumns, Plot, ReferenceLine, StepLine } from "../../_components/plot.tsx";
 import { timeAxis } from "~/server/domain/chart-points.ts";
 import { CONSENSUS_HIGH, CONSENSUS_LOW } from "~/server/domain/gradient.ts";
@@ -24,13 +24,13 @@ export function GradientHistoryChart({ history }: { history: GradientPoint[] }) 
       </div>
     );
   }
-  const ts = history.map((p) => parseISO(p.recorded_at).getTime());
+  const ts = history.map((p) => Date.parse(p.recorded_at));
   const from = ts[0];
   const to = ts[ts.length - 1];
   const span = to - from || 1;
   const axis = timeAxis(from, to, 3);
   const xs = ts.map((t) => (t - from) / span);
-  const when = (t: number) => format(t, "d MMM yyyy, HH:mm");
+  const when = (t: number) => formatDate(t, "d MMM yyyy, HH:mm");
   const firstPoint = history[0];
   const lastPoint = history[history.length - 1];
   return (

@@ -2,7 +2,7 @@
 // Contributions per day as stacked bars; 7, 30 or 90 days (profiles.timeline). Drawn as SVG
 // (app/_components/plot.tsx): the period switch is the only script here, no chart library.
 import { useQuery } from "@tanstack/react-query";
-import { format, parseISO } from "date-fns";
+import { formatDate } from "~/server/domain/dates.ts";
 import { useState } from "react";
 import { ChartTable, Legend, niceScale, Plot, PLOT_SIZE, px, py } from "../../_components/plot.tsx";
 import type { Timeline } from "~/server/contract/profiles.ts";
@@ -64,7 +64,7 @@ export function ActivityChart({ agentId, initial, titleId }: { agentId: string; 
           <ChartTable
             caption={`Activity per day, last ${timeline.period.replace("d", " days")}`}
             head={["Day", ...SERIES.map((x) => x.label)]}
-            rows={timeline.data.map((d) => [format(parseISO(d.date), "EEE d MMM yyyy"), ...SERIES.map((x) => d[x.key])])}
+            rows={timeline.data.map((d) => [formatDate(d.date, "EEE d MMM yyyy"), ...SERIES.map((x) => d[x.key])])}
           />
         )}
       </figure>
@@ -85,13 +85,13 @@ function ActivityBars({ timeline }: { timeline: Timeline }) {
       <Plot
         label={`Activity per day, last ${timeline.period.replace("d", " days")}`}
         yTicks={y.ticks.map((v) => ({ at: v / y.hi, text: String(v) }))}
-        xTicks={days.flatMap((d, i) => (i % every === 0 ? [{ at: (i + 0.5) / days.length, text: format(parseISO(d.date), "d MMM") }] : []))}
+        xTicks={days.flatMap((d, i) => (i % every === 0 ? [{ at: (i + 0.5) / days.length, text: formatDate(d.date, "d MMM") }] : []))}
       >
         {days.map((d, i) => {
           let base = 0;
           return (
             <g key={d.date} data-testid="activity-day">
-              <title>{`${format(parseISO(d.date), "EEE d MMM yyyy")}: ${SERIES.map((x) => plural(d[x.key], x.one, x.many)).join(", ")}`}</title>
+              <title>{`${formatDate(d.date, "EEE d MMM yyyy")}: ${SERIES.map((x) => plural(d[x.key], x.one, x.many)).join(", ")}`}</title>
               <rect x={i * slot} y={0} width={slot} height={PLOT_SIZE} fill="transparent" />
               {SERIES.map((x) => {
                 const v = d[x.key];

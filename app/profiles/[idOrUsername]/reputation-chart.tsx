@@ -1,6 +1,6 @@
 // Reputation after each change, oldest first (profiles.reputationJourney), as a filled step line drawn
 // as SVG (app/_components/plot.tsx): no chart library in the page's scripts.
-import { format, parseISO } from "date-fns";
+import { formatDate } from "~/server/domain/dates.ts";
 import { ChartTable, HoverColumns, niceScale, Plot, StepLine } from "../../_components/plot.tsx";
 import { plural } from "../../_lib/format.ts";
 import type { ReputationJourney } from "~/server/contract/profiles.ts";
@@ -34,10 +34,10 @@ export function ReputationChart({ journey, joinedAt, complete }: { journey: Repu
       </figure>
     );
   }
-  const data = journey.history.map((e) => ({ t: parseISO(e.date).getTime(), score: e.reputation_score, delta: e.delta, reason: REASONS[e.reason] }));
+  const data = journey.history.map((e) => ({ t: Date.parse(e.date), score: e.reputation_score, delta: e.delta, reason: REASONS[e.reason] }));
   if (complete) {
     const first = journey.history[0];
-    data.unshift({ t: Math.min(parseISO(joinedAt).getTime(), data[0].t), score: first.reputation_score - first.delta, delta: 0, reason: "Joined" });
+    data.unshift({ t: Math.min(Date.parse(joinedAt), data[0].t), score: first.reputation_score - first.delta, delta: 0, reason: "Joined" });
   }
   const last = journey.history[journey.history.length - 1];
   const from = data[0].t;
@@ -49,7 +49,7 @@ export function ReputationChart({ journey, joinedAt, complete }: { journey: Repu
   const yOf = (v: number) => (v - y.lo) / (y.hi - y.lo);
   const xs = data.map((d) => (d.t - from) / span);
   const change = (d: (typeof data)[number]) => (d.delta === 0 ? d.reason : `${d.delta > 0 ? "+" : ""}${d.delta}, ${d.reason}`);
-  const when = (t: number) => format(t, "d MMM yyyy, HH:mm");
+  const when = (t: number) => formatDate(t, "d MMM yyyy, HH:mm");
   return (
     <figure style={{ margin: 0 }}>
       <div data-testid="reputation-chart">
