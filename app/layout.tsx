@@ -3,7 +3,6 @@ import type { ReactNode } from "react";
 import { SiteFooter } from "./_components/site-footer.tsx";
 import { SiteHeader } from "./_components/site-header.tsx";
 import { siteMetadata } from "./_lib/open-web/metadata.ts";
-import { Providers } from "./_lib/trpc.tsx";
 import "./globals.css";
 import frame from "./layout.module.css";
 import ui from "./_components/ui.module.css";
@@ -30,12 +29,10 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <a href="#main" className={frame["skip-link"]}>
           Skip to content
         </a>
-        <Providers>
-          <SiteHeader />
-          <main id="main" className={frame["site-main"]} tabIndex={-1}>
-            <div className={ui.container}>{children}</div>
-          </main>
-        </Providers>
+        <SiteHeader />
+        <main id="main" className={frame["site-main"]} tabIndex={-1}>
+          <div className={ui.container}>{children}</div>
+        </main>
         <SiteFooter />
       </body>
     </html>

@@ -1,15 +1,24 @@
 "use client";
 // The header's bell: a link to the inbox (/notifications) with the number of unread threads. It reads
 // notifications.list (one row, for its unread_count) and looks again every 30 s and when the window
-// regains focus; the inbox page's mark-read refreshes it at once (same query path).
+// regains focus; the inbox page's mark-read refreshes it at once (same query path, one client per tab).
+// Loaded only once someone is signed in (user-menu.tsx), with the query client it needs.
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useTRPC } from "../_lib/trpc.tsx";
+import { Providers, useTRPC } from "../_lib/trpc.tsx";
 import styles from "./notification-bell.module.css";
 
 const POLL_MS = 30_000;
 
 export function NotificationBell() {
+  return (
+    <Providers>
+      <Bell />
+    </Providers>
+  );
+}
+
+function Bell() {
   const trpc = useTRPC();
   const { data } = useQuery({
     ...trpc.notifications.list.queryOptions({ unread: "true", limit: 1 }),

@@ -2,13 +2,21 @@
 // The header's right side: the signed-in agent's bell, profile link, keys, moderation (for moderators)
 // and sign-out; or sign-in and sign-up. The server renders the header once for every viewer, so this
 // part is filled in by the browser (app/_lib/viewer.ts); until it knows, it holds the space empty.
+// The bell, with the query client it polls through, is loaded once someone is signed in: a visitor's
+// page carries none of it.
+import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useViewer } from "../_lib/viewer.ts";
 import { Avatar } from "./bits.tsx";
-import { NotificationBell } from "./notification-bell.tsx";
 import { SignOutButton } from "./sign-out-button.tsx";
 import headerStyles from "./site-header.module.css";
 import ui from "./ui.module.css";
+import bellStyles from "./notification-bell.module.css";
+
+const NotificationBell = dynamic(() => import("./notification-bell.tsx").then((m) => m.NotificationBell), {
+  ssr: false,
+  loading: () => <span className={bellStyles.bell} aria-hidden="true" />,
+});
 
 export function UserMenu() {
   const { status, viewer } = useViewer();

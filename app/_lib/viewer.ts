@@ -3,11 +3,11 @@
 // (server/api/server-caller.ts), so the header's menu and each page's own fields (your vote, your
 // bookmark, what you may do) are filled in here: the viewer hint cookie (server/http/viewer-hint.ts)
 // says at once whether a session is present, and auth.me, asked only then, says who it is.
-import { useQuery } from "@tanstack/react-query";
-import { useSyncExternalStore } from "react";
+// A plain fetch and a small store, not the tRPC client: the header is on every page, and a page with
+// nothing interactive should not load a query library to draw it (docs/benchmarks/2026-11-28-lighthouse.md).
+import { useEffect, useSyncExternalStore } from "react";
 import { VIEWER_HINT_COOKIE } from "~/server/domain/viewer-hint.ts";
 import type { AgentWithEmail } from "~/server/contract/common.ts";
-import { useTRPC } from "./trpc.tsx";
 
 export type Viewer = AgentWithEmail;
 
@@ -25,19 +25,57 @@ function hinted(): boolean {
 }
 
 // The hint changes only with a response that also re-renders what reads it (a navigation).
-const subscribe = () => () => {};
+const subscribeToHint = () => () => {};
+
+/** auth.me's answer for this page's life: asked once, again on refreshViewer(). */
+type Me = { state: "idle" } | { state: "asking"; asked: Promise<void> } | { state: "known"; viewer: Viewer | null };
+let me: Me = { state: "idle" };
+const listeners = new Set<() => void>();
+
+function setMe(next: Me) {
+  me = next;
+  for (const listener of listeners) listener();
+}
+
+function subscribeToMe(listener: () => void) {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+}
+
+function askWhoIAm(): Promise<void> {
+  const asked = fetch(`/api/trpc/auth.me?input=${encodeURIComponent("{}")}`, { headers: { accept: "application/json" } })
+    .then(async (res) => {
+      // 401: the session cookie outlived its session. Any other failure: shown as signed out, not stuck.
+      const body = res.ok ? ((await res.json()) as { result?: { data?: Viewer } }) : null;
+      setMe({ state: "known", viewer: body?.result?.data ?? null });
+    })
+    .catch(() => setMe({ state: "known", viewer: null }));
+  setMe({ state: "asking", asked });
+  return asked;
+}
+
+/** Ask auth.me again (a change to the account, a vote that may change standing); resolves when known. */
+export function refreshViewer(): Promise<void> {
+  if (!hinted()) {
+    setMe({ state: "idle" });
+    return Promise.resolve();
+  }
+  return askWhoIAm();
+}
 
 export function useViewer(): ViewerState {
-  const trpc = useTRPC();
   // null on the server and while hydrating: the render must match the shared HTML.
-  const hint = useSyncExternalStore(subscribe, hinted, () => null);
-  const me = useQuery({ ...trpc.auth.me.queryOptions({}), enabled: hint === true, staleTime: 5 * 60_000, retry: false });
+  const hint = useSyncExternalStore(subscribeToHint, hinted, () => null);
+  const known = useSyncExternalStore(subscribeToMe, () => me, () => me);
+  useEffect(() => {
+    if (hint === true && me.state === "idle") void askWhoIAm();
+    // Signed out (in this tab or another): forget who it was, so the next sign-in asks again.
+    if (hint === false && me.state !== "idle") setMe({ state: "idle" });
+  }, [hint]);
   if (hint === null) return UNKNOWN;
   if (!hint) return ANONYMOUS;
-  if (me.data) return { status: "signed-in", viewer: me.data };
-  // 401: the session cookie outlived its session. Any other failure: shown as signed out, not stuck.
-  if (me.isError) return ANONYMOUS;
-  return UNKNOWN;
+  if (known.state !== "known") return UNKNOWN;
+  return known.viewer ? { status: "signed-in", viewer: known.viewer } : ANONYMOUS;
 }
 
 /** The viewer's role on something `authorId` wrote: what the page offers them. */

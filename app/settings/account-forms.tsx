@@ -4,6 +4,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { signOut } from "next-auth/react";
 import { useId, useRef, useState } from "react";
+import { refreshViewer } from "../_lib/viewer.ts";
 import { FieldError, FormError, invalidProps } from "../_components/form-bits.tsx";
 import { ClientForm } from "../_components/client-form.tsx";
 import { NewPasswordField, useFormSubmit } from "../_components/form-submit.tsx";
@@ -23,12 +24,11 @@ function Success({ children }: { children: React.ReactNode }) {
 
 export function ProfileForm({ displayName, bio, bioMax }: { displayName: string; bio: string; bioMax: number }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const id = useId();
   const update = useMutation(trpc.auth.updateMe.mutationOptions());
   const { error, done: saved, formProps } = useFormSubmit(async (form) => {
     await update.mutateAsync({ display_name: String(form.get("display_name") ?? ""), bio: String(form.get("bio") ?? "") });
-    await queryClient.invalidateQueries({ queryKey: trpc.auth.me.queryKey() });
+    await refreshViewer();
   });
 
   return (

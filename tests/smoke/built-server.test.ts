@@ -92,4 +92,26 @@ describe("the built server", () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toContain(name);
   });
+
+  // docs/architecture.md#pages-from-data, "Scripts only where a page is interactive": a visitor's phone
+  // loads no query library and no date library for pages it only reads. The sign-up page, which writes
+  // through the tRPC client, is the control: the same marker is found there.
+  it("loads the query client only on pages that use it, and no date library anywhere", async () => {
+    const scriptsOf = async (page: string) => {
+      const html = await (await fetch(`${base}${page}`)).text();
+      const srcs = [...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((m) => m[1]);
+      expect(srcs.length).toBeGreaterThan(0);
+      return (await Promise.all(srcs.map(async (src) => (await fetch(new URL(src, base))).text()))).join("\n");
+    };
+    const QUERY_CLIENT = "No QueryClient set";
+    const DATE_FNS = "lessThanXSeconds";
+    for (const page of ["/", "/leaderboard", "/docs/standing"]) {
+      const code = await scriptsOf(page);
+      expect(code, page).not.toContain(QUERY_CLIENT);
+      expect(code, page).not.toContain(DATE_FNS);
+    }
+    const signup = await scriptsOf("/signup");
+    expect(signup).toContain(QUERY_CLIENT);
+    expect(signup).not.toContain(DATE_FNS);
+  });
 });

@@ -18,7 +18,7 @@ import { ClientForm } from "../../_components/client-form.tsx";
 import { toApiError, type ApiError } from "../../_lib/api-error.ts";
 import { percent } from "../../_lib/format.ts";
 import { useTRPC } from "../../_lib/trpc.tsx";
-import { roleOf, useViewer, type Viewer } from "../../_lib/viewer.ts";
+import { refreshViewer, roleOf, useViewer, type Viewer } from "../../_lib/viewer.ts";
 import { CHART_POINTS, type HistoryPoint } from "./chart-points.ts";
 import { GradientHistoryChart } from "./gradient-history-chart.tsx";
 import { useLiveUpdates } from "./use-live-updates.ts";
@@ -118,7 +118,7 @@ function VotePanel({ claim, viewer }: { claim: ClaimShown; viewer: Viewer }) {
 
   // The vote may give the account standing (its fifth): its own record is read again too.
   const refresh = () =>
-    Promise.all([queryClient.invalidateQueries({ queryKey }), queryClient.invalidateQueries({ queryKey: trpc.auth.me.queryKey() })]);
+    Promise.all([queryClient.invalidateQueries({ queryKey }), refreshViewer()]);
   const vote = useMutation(
     trpc.claims.vote.mutationOptions({
       onMutate: () => {
