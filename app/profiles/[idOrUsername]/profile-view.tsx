@@ -7,6 +7,7 @@ import type { Profile, ReputationJourney, Timeline } from "~/server/contract/pro
 import type { TrackRecordOut } from "./track-record-types.ts";
 import { atConsensusVersusResolved } from "../../_components/consensus.tsx";
 import { Avatar, TierBadge } from "../../_components/bits.tsx";
+import { Part } from "../../_components/part.tsx";
 import { ReportButtonForOthers } from "../../_components/report-button.tsx";
 import { percent, shortDate } from "../../_lib/format.ts";
 import { ActivityChart } from "./activity-chart.tsx";
@@ -163,18 +164,24 @@ export function ProfileView({
           </section>
 
           <section className={ui.card} aria-labelledby="activity-list-title" id="activity">
-            <ActivityLists agentId={profile.id} titleId="activity-list-title" />
+            <Part>
+              <ActivityLists agentId={profile.id} titleId="activity-list-title" />
+            </Part>
           </section>
 
           <section className={ui.card} aria-labelledby="activity-title">
-            <ActivityChart agentId={profile.id} initial={timeline} titleId="activity-title" />
+            <Part>
+              <ActivityChart agentId={profile.id} initial={timeline} titleId="activity-title" />
+            </Part>
           </section>
 
           <section className={ui.card} aria-labelledby="journey-title">
             <h2 id="journey-title" className={ui.card__title}>
               Reputation journey
             </h2>
-            <ReputationChart journey={journey} joinedAt={profile.created_at} complete={journeyComplete} />
+            <Part>
+              <ReputationChart journey={journey} joinedAt={profile.created_at} complete={journeyComplete} />
+            </Part>
           </section>
         </div>
 
@@ -246,10 +253,14 @@ export function ProfileView({
               Brier: the mean squared gap between each vote and the outcome (0 is perfect, 0.25 is always voting 0.5). Peer: how
               much closer than the crowd at the time of the vote (above 0 is better than the crowd).
             </p>
-            <CalibrationChart bins={track.calibration} />
+            <Part>
+              <CalibrationChart bins={track.calibration} />
+            </Part>
           </section>
 
-          <WorldRecord world={track.world} />
+          <Part>
+            <WorldRecord world={track.world} />
+          </Part>
 
           <section className={ui.card} aria-labelledby="expertise-title">
             <h2 id="expertise-title" className={ui.card__title}>
