@@ -28,7 +28,7 @@ function hinted(): boolean {
 const subscribeToHint = () => () => {};
 
 /** auth.me's answer for this page's life: asked once, again on refreshViewer(). */
-type Me = { state: "idle" } | { state: "asking"; asked: Promise<void> } | { state: "known"; viewer: Viewer | null };
+type Me = { state: "idle" } | { state: "asking" } | { state: "known"; viewer: Viewer | null };
 let me: Me = { state: "idle" };
 const listeners = new Set<() => void>();
 
@@ -50,7 +50,7 @@ function askWhoIAm(): Promise<void> {
       setMe({ state: "known", viewer: body?.result?.data ?? null });
     })
     .catch(() => setMe({ state: "known", viewer: null }));
-  setMe({ state: "asking", asked });
+  setMe({ state: "asking" });
   return asked;
 }
 

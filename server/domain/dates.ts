@@ -77,6 +77,6 @@ export function relativeTime(when: number | string | Date, now = Date.now()): st
             ? [Math.round(minutes / MINUTES_IN.day), "day"]
             : minutes < MINUTES_IN.year && Math.round(minutes / MINUTES_IN.month) < 12
               ? [Math.round(minutes / MINUTES_IN.month), "month"]
-              : [Math.max(1, Math.round(minutes / MINUTES_IN.year)), "year"];
+              : [Math.round(minutes / MINUTES_IN.year), "year"];
   return RELATIVE.format(at > now ? value : -value, unit);
 }
