@@ -42,15 +42,24 @@ function subscribeToMe(listener: () => void) {
   return () => void listeners.delete(listener);
 }
 
+/** The latest question asked: an older answer arriving after it is not the news. */
+let latestAsk = 0;
+
 function askWhoIAm(): Promise<void> {
+  const ask = ++latestAsk;
+  const answer = (next: Me) => {
+    if (ask === latestAsk) setMe(next);
+  };
   const asked = fetch(`/api/trpc/auth.me?input=${encodeURIComponent("{}")}`, { headers: { accept: "application/json" } })
     .then(async (res) => {
       // 401: the session cookie outlived its session. Any other failure: shown as signed out, not stuck.
       const body = res.ok ? ((await res.json()) as { result?: { data?: Viewer } }) : null;
-      setMe({ state: "known", viewer: body?.result?.data ?? null });
+      answer({ state: "known", viewer: body?.result?.data ?? null });
     })
-    .catch(() => setMe({ state: "known", viewer: null }));
-  setMe({ state: "asking" });
+    .catch(() => answer({ state: "known", viewer: null }));
+  // Asking again keeps what is known meanwhile: what a viewer's page shows (the vote panel and the
+  // confirmation of the vote that asked) stays mounted, not swapped for the unknown state and back.
+  if (me.state !== "known") setMe({ state: "asking" });
   return asked;
 }
 

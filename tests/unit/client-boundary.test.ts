@@ -68,3 +68,61 @@ describe("what client components bring to the browser", () => {
     expect(browserBundleViolations()).toEqual([]);
   });
 });
+
+// The query client's provider sits in the layouts of the parts of the site that read and write through
+// it, not in the root layout (app/_lib/trpc.tsx, docs/architecture.md#pages-from-data). A page whose
+// modules call the tRPC client's hooks, with no such layout above it, fails on the server for
+// everyone: each page's static imports are walked to find such a caller; a module that renders
+// Providers itself wraps what it imports, and a module loaded with next/dynamic is not a static import.
+const CALLS_THE_QUERY_CLIENT = /\b(useTRPC|useQueryClient)\(/;
+const TRPC_MODULE = "app/_lib/trpc.tsx";
+
+function importsProviders(file: string): boolean {
+  return runtimeImports(file).some((s) => resolveLocal(file, s) === TRPC_MODULE) && /<Providers>/.test(source(file));
+}
+
+/** The first module under `page` (itself included) that calls the query client's hooks, unwrapped. */
+function unwrappedCaller(page: string): string | null {
+  const seen = new Set<string>();
+  const stack = [page];
+  while (stack.length) {
+    const file = stack.pop()!;
+    if (seen.has(file) || file === TRPC_MODULE) continue;
+    seen.add(file);
+    if (importsProviders(file)) continue;
+    if (CALLS_THE_QUERY_CLIENT.test(source(file))) return file;
+    for (const specifier of runtimeImports(file)) {
+      const target = resolveLocal(file, specifier);
+      if (target?.startsWith("app/")) stack.push(target);
+    }
+  }
+  return null;
+}
+
+function providedByALayout(page: string): boolean {
+  for (let dir = path.posix.dirname(page); dir !== "." && dir !== ""; dir = path.posix.dirname(dir)) {
+    for (const name of ["layout.tsx", "layout.ts"]) {
+      const layout = `${dir}/${name}`;
+      if (existsSync(path.join(ROOT, layout)) && importsProviders(layout)) return true;
+    }
+  }
+  return false;
+}
+
+describe("the query client's provider", () => {
+  const pages = files("app").filter((f) => /\/page\.tsx$/.test(f));
+
+  it("finds the pages that call the query client and the layouts that provide it", () => {
+    expect(unwrappedCaller("app/settings/page.tsx")).not.toBeNull();
+    expect(providedByALayout("app/settings/page.tsx")).toBe(true);
+    expect(providedByALayout("app/leaderboard/page.tsx")).toBe(false);
+  });
+
+  it("sits above every page whose modules call it", () => {
+    const missing = pages.flatMap((page) => {
+      const caller = unwrappedCaller(page);
+      return caller && !providedByALayout(page) ? [`${page} reaches ${caller} with no layout rendering <Providers> above it`] : [];
+    });
+    expect(missing).toEqual([]);
+  });
+});
