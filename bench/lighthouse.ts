@@ -17,7 +17,7 @@
 //   npm run bench:pages -- --cpu-slowdown 2    # Lighthouse's CPU multiplier (default 4, its own default)
 //
 // Lighthouse's default 4× CPU slowdown assumes a host with a benchmark index of 1500–2000 (a high-end
-// desktop); its documentation (docs/throttling.md, "Calibrating the CPU slowdown") advises a lower
+// desktop); its documentation (its throttling page, "Calibrating the CPU slowdown") advises a lower
 // multiplier on a slower host to emulate the same phone. The figures reported as the result are the
 // default's; --cpu-slowdown is there to read a page beside the calibration, never instead of it.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
