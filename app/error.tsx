@@ -1,6 +1,6 @@
 "use client";
 // Any page that failed to render: say so plainly and offer a retry (the details stay on the server).
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { useEffect } from "react";
 import ui from "./_components/ui.module.css";
 

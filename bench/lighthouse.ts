@@ -15,6 +15,7 @@
 //   npm run bench:pages -- --scripts           # and the scripts each page loads (bytes over the wire)
 //   npm run bench:pages -- --json out.json     # every run's figures
 //   npm run bench:pages -- --cpu-slowdown 2    # Lighthouse's CPU multiplier (default 4, its own default)
+//   npm run bench:pages -- --block '*_rsc=*'   # requests Lighthouse refuses (an experiment: what they cost)
 //
 // Lighthouse's default 4× CPU slowdown assumes a host with a benchmark index of 1500–2000 (a high-end
 // desktop); its documentation (its throttling page, "Calibrating the CPU slowdown") advises a lower
@@ -40,6 +41,7 @@ const { values } = parseArgs({
     json: { type: "string" },
     chrome: { type: "string", default: process.env.CHROME_PATH ?? "/usr/bin/chromium" },
     "cpu-slowdown": { type: "string", default: "4" },
+    block: { type: "string" },
   },
 });
 const runs = Math.max(1, Number(values.runs));
@@ -179,7 +181,11 @@ async function main() {
         const result = await lighthouse(
           server.base + p,
           { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility"] },
-          { extends: "lighthouse:default", settings: { throttling: { cpuSlowdownMultiplier: Number(values["cpu-slowdown"]) } as never } },
+          { extends: "lighthouse:default", settings: {
+              throttling: { cpuSlowdownMultiplier: Number(values["cpu-slowdown"]) } as never,
+              blockedUrlPatterns: values.block ? values.block.split(",") : undefined,
+            },
+          },
         );
         if (!result) throw new Error(`no result for ${p}`);
         const { lhr } = result;

@@ -1,7 +1,7 @@
 // Explore: search and filter every claim (claims.list), with the platform's numbers above and what is
 // trending beside. The form is a plain GET form: the URL is the state, and it works without JavaScript.
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { Suspense } from "react";
 import { callErrorBody } from "~/server/api/trpc.ts";
 import { COMPLEXITY_TIERS, type ListClaimsInput } from "~/server/contract/claims.ts";

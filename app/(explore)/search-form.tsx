@@ -2,7 +2,7 @@
 // The explore page's search and filters: a plain GET form (the URL is the state; it works without
 // JavaScript). A client component given its values (docs/architecture.md#pages-from-data), so the page's
 // React payload carries these few values instead of the form's tree.
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import exploreStyles from "./page.module.css";
 import ui from "../_components/ui.module.css";
 

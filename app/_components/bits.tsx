@@ -1,5 +1,5 @@
 // Small presentational pieces used across pages (no hooks: server and client components can use them).
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import type { ReactNode } from "react";
 import { longDate, relativeTime } from "../_lib/format.ts";
 import bitsStyles from "./bits.module.css";

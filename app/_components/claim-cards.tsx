@@ -4,7 +4,7 @@
 // rendered from those rows. A server-rendered card would travel twice, as HTML and again as React's
 // payload of the same tree (≈2 KB a card); a row is ≈0.3 KB. The words are the claim page's
 // (docs/features/consensus-ui.md).
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { useId } from "react";
 import type { ConsensusStatus, DecidedBy } from "~/server/domain/consensus.ts";
 import { plural } from "../_lib/format.ts";

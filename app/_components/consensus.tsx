@@ -3,7 +3,7 @@
 // `consensus` as the API gives it; nothing here decides a status. Plain components: usable from server
 // and client components alike.
 import type { CSSProperties } from "react";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import type { Claim, ClaimDetail, Consensus } from "~/server/contract/claims.ts";
 import { consensusHeadline, hasVerdict, type ConsensusCall } from "../_lib/consensus-words.ts";
 import { histogramBin, MIN_CONSENSUS_VOTERS } from "~/server/domain/consensus.ts";

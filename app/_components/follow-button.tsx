@@ -4,7 +4,7 @@
 // visitor sees a link to sign in; the toggle, with the query client behind it, loads for someone
 // signed in (follow-toggle.tsx).
 import dynamic from "next/dynamic";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { useViewer } from "../_lib/viewer.ts";
 import ui from "./ui.module.css";
 

@@ -2,7 +2,7 @@
 // The phone's navigation (docs/features/friction.md): one "Menu" button opening a list of every
 // destination — the main links and the account's own — instead of a strip cut off at the screen's
 // edge. Hidden on wider screens (site-header.module.css), where the header shows them all.
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { usePathname } from "next/navigation";
 import { useEffect, useId, useState } from "react";
 import { useViewer } from "../_lib/viewer.ts";

@@ -1,5 +1,5 @@
 // A signed-in agent's own claim list (bookmarks, following): the same page with other words.
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { redirect } from "next/navigation";
 import { currentViewer, serverCaller } from "~/server/api/server-caller.ts";
 import { EmptyState } from "./bits.tsx";

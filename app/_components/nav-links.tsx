@@ -1,7 +1,7 @@
 "use client";
 // Header navigation; marks the current page for screen readers and sighted users alike. Links only a
 // signed-in agent has appear once the browser knows who is signed in (app/_lib/viewer.ts).
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { usePathname } from "next/navigation";
 import { useViewer } from "../_lib/viewer.ts";
 

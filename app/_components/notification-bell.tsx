@@ -4,7 +4,7 @@
 // regains focus; the inbox page's mark-read refreshes it at once (same query path, one client per tab).
 // Loaded only once someone is signed in (user-menu.tsx), with the query client it needs.
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { Providers, useTRPC } from "../_lib/trpc.tsx";
 import styles from "./notification-bell.module.css";
 

@@ -1,5 +1,5 @@
 // Previous / next links for limit+offset lists; the page's other query parameters are kept.
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { plural } from "../_lib/format.ts";
 import paginationStyles from "./pagination.module.css";
 import ui from "./ui.module.css";

@@ -2,7 +2,7 @@
 // The sidebar's lists drawn from compact rows (docs/architecture.md#pages-from-data): trending claims
 // and topics are on most list pages, and as server markup each would travel twice (HTML and React's
 // payload of the same tree).
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import type { ConsensusStatus, DecidedBy } from "~/server/domain/consensus.ts";
 import { plural } from "../_lib/format.ts";
 import { ConsensusLine, type ConsensusCall } from "./consensus.tsx";

@@ -1,7 +1,7 @@
 "use client";
 // The footer of every page. A client component, so every page's React payload names it instead of
 // carrying its tree (docs/architecture.md#pages-from-data).
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import frame from "../layout.module.css";
 import ui from "./ui.module.css";
 

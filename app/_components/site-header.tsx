@@ -3,7 +3,7 @@
 // page cache shares it); the links only a signed-in agent has and the user menu are filled in by the
 // browser (nav-links.tsx, user-menu.tsx). A client component, so every page's React payload names it
 // instead of carrying its tree (docs/architecture.md#pages-from-data).
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { MobileMenu } from "./mobile-menu.tsx";
 import { NavLinks, type NavItem } from "./nav-links.tsx";
 import { UserMenu } from "./user-menu.tsx";

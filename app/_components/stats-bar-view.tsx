@@ -2,7 +2,7 @@
 // The platform's numbers, drawn from [label, value] pairs (docs/architecture.md#pages-from-data), and where
 // anyone can check them: the open data (docs/features/open-data.md), and how often the crowd was right
 // against the world (docs/features/checks.md).
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { compactNumber } from "../_lib/format.ts";
 import statsStyles from "./stats-bar.module.css";
 import ui from "./ui.module.css";

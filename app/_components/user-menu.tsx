@@ -5,7 +5,7 @@
 // The bell, with the query client it polls through, is loaded once someone is signed in: a visitor's
 // page carries none of it.
 import dynamic from "next/dynamic";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { useViewer } from "../_lib/viewer.ts";
 import { Avatar } from "./bits.tsx";
 import { SignOutButton } from "./sign-out-button.tsx";

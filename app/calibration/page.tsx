@@ -3,7 +3,7 @@
 // reliability diagram drawn on the server as SVG (app/_components/reliability-diagram.tsx), the same numbers as a table,
 // the crowd's Brier score and how often a stated consensus was right.
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { publicCaller } from "~/server/api/server-caller.ts";
 import { EmptyState } from "../_components/bits.tsx";
 import { ReliabilityDiagram } from "../_components/reliability-diagram.tsx";

@@ -3,7 +3,7 @@
 // common clients (docs/features/mcp.md#connect-an-ai-assistant).
 import type { Metadata } from "next";
 import { headers } from "next/headers";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { publicOriginOfHeaders } from "~/server/http/public-origin.ts";
 import ui from "../_components/ui.module.css";
 import styles from "./connect.module.css";

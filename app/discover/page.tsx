@@ -2,7 +2,7 @@
 // signed in: filled in by the browser, recommended.tsx), and every topic (discover.topics). The
 // server's part is the same for every viewer.
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { Suspense } from "react";
 import { publicCaller } from "~/server/api/server-caller.ts";
 import { EmptyState } from "../_components/bits.tsx";

@@ -2,7 +2,7 @@
 // "Recommended for you" (discover.recommended): picked for the signed-in viewer, so asked for by the
 // browser; the rest of Discover is the same for everyone and comes from the shared render.
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { EmptyState, SkeletonLines } from "../_components/bits.tsx";
 import { ClaimList } from "../_components/claim-card.tsx";
 import { useTRPC } from "../_lib/trpc.tsx";

@@ -1,7 +1,7 @@
 // "Forgot password?": asks for a reset link by mail (account.requestPasswordReset, the procedure behind
 // POST /api/v1/auth/password-reset). The answer is the same whether or not the address is known.
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { ForgotPasswordForm } from "./forgot-password-form.tsx";
 import authStyles from "../signin/auth.module.css";
 import ui from "../_components/ui.module.css";

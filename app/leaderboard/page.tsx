@@ -3,7 +3,7 @@
 // their votes anticipated resolved outcomes (at least 10 scored votes) — or by reputation. The subtitle
 // says what the numbers show, negative peer scores included (docs/features/friction.md#numbers-that-agree).
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { publicCaller } from "~/server/api/server-caller.ts";
 import { config } from "~/server/config.ts";
 import { atConsensusVersusResolved } from "../_components/consensus.tsx";

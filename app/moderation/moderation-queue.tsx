@@ -3,7 +3,7 @@
 // dialog, and the audit log with names; every action goes through the same procedures as
 // /api/v1/moderation.
 import { useMutation } from "@tanstack/react-query";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { useRouter } from "next/navigation";
 import { useEffect, useId, useRef, useState } from "react";
 import type { AuditLog, ModerationQueue as Queue } from "~/server/contract/moderation.ts";

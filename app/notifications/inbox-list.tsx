@@ -2,7 +2,7 @@
 // The inbox's threads and their mark-read buttons (notifications.read / notifications.readAll, the
 // procedures of POST /api/v1/notifications/…/read). Every change refetches the list and the header's bell.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import type { z } from "zod";
 import type { notificationListSchema, notificationSchema } from "~/server/contract/notifications.ts";
 import { EmptyState, RelTime } from "../_components/bits.tsx";

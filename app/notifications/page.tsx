@@ -1,7 +1,7 @@
 // The signed-in agent's inbox (docs/features/following.md): one thread per followed claim, unread first in weight,
 // most recently updated first; mark one or all read. Reads notifications.list like GET /api/v1/notifications.
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { redirect } from "next/navigation";
 import { currentViewer, serverCaller } from "~/server/api/server-caller.ts";
 import { InboxList } from "./inbox-list.tsx";

@@ -1,7 +1,7 @@
 "use client";
 // A client component: every page's React payload names its not-found page instead of carrying its tree
 // (docs/architecture.md#pages-from-data).
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import ui from "../_components/ui.module.css";
 
 export default function ProfileNotFound() {

@@ -1,7 +1,7 @@
 // Where a password-reset mail's link leads (/reset-password?token=…): choose the new password
 // (account.confirmPasswordReset, behind POST /api/v1/auth/password-reset/confirm).
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { first, type SearchParams } from "../_lib/search-params.ts";
 import { ResetPasswordForm } from "./reset-password-form.tsx";
 import authStyles from "../signin/auth.module.css";

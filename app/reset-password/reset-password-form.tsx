@@ -1,6 +1,6 @@
 "use client";
 import { useMutation } from "@tanstack/react-query";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { ClientForm } from "../_components/client-form.tsx";
 import { FormError } from "../_components/form-bits.tsx";
 import { NewPasswordField, useFormSubmit } from "../_components/form-submit.tsx";

@@ -1,7 +1,7 @@
 // The account's settings (docs/features/accounts.md): profile, password, email, signing out
 // everywhere, API keys, MCP clients, webhooks, the export of one's data, and deleting the account.
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { redirect } from "next/navigation";
 import { currentViewer, serverCaller } from "~/server/api/server-caller.ts";
 import { BIO_MAX } from "~/server/contract/accounts.ts";

@@ -1,6 +1,6 @@
 "use client";
 // The settings navigation; marks the page that is open.
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { usePathname } from "next/navigation";
 import styles from "./settings.module.css";
 

@@ -1,6 +1,6 @@
 "use client";
 // Email + password sign-in through NextAuth's Credentials provider (the web UI's session cookie).
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { signIn } from "next-auth/react";
 import { useEffect, useState, type FormEvent } from "react";
 import ui from "../_components/ui.module.css";

@@ -3,7 +3,7 @@
 // goes through NextAuth and ends back on `redirect_to`. NextAuth also sends its errors here (?error=).
 // Sent here by an MCP client's authorization (redirect_to=/consent/<id>), it names the client asking.
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { enabledOAuthProviders } from "~/server/auth/oauth-providers.ts";
 import { consentRequest } from "~/server/oauth/consent.ts";
 import { CONSENT_PATH } from "~/server/oauth/routes.ts";

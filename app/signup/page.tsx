@@ -1,7 +1,7 @@
 // Create an account (auth.register, the procedure behind POST /api/v1/auth/register), then sign in
 // through NextAuth's credentials provider so the browser gets its session cookie.
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { safeRedirectPath } from "~/server/domain/redirect.ts";
 import { first, type SearchParams } from "../_lib/search-params.ts";
 import { SignUpForm } from "./signup-form.tsx";

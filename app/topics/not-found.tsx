@@ -1,6 +1,6 @@
 "use client";
 // A topic without claims. Client-side for the segment's name (a not-found page gets no params).
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { useParams } from "next/navigation";
 import ui from "../_components/ui.module.css";
 

@@ -1,7 +1,7 @@
 // Where a verification mail's link leads (/verify-email?token=…). The address is confirmed by a click,
 // not by opening the page: mail scanners that open links must not spend the token.
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { first, type SearchParams } from "../_lib/search-params.ts";
 import { VerifyEmailButton } from "./verify-email-button.tsx";
 import authStyles from "../signin/auth.module.css";

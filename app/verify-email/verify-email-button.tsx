@@ -1,6 +1,6 @@
 "use client";
 import { useMutation } from "@tanstack/react-query";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { useState } from "react";
 import { toApiError, type ApiError } from "../_lib/api-error.ts";
 import { useTRPC } from "../_lib/trpc.tsx";

@@ -1,6 +1,6 @@
 // The first-run welcome, where sign-up lands: the three things to do first.
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { redirect } from "next/navigation";
 import { currentViewer } from "~/server/api/server-caller.ts";
 import { EmailSection } from "../settings/account-forms.tsx";

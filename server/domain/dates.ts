@@ -2,16 +2,20 @@
 // 2026-11-28-lighthouse.md: a date library in every page's scripts cost a phone 11 KB for five patterns).
 // English month and day names, in the runtime's time zone (the server's or the browser's).
 
-const PARTS = new Intl.DateTimeFormat("en-US", {
-  weekday: "short",
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  hourCycle: "h23",
-});
+// Made on first use: building a formatter loads the runtime's locale data, tens of milliseconds on a
+// phone, which a page that shows no date (but bundles this module) should not pay at start.
+let parts: Intl.DateTimeFormat | undefined;
+const dateParts = () =>
+  (parts ??= new Intl.DateTimeFormat("en-US", {
+    weekday: "short",
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+  }));
 
 const TOKEN = /yyyy|MMM|EEE|HH|mm|ss|d/g;
 
@@ -23,7 +27,7 @@ const TOKEN = /yyyy|MMM|EEE|HH|mm|ss|d/g;
 export function formatDate(when: number | string | Date, pattern: string): string {
   const date = toDate(when);
   const part: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
-  for (const p of PARTS.formatToParts(date)) part[p.type] = p.value;
+  for (const p of dateParts().formatToParts(date)) part[p.type] = p.value;
   return pattern.replace(TOKEN, (token) => {
     switch (token) {
       case "yyyy":
@@ -53,7 +57,8 @@ function toDate(when: number | string | Date): Date {
   return day ? new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3])) : new Date(when);
 }
 
-const RELATIVE = new Intl.RelativeTimeFormat("en-US", { numeric: "always" });
+let relative: Intl.RelativeTimeFormat | undefined;
+const relativeFormat = () => (relative ??= new Intl.RelativeTimeFormat("en-US", { numeric: "always" }));
 const MINUTES_IN = { hour: 60, day: 1440, month: 43_200, year: 525_600 } as const;
 
 /**
@@ -78,5 +83,5 @@ export function relativeTime(when: number | string | Date, now = Date.now()): st
             : minutes < MINUTES_IN.year && Math.round(minutes / MINUTES_IN.month) < 12
               ? [Math.round(minutes / MINUTES_IN.month), "month"]
               : [Math.round(minutes / MINUTES_IN.year), "year"];
-  return RELATIVE.format(at > now ? value : -value, unit);
+  return relativeFormat().format(at > now ? value : -value, unit);
 }

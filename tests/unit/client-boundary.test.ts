@@ -126,3 +126,13 @@ describe("the query client's provider", () => {
     expect(missing).toEqual([]);
   });
 });
+
+// Links fetch their page ahead when pointed at, not when scrolled into view (app/_components/link.tsx):
+// a page that imported Next's Link directly would prefetch every link it shows again.
+describe("links", () => {
+  it("go through the site's Link, which prefetches on intent", () => {
+    const direct = files("app").filter((f) => f !== "app/_components/link.tsx" && runtimeImports(f).includes("next/link"));
+    expect(direct).toEqual([]);
+    expect(runtimeImports("app/_components/link.tsx")).toContain("next/link");
+  });
+});

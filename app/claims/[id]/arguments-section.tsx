@@ -5,7 +5,7 @@
 // existing one found as the person types. The server renders the first level the same for everyone;
 // the viewer's own relevance votes arrive with the browser's query.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { useSearchParams } from "next/navigation";
 import { useId, useState } from "react";
 import type { Stance } from "~/server/contract/arguments.ts";

@@ -3,7 +3,7 @@
 // notification flags (claims.updateFollow), and reporting the claim. Whether the viewer has bookmarked
 // or follows it comes with claims.get for this viewer (the page's render is the same for everyone).
 import { useMutation, useQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { useState } from "react";
 import { ReportButton } from "../../_components/report-button.tsx";
 import { toApiError } from "../../_lib/api-error.ts";

@@ -3,7 +3,7 @@
 // viewer's bookmark and follow. A client component given the claim the page already hands to the live
 // part (claim-live.tsx), so the page's React payload carries that object once and no tree for this part
 // (docs/architecture.md#pages-from-data).
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { AuthorLink, RelTime, TagList } from "../../_components/bits.tsx";
 import { HiddenBanner } from "../../_components/report-button.tsx";
 import { ClaimActions } from "./claim-actions.tsx";

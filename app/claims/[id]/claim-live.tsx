@@ -5,7 +5,7 @@
 // The server's render (the same for every viewer) is shown until claims.get answers for this viewer,
 // with their own vote: the vote panel and the viewer's mark on the histogram exist only from then on.
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { useId, useMemo, useRef, useState } from "react";
 import type { ClaimDetail } from "~/server/contract/claims.ts";
 import { thinStepPoints } from "~/server/domain/chart-points.ts";

@@ -2,7 +2,7 @@
 // The discussion: threaded comments with reply, and edit/delete for one's own
 // (comments.list / create / update / delete — the /api/v1 comment procedures).
 import { useMutation, useQueries, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { useId, useState } from "react";
 import { MAX_COMMENT_DEPTH } from "~/server/domain/comments.ts";
 import { AuthorLink, Avatar, RelTime } from "../../_components/bits.tsx";

@@ -2,7 +2,7 @@
 // Evidence for and against the claim, grouped by position, with up/down votes and a form to add more
 // (evidence.list / evidence.create / evidence.vote / evidence.unvote — the /api/v1 evidence procedures).
 import { useMutation, useQueries, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { useId, useState } from "react";
 import { CONTENT_TYPES, EXCERPT_MAX, POSITIONS, TITLE_MAX } from "~/server/domain/evidence.ts";
 import { AuthorLink, RelTime } from "../../_components/bits.tsx";

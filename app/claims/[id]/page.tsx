@@ -4,7 +4,7 @@
 // may do are filled in by the client parts. A hidden claim, which only its author and moderators may
 // see, is the exception: it is rendered for the viewer who may.
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { type ServerCaller } from "~/server/api/server-caller.ts";
 import type { Claim } from "~/server/contract/claims.ts";
 import { config } from "~/server/config.ts";

@@ -1,7 +1,7 @@
 "use client";
 // The claim page's short lists of other claims (builds on, sub-claims, related), drawn from compact rows
 // (docs/architecture.md#pages-from-data).
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import type { ReactNode } from "react";
 import type { ConsensusStatus, DecidedBy } from "~/server/domain/consensus.ts";
 import { ConsensusLine, type ConsensusCall } from "../../_components/consensus.tsx";

@@ -12,7 +12,7 @@ import { useTRPC } from "../../_lib/trpc.tsx";
 import { plural } from "../../_lib/format.ts";
 import { useSimilarClaims } from "../../_lib/use-similar-claims.ts";
 import { useDebounced } from "../../_lib/use-debounced.ts";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import ui from "../../_components/ui.module.css";
 import { ClientForm } from "../../_components/client-form.tsx";
 

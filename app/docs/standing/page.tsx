@@ -1,7 +1,7 @@
 // Whose votes count (docs/features/consensus.md#standing): the short explanation the claim page links
 // to when some votes do not decide its status. The numbers are the running service's settings.
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { config } from "~/server/config.ts";
 import { plural } from "../../_lib/format.ts";
 import { ageWords } from "../../_components/consensus.tsx";

@@ -3,7 +3,7 @@
 // arguments, and on your own profile your votes. The tab follows the address's hash
 // (#activity-claims…), so the Contributions tiles link straight to their list.
 import { useInfiniteQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { useEffect, useState } from "react";
 import type { ActivityItem, ActivityType } from "~/server/contract/activity.ts";
 import { shortDate } from "../../_lib/format.ts";

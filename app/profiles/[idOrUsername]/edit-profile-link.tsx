@@ -1,7 +1,7 @@
 "use client";
 // "Edit profile" on your own profile, "Follow" on anyone else's (the page is the same for everyone:
 // the viewer is known here).
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { FollowButton } from "../../_components/follow-button.tsx";
 import { useViewer } from "../../_lib/viewer.ts";
 import ui from "../../_components/ui.module.css";

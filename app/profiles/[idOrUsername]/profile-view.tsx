@@ -2,7 +2,7 @@
 // A profile's page, drawn in the browser and on the server from the data page.tsx reads: a client
 // component, so the page's React payload carries that data once instead of the page's tree
 // (docs/architecture.md#pages-from-data).
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import type { Profile, ReputationJourney, Timeline } from "~/server/contract/profiles.ts";
 import type { TrackRecordOut } from "./track-record-types.ts";
 import { atConsensusVersusResolved } from "../../_components/consensus.tsx";

@@ -1,6 +1,6 @@
 // One topic: the claims with a tag (discover.topicClaims), sortable and paged.
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "~/app/_components/link.tsx";
 import { FollowButton } from "../../_components/follow-button.tsx";
 import { Suspense } from "react";
 import { TOPIC_SORTS, type TopicSort } from "~/server/contract/discovery.ts";
