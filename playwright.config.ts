@@ -34,13 +34,15 @@ const OAUTH_URL = `http://127.0.0.1:${process.env.E2E_OAUTH_PORT}`;
 /** The specs read the mail the app sent here (tests/e2e/smtp-sink-server.ts). */
 const MAILBOX_URL = `http://127.0.0.1:${process.env.E2E_SMTP_HTTP_PORT}`;
 const START_APP = "node --import tsx server/main.ts";
+const TIME_SCALE = Math.max(1, Number(process.env.E2E_TIME_SCALE ?? 1) || 1);
 
 export default defineConfig({
   testDir: "tests/e2e",
   testMatch: "**/*.spec.ts",
   outputDir: "test-results",
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // E2E_TIME_SCALE stretches every wait: .ci/run runs these tests beside another suite on two cores.
+  timeout: 60_000 * TIME_SCALE,
+  expect: { timeout: 10_000 * TIME_SCALE },
   fullyParallel: false,
   workers: 1,
   forbidOnly: !!process.env.CI,

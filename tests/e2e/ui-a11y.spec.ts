@@ -4,7 +4,8 @@ import { expect, test } from "@playwright/test";
 import { api, createClaim, createPerson, expectAccessible, screenshot, signIn, unique } from "./ui-helpers.ts";
 
 test("every page passes axe, signed out and signed in", async ({ page, request }) => {
-  test.setTimeout(180_000);
+  // Seventeen pages, each loaded, scanned and photographed: minutes on a busy machine.
+  test.setTimeout(420_000);
   const author = await createPerson(request, "a11yauthor_");
   const reader = await createPerson(request, "a11yreader_");
   const tag = "accessibility";
