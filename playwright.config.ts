@@ -40,7 +40,7 @@ export default defineConfig({
   testDir: "tests/e2e",
   testMatch: "**/*.spec.ts",
   outputDir: "test-results",
-  // E2E_TIME_SCALE stretches every wait: .ci/run runs these tests beside another suite on two cores.
+  // E2E_TIME_SCALE=<n> stretches every wait, for a machine busy with other work (docs/testing.md).
   timeout: 60_000 * TIME_SCALE,
   expect: { timeout: 10_000 * TIME_SCALE },
   fullyParallel: false,
