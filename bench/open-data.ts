@@ -10,7 +10,7 @@
 //
 //   npm run bench:open-data -- [--votes <n>] [--synthetic] [--pg <url>] [--reuse <database>] [--keep]
 // --votes: 1,000,000 by default (the benchmark data set); CI runs a small one (--votes 20000).
-import { execFile, spawnSync } from "node:child_process";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -144,8 +144,10 @@ export async function benchOpenData(opts: { votes: number; synthetic: boolean; e
     } else {
       snapshot = await runTool("server/cli/data-snapshot.ts", ["--out", dir], opts.env);
       bytes = totalBytes(snapshot.output);
-      const { publicKeyPem, signingKey } = await import("../server/services/open-data-key.ts");
-      writeFileSync(keyFile, publicKeyPem(signingKey()));
+      // The key the snapshot's process signed with: its DATA_DIR's, read in a process with its env
+      // (this process's own config may name another DATA_DIR, whose key would not verify).
+      const script = `import("./server/services/open-data-key.ts").then((k) => process.stdout.write(k.publicKeyPem(k.signingKey())))`;
+      writeFileSync(keyFile, execFileSync(process.execPath, ["--import", "tsx", "-e", script], { cwd: ROOT, env: opts.env, encoding: "utf8" }));
     }
     const rescore = await runTool("server/cli/data-score.ts", [dir, "--key", keyFile], opts.env, oneCore);
     if (!/every verdict match/.test(rescore.output)) throw new Error(`the rescore found mismatches:\n${rescore.output.slice(0, 4000)}`);
