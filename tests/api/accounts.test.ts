@@ -182,10 +182,10 @@ describe("password reset by mail", () => {
     const a = await createAgent(api);
     const since = Date.now();
     await api.post("/auth/password-reset", { email: a.email });
-    const first = tokenIn(await smtp.waitForMail(a.email, { since, subject: /Reset/ }), "/reset-password");
-    const since2 = Date.now();
+    const firstMail = await smtp.waitForMail(a.email, { since, subject: /Reset/ });
+    const first = tokenIn(firstMail, "/reset-password");
     await api.post("/auth/password-reset", { email: a.email });
-    const second = tokenIn(await smtp.waitForMail(a.email, { since: since2, subject: /Reset/ }), "/reset-password");
+    const second = tokenIn(await smtp.waitForMail(a.email, { after: firstMail, subject: /Reset/ }), "/reset-password");
     expect(second).not.toBe(first);
     expect((await api.post("/auth/password-reset/confirm", { token: first, new_password: "Reset1234" })).status).toBe(400);
     await db().accountToken.updateMany({ where: { tokenHash: hashToken(second) }, data: { expiresAt: new Date(Date.now() - 1000) } });

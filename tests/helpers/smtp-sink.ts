@@ -21,8 +21,12 @@ export interface SmtpSink {
   url: string;
   port: number;
   mails: ReceivedMail[];
-  /** The first mail to `to` (received after `since`, ms) whose subject matches; waits up to timeoutMs. */
-  waitForMail(to: string, opts?: { subject?: RegExp; since?: number; timeoutMs?: number }): Promise<ReceivedMail>;
+  /**
+   * The first mail to `to` (received at or after `since`, ms, and after the mail `after` in order of
+   * arrival) whose subject matches; waits up to timeoutMs. `after` is exact where two mails to one
+   * address may land within the same millisecond.
+   */
+  waitForMail(to: string, opts?: { subject?: RegExp; since?: number; after?: ReceivedMail; timeoutMs?: number }): Promise<ReceivedMail>;
   close(): Promise<void>;
 }
 
@@ -76,7 +80,8 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
       const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
       const wanted = to.toLowerCase();
       for (;;) {
-        const found = mails.find((m) => m.to.includes(wanted) && m.at >= (opts.since ?? 0) && (!opts.subject || opts.subject.test(m.subject)));
+        const from = opts.after ? mails.indexOf(opts.after) + 1 : 0;
+        const found = mails.slice(from).find((m) => m.to.includes(wanted) && m.at >= (opts.since ?? 0) && (!opts.subject || opts.subject.test(m.subject)));
         if (found) return found;
         if (Date.now() > deadline) throw new Error(`no mail to ${to}${opts.subject ? ` matching ${opts.subject}` : ""} (received: ${mails.map((m) => `${m.to.join(",")}: ${m.subject}`).join("; ") || "none"})`);
         await new Promise((r) => setTimeout(r, 50));

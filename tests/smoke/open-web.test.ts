@@ -9,6 +9,7 @@ import { rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBuiltServer, type BuiltServer } from "../helpers/built-server.ts";
+import { inOneBucket } from "../helpers/time.ts";
 import { dataDirWithAdmin } from "../helpers/seeded-admin.ts";
 import { childrenNamed, childText, parseXml } from "../helpers/xml.ts";
 
@@ -201,17 +202,20 @@ describe("feeds, oEmbed and crawlers through Next's routing", () => {
 
 describe("the door", () => {
   it("charges every one of these addresses to the page budget: refused with 429 and Retry-After once spent", async () => {
-    const ip = freshIp();
     const paths = ["/feeds/claims.atom", `/claims/${claim.id}/card.png`, `/embed/claims/${claim.id}`, "/robots.txt", "/sitemap.xml", `/oembed?url=${encodeURIComponent(`${ORIGIN}/claims/${claim.id}`)}`];
-    const statuses: number[] = [];
-    for (let i = 0; i < PAGE_LIMIT; i++) statuses.push((await call("GET", paths[i % paths.length], { headers: from(ip) })).status);
-    expect(statuses.every((s) => s === 200 || s === 304), statuses.join(",")).toBe(true);
-    for (const path of paths) {
-      const refused = await call("GET", path, { headers: { ...from(ip), accept: "application/json" } });
-      expect(refused.status, path).toBe(429);
-      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-    }
-  }, 120_000);
+    // The budget is a sliding 60-s window: spent across a minute's boundary, it has room again.
+    await inOneBucket(60_000, async () => {
+      const ip = freshIp();
+      const statuses: number[] = [];
+      for (let i = 0; i < PAGE_LIMIT; i++) statuses.push((await call("GET", paths[i % paths.length], { headers: from(ip) })).status);
+      expect(statuses.every((s) => s === 200 || s === 304), statuses.join(",")).toBe(true);
+      for (const path of paths) {
+        const refused = await call("GET", path, { headers: { ...from(ip), accept: "application/json" } });
+        expect(refused.status, path).toBe(429);
+        expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      }
+    });
+  }, 240_000);
 
   it("refuses a body over the limit before the handler reads it", async () => {
     // A declared length (fetch would compute its own): the guard answers from the headers alone.
