@@ -144,6 +144,11 @@ interface Run {
   tbt: number;
   lcp: number;
   fcp: number;
+  /** Cumulative layout shift and speed index: the rest of the performance score. */
+  cls: number;
+  speedIndex: number;
+  /** The largest layout shifts of the run: score and the element that moved. */
+  shifts: string[];
   accessibility: number;
   /** The accessibility audits that failed. */
   failedA11y: string[];
@@ -201,6 +206,11 @@ async function main() {
           tbt: lhr.audits["total-blocking-time"].numericValue ?? NaN,
           lcp: lhr.audits["largest-contentful-paint"].numericValue ?? NaN,
           fcp: lhr.audits["first-contentful-paint"].numericValue ?? NaN,
+          cls: lhr.audits["cumulative-layout-shift"].numericValue ?? NaN,
+          speedIndex: lhr.audits["speed-index"].numericValue ?? NaN,
+          shifts: ((lhr.audits["layout-shifts"]?.details as { items?: { score?: number; node?: { snippet?: string } }[] })?.items ?? [])
+            .slice(0, 3)
+            .map((i) => `${(i.score ?? 0).toFixed(3)} ${i.node?.snippet ?? "(unattributed)"}`),
           accessibility: Math.round((lhr.categories.accessibility.score ?? 0) * 100),
           failedA11y: Object.values(lhr.audits)
             .filter((a) => lhr.categories.accessibility.auditRefs.some((ref) => ref.id === a.id && ref.weight > 0) && a.score === 0)
@@ -222,7 +232,7 @@ async function main() {
         continue;
       }
       const r = all[name];
-      const m = (k: "performance" | "tbt" | "lcp" | "fcp" | "accessibility") => median(r.map((x) => x[k]));
+      const m = (k: "performance" | "tbt" | "lcp" | "fcp" | "cls" | "speedIndex" | "accessibility") => median(r.map((x) => x[k]));
       const js = r[0].scripts;
       const ok = (b: boolean) => (b ? "ok" : "MISS");
       console.log(
@@ -231,6 +241,8 @@ async function main() {
           `  performance ${m("performance")} (goal ≥ ${GOALS.performance}, ${ok(m("performance") >= GOALS.performance)}) runs ${r.map((x) => x.performance).join("/")}`,
           `  TBT ${Math.round(m("tbt"))} ms (goal < ${GOALS.tbt}, ${ok(m("tbt") < GOALS.tbt)}) runs ${r.map((x) => Math.round(x.tbt)).join("/")}`,
           `  LCP ${(m("lcp") / 1000).toFixed(2)} s (goal < 2.5, ${ok(m("lcp") < GOALS.lcp)}) runs ${r.map((x) => (x.lcp / 1000).toFixed(2)).join("/")}; FCP ${(m("fcp") / 1000).toFixed(2)} s`,
+          `  CLS ${m("cls").toFixed(3)} (Lighthouse's good: ≤ 0.1) runs ${r.map((x) => x.cls.toFixed(3)).join("/")}; speed index ${(m("speedIndex") / 1000).toFixed(2)} s`,
+          ...(m("cls") > 0.1 ? r[0].shifts.map((sh) => `    shift ${sh}`) : []),
           `  accessibility ${m("accessibility")} (goal ${GOALS.accessibility}, ${ok(m("accessibility") >= GOALS.accessibility)})${r[0].failedA11y.length ? `; failed: ${r[0].failedA11y.join(", ")}` : ""}`,
           `  scripts: ${js.length}, ${(js.reduce((n, s) => n + s.bytes, 0) / 1024).toFixed(1)} KB over the wire`,
           `  load average after: ${r.at(-1)!.load}; Lighthouse's benchmark index ${r.map((x) => Math.round(x.benchmarkIndex)).join("/")}`,

@@ -21,11 +21,20 @@ const FollowToggle = dynamic(() => import("./follow-toggle.tsx").then((m) => m.F
 
 export function FollowButton(target: FollowTarget) {
   const viewer = useViewer();
-  if (viewer.status === "unknown") return null;
   const label = target.kind === "topic" ? `#${target.tag}` : target.name;
+  const className = `${ui.button} ${ui["button--secondary"]} ${ui["button--small"]}`;
+  // Until the viewer is known (the server's render, the first moments in a browser) the visitor's
+  // link holds its place unseen: the page does not move when it appears, for most first views.
+  if (viewer.status === "unknown") {
+    return (
+      <span className={className} style={{ visibility: "hidden" }} aria-hidden="true">
+        Sign in to follow {label}
+      </span>
+    );
+  }
   if (viewer.status !== "signed-in") {
     return (
-      <Link href="/signin" className={`${ui.button} ${ui["button--secondary"]} ${ui["button--small"]}`}>
+      <Link href="/signin" className={className}>
         Sign in to follow {label}
       </Link>
     );

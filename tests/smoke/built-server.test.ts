@@ -125,4 +125,38 @@ describe("the built server", () => {
     expect(signup).toContain(QUERY_CLIENT);
     expect(signup).not.toContain(DATE_FNS);
   });
+
+  // docs/architecture.md#pages-from-data, "No loading state where the page waits for its data anyway":
+  // React's server renderer moves a finished Suspense boundary out of the first flush once the page
+  // passes 12.8 KB, into a hidden block that only a script reveals — after the page has painted (the
+  // part pushes the rest down on a phone) and never without scripts. A claim page with a long
+  // evidence list and its author's profile must carry their text in the visible page.
+  it("writes a claim page and a profile visibly, with nothing left in a hidden block for a script to reveal", async () => {
+    const post = async (pathname: string, body: unknown, token?: string) => {
+      const res = await fetch(`${base}/api/v1${pathname}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
+      expect(res.status, `${pathname}: ${res.status}`).toBeLessThan(300);
+      return (await res.json()) as Record<string, unknown>;
+    };
+    const username = `visible_${process.pid}`;
+    await post("/auth/register", { email: `${username}@example.test`, password: "Password123", username });
+    const { access_token: token } = await post("/auth/login", { email: `${username}@example.test`, password: "Password123" });
+    const statement = `A claim whose page is long enough that its parts would be streamed apart (${process.pid}).`;
+    const claim = await post("/claims", { statement }, token as string);
+    for (let i = 0; i < 8; i++) {
+      await post(`/claims/${claim.id}/evidence`, { position: i % 2 ? "opposes" : "supports", content_type: "text", content: `Evidence ${i}: ${"a measured observation ".repeat(60)}` }, token as string);
+    }
+    const hiddenBlocks = (html: string) => html.match(/<div hidden id="S:\d+"/g)?.length ?? 0;
+    const claimPage = await (await fetch(`${base}/claims/${claim.id}`)).text();
+    expect(claimPage.length).toBeGreaterThan(20_000);
+    expect(hiddenBlocks(claimPage)).toBe(0);
+    expect(claimPage).toContain("Evidence 7: a measured observation");
+    const profile = await (await fetch(`${base}/profiles/${username}`)).text();
+    expect(hiddenBlocks(profile)).toBe(0);
+    // The list of the person's claims is in the page, not a "Loading…" waiting for a script's fetch.
+    expect(profile).toContain(statement.slice(0, 60));
+  });
 });

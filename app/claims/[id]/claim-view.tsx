@@ -2,8 +2,6 @@
 // A claim page drawn from the data its server component reads: one client component, so the page's
 // React payload names one component and carries one object of data (each part's data once), not a
 // reference and a copy of the claim's id per part (docs/architecture.md#pages-from-data).
-// Each part is hydrated on its own (Part).
-import { Part } from "../../_components/part.tsx";
 import ui from "../../_components/ui.module.css";
 import { ArgumentsSection } from "./arguments-section.tsx";
 import type { HistoryPoint } from "./chart-points.ts";
@@ -37,39 +35,23 @@ export function ClaimView({ data }: { data: ClaimPageData }) {
   const { claim } = data;
   return (
     <>
-      <Part>
-        <ClaimHero claim={claim} />
-      </Part>
+      <ClaimHero claim={claim} />
       <div className={ui["layout-sidebar"]}>
         <div className={ui.stack}>
-          <Part>
-            <ClaimLive claim={claim} history={data.history} resolutionStableSeconds={data.resolutionStableSeconds} standing={data.standing} />
-          </Part>
+          <ClaimLive claim={claim} history={data.history} resolutionStableSeconds={data.resolutionStableSeconds} standing={data.standing} />
           {claim.check ? (
-            <Part>
-              <CheckSection claimId={claim.id} authorId={claim.author.id} initial={claim.check} />
-            </Part>
+            <CheckSection claimId={claim.id} authorId={claim.author.id} initial={claim.check} />
           ) : null}
           {data.arguments ? (
-            <Part>
-              <ArgumentsSection claimId={claim.id} initial={data.arguments} />
-            </Part>
+            <ArgumentsSection claimId={claim.id} initial={data.arguments} />
           ) : null}
-          <Part>
-            <EvidenceSection claimId={claim.id} initial={data.evidence} />
-          </Part>
-          <Part>
-            <CommentsSection claimId={claim.id} initial={data.comments} />
-          </Part>
+          <EvidenceSection claimId={claim.id} initial={data.evidence} />
+          <CommentsSection claimId={claim.id} initial={data.comments} />
         </div>
         <div className={ui.stack}>
-          <Part>
-            <ClaimFamily claimId={claim.id} parents={data.parents} subClaims={data.subClaims} subClaimTotal={data.subClaimTotal} />
-          </Part>
+          <ClaimFamily claimId={claim.id} parents={data.parents} subClaims={data.subClaims} subClaimTotal={data.subClaimTotal} />
           {data.related ? (
-            <Part>
-              <RelatedClaims rows={data.related} />
-            </Part>
+            <RelatedClaims rows={data.related} />
           ) : null}
         </div>
       </div>

@@ -5,10 +5,11 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "~/app/_components/link.tsx";
 import { useEffect, useState } from "react";
-import type { ActivityItem, ActivityType } from "~/server/contract/activity.ts";
+import type { ActivityItem, ActivityPage, ActivityType } from "~/server/contract/activity.ts";
 import { shortDate } from "../../_lib/format.ts";
 import { useTRPC } from "../../_lib/trpc.tsx";
 import { useViewer } from "../../_lib/viewer.ts";
+import { ACTIVITY_PAGE } from "./activity-page.ts";
 import ui from "../../_components/ui.module.css";
 
 const TABS: { type: ActivityType; label: string; empty: string }[] = [
@@ -17,7 +18,6 @@ const TABS: { type: ActivityType; label: string; empty: string }[] = [
   { type: "arguments", label: "Arguments", empty: "No arguments yet." },
   { type: "votes", label: "Your votes", empty: "You have not voted yet." },
 ];
-const PAGE = 10;
 
 /** The list a hash names ("#activity-evidence" → evidence), if any. */
 function typeOfHash(hash: string): ActivityType | null {
@@ -25,7 +25,7 @@ function typeOfHash(hash: string): ActivityType | null {
   return found ? found.type : null;
 }
 
-export function ActivityLists({ agentId, titleId }: { agentId: string; titleId: string }) {
+export function ActivityLists({ agentId, titleId, firstClaims }: { agentId: string; titleId: string; firstClaims: ActivityPage }) {
   const { viewer } = useViewer();
   const own = viewer?.id === agentId;
   const [type, setType] = useState<ActivityType>("claims");
@@ -57,17 +57,33 @@ export function ActivityLists({ agentId, titleId }: { agentId: string; titleId: 
           ))}
         </div>
       </div>
-      <ActivityList key={shown} agentId={agentId} type={shown} empty={TABS.find((t) => t.type === shown)!.empty} />
+      <ActivityList
+        key={shown}
+        agentId={agentId}
+        type={shown}
+        empty={TABS.find((t) => t.type === shown)!.empty}
+        first={shown === "claims" ? firstClaims : undefined}
+      />
     </>
   );
 }
 
-function ActivityList({ agentId, type, empty }: { agentId: string; type: ActivityType; empty: string }) {
+/**
+ * One list. `first`, the page the server read with the profile, is drawn at once (the list is in the
+ * page's HTML, not a "Loading…" a phone waits a fetch for) and asked again on mount: the profile is
+ * kept up to a minute, the list is this moment's.
+ */
+function ActivityList({ agentId, type, empty, first }: { agentId: string; type: ActivityType; empty: string; first?: ActivityPage }) {
   const trpc = useTRPC();
   const query = useInfiniteQuery(
     trpc.profiles.activity.infiniteQueryOptions(
-      { agent_id: agentId, type, limit: PAGE },
-      { getNextPageParam: (page) => page.next_cursor ?? undefined },
+      { agent_id: agentId, type, limit: ACTIVITY_PAGE },
+      {
+        getNextPageParam: (page) => page.next_cursor ?? undefined,
+        // The first page's parameter is "no cursor" (undefined, as tRPC starts an infinite query; its
+        // type says string | null, and a null would be sent as a cursor and refused).
+        ...(first ? { initialData: { pages: [first], pageParams: [undefined as unknown as string | null] }, initialDataUpdatedAt: 0 } : {}),
+      },
     ),
   );
   if (query.isPending) return <p className={ui.note}>Loading…</p>;

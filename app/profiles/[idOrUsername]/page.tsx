@@ -4,6 +4,7 @@ import type { Metadata } from "next";
 import { sharedCaller } from "~/server/api/server-caller.ts";
 import { profileMetadata } from "../../_lib/open-web/metadata.ts";
 import { config } from "~/server/config.ts";
+import { ACTIVITY_PAGE } from "./activity-page.ts";
 import { loadProfile } from "./load-profile.ts";
 import { ProfileView } from "./profile-view.tsx";
 
@@ -30,10 +31,11 @@ export default async function ProfilePage({ params }: { params: Params }) {
   const profile = await loadProfile((await params).idOrUsername);
   // The same for every viewer (one render serves them all); the report button is theirs to see.
   const caller = await sharedCaller();
-  const [timeline, journey, track] = await Promise.all([
+  const [timeline, journey, track, firstClaims] = await Promise.all([
     caller.profiles.timeline({ agent_id: profile.id, period: "30d" }),
     caller.profiles.reputationJourney({ agent_id: profile.id, limit: JOURNEY_LIMIT }),
     caller.profiles.trackRecord({ agent_id: profile.id }),
+    caller.profiles.activity({ agent_id: profile.id, type: "claims", limit: ACTIVITY_PAGE }),
   ]);
   return (
     <ProfileView
@@ -42,6 +44,7 @@ export default async function ProfilePage({ params }: { params: Params }) {
       journey={journey}
       journeyComplete={journey.history.length < JOURNEY_LIMIT}
       track={track}
+      firstClaims={firstClaims}
       resolutionStableSeconds={config().RESOLUTION_STABLE_SECONDS}
     />
   );

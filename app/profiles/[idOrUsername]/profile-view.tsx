@@ -4,10 +4,10 @@
 // (docs/architecture.md#pages-from-data).
 import Link from "~/app/_components/link.tsx";
 import type { Profile, ReputationJourney, Timeline } from "~/server/contract/profiles.ts";
+import type { ActivityPage } from "~/server/contract/activity.ts";
 import type { TrackRecordOut } from "./track-record-types.ts";
 import { atConsensusVersusResolved } from "../../_components/consensus.tsx";
 import { Avatar, TierBadge } from "../../_components/bits.tsx";
-import { Part } from "../../_components/part.tsx";
 import { ReportButtonForOthers } from "../../_components/report-button.tsx";
 import { percent, shortDate } from "../../_lib/format.ts";
 import { ActivityChart } from "./activity-chart.tsx";
@@ -89,6 +89,7 @@ export function ProfileView({
   journey,
   journeyComplete,
   track,
+  firstClaims,
   resolutionStableSeconds,
 }: {
   profile: Profile;
@@ -97,6 +98,8 @@ export function ProfileView({
   /** Whether `journey` holds every event (it is cut at the page's limit). */
   journeyComplete: boolean;
   track: TrackRecordOut;
+  /** The first page of the person's claims, read with the profile. */
+  firstClaims: ActivityPage;
   resolutionStableSeconds: number;
 }) {
   const { stats, learning_score: learning } = profile;
@@ -114,8 +117,8 @@ export function ProfileView({
             {profile.first_activity_at ? <span>First active {shortDate(profile.first_activity_at)}</span> : null}
           </div>
           {profile.bio ? <p style={{ marginTop: "0.5rem", marginBottom: 0 }}>{profile.bio}</p> : null}
-          <div style={{ marginTop: "0.5rem" }}>
-            <EditProfileLink agentId={profile.id} />
+          <div className={profileStyles["profile-head__actions"]}>
+            <EditProfileLink agentId={profile.id} name={profile.display_name} />
             <ReportButtonForOthers ownerId={profile.id} targetType="agent" targetId={profile.id} label="Report profile" />
           </div>
         </div>
@@ -164,24 +167,18 @@ export function ProfileView({
           </section>
 
           <section className={ui.card} aria-labelledby="activity-list-title" id="activity">
-            <Part>
-              <ActivityLists agentId={profile.id} titleId="activity-list-title" />
-            </Part>
+            <ActivityLists agentId={profile.id} titleId="activity-list-title" firstClaims={firstClaims} />
           </section>
 
           <section className={ui.card} aria-labelledby="activity-title">
-            <Part>
-              <ActivityChart agentId={profile.id} initial={timeline} titleId="activity-title" />
-            </Part>
+            <ActivityChart agentId={profile.id} initial={timeline} titleId="activity-title" />
           </section>
 
           <section className={ui.card} aria-labelledby="journey-title">
             <h2 id="journey-title" className={ui.card__title}>
               Reputation journey
             </h2>
-            <Part>
-              <ReputationChart journey={journey} joinedAt={profile.created_at} complete={journeyComplete} />
-            </Part>
+            <ReputationChart journey={journey} joinedAt={profile.created_at} complete={journeyComplete} />
           </section>
         </div>
 
@@ -253,14 +250,10 @@ export function ProfileView({
               Brier: the mean squared gap between each vote and the outcome (0 is perfect, 0.25 is always voting 0.5). Peer: how
               much closer than the crowd at the time of the vote (above 0 is better than the crowd).
             </p>
-            <Part>
-              <CalibrationChart bins={track.calibration} />
-            </Part>
+            <CalibrationChart bins={track.calibration} />
           </section>
 
-          <Part>
-            <WorldRecord world={track.world} />
-          </Part>
+          <WorldRecord world={track.world} />
 
           <section className={ui.card} aria-labelledby="expertise-title">
             <h2 id="expertise-title" className={ui.card__title}>
