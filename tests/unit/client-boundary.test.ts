@@ -77,7 +77,11 @@ describe("what client components bring to the browser", () => {
 const CALLS_THE_QUERY_CLIENT = /\b(useTRPC|useQueryClient)\(/;
 const TRPC_MODULE = "app/_lib/trpc.tsx";
 
+/** Whether `file` renders Providers, or re-exports as its default a local module that does. */
 function importsProviders(file: string): boolean {
+  const reexported = /export\s*\{\s*default\s*\}\s*from\s*"([^"]+)"/.exec(source(file))?.[1];
+  const target = reexported ? resolveLocal(file, reexported) : null;
+  if (target) return importsProviders(target);
   return runtimeImports(file).some((s) => resolveLocal(file, s) === TRPC_MODULE) && /<Providers>/.test(source(file));
 }
 
@@ -116,6 +120,8 @@ describe("the query client's provider", () => {
     expect(unwrappedCaller("app/settings/page.tsx")).not.toBeNull();
     expect(providedByALayout("app/settings/page.tsx")).toBe(true);
     expect(providedByALayout("app/leaderboard/page.tsx")).toBe(false);
+    // A layout that re-exports the shared one provides it too.
+    expect(providedByALayout("app/welcome/page.tsx")).toBe(true);
   });
 
   it("sits above every page whose modules call it", () => {

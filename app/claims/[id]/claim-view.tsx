@@ -39,20 +39,14 @@ export function ClaimView({ data }: { data: ClaimPageData }) {
       <div className={ui["layout-sidebar"]}>
         <div className={ui.stack}>
           <ClaimLive claim={claim} history={data.history} resolutionStableSeconds={data.resolutionStableSeconds} standing={data.standing} />
-          {claim.check ? (
-            <CheckSection claimId={claim.id} authorId={claim.author.id} initial={claim.check} />
-          ) : null}
-          {data.arguments ? (
-            <ArgumentsSection claimId={claim.id} initial={data.arguments} />
-          ) : null}
+          {claim.check ? <CheckSection claimId={claim.id} authorId={claim.author.id} initial={claim.check} /> : null}
+          {data.arguments ? <ArgumentsSection claimId={claim.id} initial={data.arguments} /> : null}
           <EvidenceSection claimId={claim.id} initial={data.evidence} />
           <CommentsSection claimId={claim.id} initial={data.comments} />
         </div>
         <div className={ui.stack}>
           <ClaimFamily claimId={claim.id} parents={data.parents} subClaims={data.subClaims} subClaimTotal={data.subClaimTotal} />
-          {data.related ? (
-            <RelatedClaims rows={data.related} />
-          ) : null}
+          {data.related ? <RelatedClaims rows={data.related} /> : null}
         </div>
       </div>
     </>

@@ -1,5 +1,5 @@
-// A missing profile answers a real 404: it is looked up here, above the page's loading state, before
-// the first byte is sent (a notFound() behind a loading state can only stream a 200).
+// A missing profile answers a real 404: it is looked up here, before the first byte is sent (a
+// notFound() behind a loading state can only stream a 200; the page has none, docs/architecture.md#pages-from-data).
 // docs/features/friction.md
 import type { ReactNode } from "react";
 import { Providers } from "../../_lib/trpc.tsx";
