@@ -36,6 +36,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { Prisma, PrismaClient } from "./generated/client.ts";
 import { config } from "../config.ts";
 import { applyMigrations, type SqlRunner } from "./migrate.ts";
+import { isNewDatabase, readTemplate, saveTemplate, templatePath } from "./pglite-template.ts";
 import { splitSchema } from "./url.ts";
 import { readFromReplica } from "./read-routing.ts";
 import { metrics, setPoolStatsSource } from "../metrics/index.ts";
@@ -91,6 +92,8 @@ interface DbState {
   tryAdvisoryLock<T>(key: number, fn: () => Promise<T>): Promise<{ locked: true; value: T } | { locked: false }>;
   /** Migrations applied. */
   migrated: Promise<void>;
+  /** Run once the migrations are applied, before anything else is written (the embedded database's template). */
+  afterMigrations?: () => Promise<void>;
   /** What requests wait for: `migrated`, or a task holding them after it (holdReadyFor). */
   ready: Promise<void>;
   /** One round trip to the primary and, when configured, the replica. */
@@ -321,14 +324,18 @@ const pgliteLocks = new Set<number>();
 
 function openPglite(dataDir: string): Omit<DbState, "ready" | "migrated"> {
   // pg_trgm (similar claims, docs/features/arguments.md) ships with PGlite as a loadable extension.
-  const options = { extensions: { pg_trgm } };
-  const pglite = dataDir.startsWith("memory://")
-    ? new PGlite(dataDir, options)
-    : new PGlite(path.resolve(/*turbopackIgnore: true*/ dataDir, "pglite"), options);
+  const extensions = { pg_trgm };
+  const where = dataDir.startsWith("memory://") ? dataDir : path.resolve(/*turbopackIgnore: true*/ dataDir, "pglite");
+  // A new database starts from the kept copy of a migrated one when there is one, else it is created
+  // and, once migrated, kept for the next (server/db/pglite-template.ts).
+  const template = isNewDatabase(where) ? templatePath(Object.keys(extensions)) : null;
+  const loadDataDir = readTemplate(template);
+  const pglite = new PGlite(where, { extensions, ...(loadDataDir ? { loadDataDir } : {}) });
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   return {
     prisma,
     backend: "pglite",
+    afterMigrations: template && !loadDataDir ? () => saveTemplate(pglite, template) : undefined,
     runner: {
       exec: async (sql) => void (await pglite.exec(sql)),
       query: async (sql, params) => (await pglite.query(sql, params as unknown[])).rows as Record<string, unknown>[],
@@ -387,7 +394,7 @@ function open(): DbState {
   const base = cfg.DATABASE_URL
     ? openPostgres(cfg.DATABASE_URL, cfg.DATABASE_STATEMENT_TIMEOUT_MS, cfg.JOBS_POOL_SIZE, cfg.DATABASE_REPLICA_URL)
     : openPglite(cfg.PGLITE_DATA_DIR ?? cfg.DATA_DIR);
-  const migrated = cfg.SKIP_MIGRATIONS ? Promise.resolve() : applyMigrations(base.runner).then(() => {});
+  const migrated = cfg.SKIP_MIGRATIONS ? Promise.resolve() : applyMigrations(base.runner).then(() => base.afterMigrations?.());
   // Surface a failed migration on every use instead of as an unhandled rejection.
   migrated.catch(() => {});
   return { ...base, migrated, ready: migrated };
