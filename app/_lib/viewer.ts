@@ -63,10 +63,16 @@ function askWhoIAm(): Promise<void> {
   return asked;
 }
 
+/** Signed out: forget who it was, and the answer to a question still in flight with it. */
+function forgetViewer() {
+  latestAsk++;
+  setMe({ state: "idle" });
+}
+
 /** Ask auth.me again (a change to the account, a vote that may change standing); resolves when known. */
 export function refreshViewer(): Promise<void> {
   if (!hinted()) {
-    setMe({ state: "idle" });
+    forgetViewer();
     return Promise.resolve();
   }
   return askWhoIAm();
@@ -79,7 +85,7 @@ export function useViewer(): ViewerState {
   useEffect(() => {
     if (hint === true && me.state === "idle") void askWhoIAm();
     // Signed out (in this tab or another): forget who it was, so the next sign-in asks again.
-    if (hint === false && me.state !== "idle") setMe({ state: "idle" });
+    if (hint === false && me.state !== "idle") forgetViewer();
   }, [hint]);
   if (hint === null) return UNKNOWN;
   if (!hint) return ANONYMOUS;
