@@ -14,6 +14,7 @@ import { closeRateLimiter, rateLimiter } from "./ratelimit/limiter.ts";
 import { closeCache } from "./cache/index.ts";
 import { startBackground, stopBackground } from "./jobs/index.ts";
 import { guarded } from "./http/guard.ts";
+import { startStaticBrotli } from "./http/static-brotli.ts";
 import { installGracefulShutdown } from "./http/shutdown.ts";
 import { lifecycleLog, logError } from "./log/logger.ts";
 import { INTERNAL_ERROR_BODY } from "./errors.ts";
@@ -67,6 +68,8 @@ async function main() {
       { port: cfg.PORT, database: dbBackend(), replica: Boolean(cfg.DATABASE_REPLICA_URL), rate_limits: rateLimiter().backend, metrics_port: cfg.METRICS_PORT ?? null },
       `> Ready on http://localhost:${cfg.PORT} (${dbBackend()}, rate limits: ${rateLimiter().backend}) in ${Date.now() - started} ms`,
     );
+    // The build's scripts and styles in brotli, encoded in the background (server/http/static-brotli.ts).
+    void startStaticBrotli();
   });
 
   installGracefulShutdown({

@@ -28,6 +28,7 @@ import { syncViewerHint } from "./viewer-hint.ts";
 import { handleOAuthRequest, isOAuthEndpoint, isRegistrationPost, OAUTH_MAX_BODY_BYTES, REGISTRATION_CORS } from "../oauth/endpoint.ts";
 import { publicOriginOfNode } from "./public-origin.ts";
 import { isChargedHandler, isPageRender } from "./page-routes.ts";
+import { serveStaticBrotli } from "./static-brotli.ts";
 import { isStorableText } from "../domain/text-guard.ts";
 import { processSingleton } from "../process-singleton.ts";
 
@@ -165,6 +166,7 @@ async function serveOAuth(req: IncomingMessage, res: ServerResponse): Promise<vo
 function proceed(req: IncomingMessage, res: ServerResponse, next: () => void): Promise<void> | void {
   const path = pathOf(req.url);
   if (isOAuthEndpoint(path)) return serveOAuth(req, res);
+  if (serveStaticBrotli(req, res)) return;
   if (!isPageRender(req.url)) return next();
   noteServedRequest(req);
   const kept = isKeptPage(path);

@@ -126,6 +126,43 @@ describe("the built server", () => {
     expect(signup).not.toContain(DATE_FNS);
   });
 
+  // server/http/static-brotli.ts: the build's scripts go in brotli to a browser that accepts it (once
+  // encoded, in the background after start-up), byte for byte the file; gzip to one that does not;
+  // a path that is not one of the build's files is never read from disk by it.
+  it("sends the build's scripts in brotli to browsers that accept it, the same bytes, smaller than gzip", async () => {
+    const home = await (await fetch(`${base}/`)).text();
+    const script = [...home.matchAll(/<script[^>]+src="(\/_next\/static\/[^"]+\.js)"/g)].map((m) => m[1])[0];
+    expect(script).toBeDefined();
+    const { request } = await import("node:http");
+    const { brotliDecompressSync, gunzipSync } = await import("node:zlib");
+    const get = (pathname: string, headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+        request(`${base}${pathname}`, { headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        })
+          .on("error", reject)
+          .end();
+      });
+    let br = await get(script, { "accept-encoding": "gzip, deflate, br" });
+    for (let i = 0; i < 60 && br.headers["content-encoding"] !== "br"; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      br = await get(script, { "accept-encoding": "gzip, deflate, br" });
+    }
+    expect(br.status).toBe(200);
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers["cache-control"]).toContain("immutable");
+    expect(br.headers["x-content-type-options"]).toBe("nosniff");
+    const gz = await get(script, { "accept-encoding": "gzip" });
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(brotliDecompressSync(br.body).equals(gunzipSync(gz.body))).toBe(true);
+    expect(br.body.length).toBeLessThan(gz.body.length);
+    const again = await get(script, { "accept-encoding": "br", "if-none-match": String(br.headers.etag) });
+    expect(again.status).toBe(304);
+    expect((await get("/_next/static/chunks/%2e%2e/%2e%2e/server/config.ts", { "accept-encoding": "br" })).status).toBe(404);
+  });
+
   // docs/architecture.md#pages-from-data, "No loading state where the page waits for its data anyway":
   // React's server renderer moves a finished Suspense boundary out of the first flush once the page
   // passes 12.8 KB, into a hidden block that only a script reveals — after the page has painted (the
