@@ -175,8 +175,16 @@ async function main() {
   try {
     let list = await pages(server.base);
     if (values.only) list = list.filter(([name]) => values.only!.split(",").includes(name));
-    // One unmeasured request each: the first render (and the page store) is not what is measured.
-    for (const [, p] of list) await fetch(server.base + p).then((r) => r.text());
+    // One unmeasured request each: the first render (and the page store) is not what is measured. Its
+    // scripts and styles too, as a browser asks for them: the server encodes each in brotli on its
+    // first request (server/http/static-brotli.ts), and a few seconds let it finish.
+    for (const [, p] of list) {
+      const html = await fetch(server.base + p).then((r) => r.text());
+      for (const [, asset] of html.matchAll(/(?:src|href)="(\/_next\/static\/[^"]+\.(?:js|css))"/g)) {
+        await fetch(server.base + asset, { headers: { "accept-encoding": "br" } }).then((r) => r.arrayBuffer());
+      }
+    }
+    await new Promise((r) => setTimeout(r, 3000));
     console.log(`load average before: ${load()} (${os.cpus().length} cores); CPU slowdown ${values["cpu-slowdown"]}×`);
     for (const [name, p] of list) {
       all[name] = [];

@@ -68,7 +68,7 @@ async function main() {
       { port: cfg.PORT, database: dbBackend(), replica: Boolean(cfg.DATABASE_REPLICA_URL), rate_limits: rateLimiter().backend, metrics_port: cfg.METRICS_PORT ?? null },
       `> Ready on http://localhost:${cfg.PORT} (${dbBackend()}, rate limits: ${rateLimiter().backend}) in ${Date.now() - started} ms`,
     );
-    // The build's scripts and styles in brotli, encoded in the background (server/http/static-brotli.ts).
+    // The build's scripts and styles in brotli, each encoded when first asked for (server/http/static-brotli.ts).
     void startStaticBrotli();
   });
 

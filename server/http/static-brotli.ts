@@ -1,10 +1,10 @@
 // Next's static files (/_next/static: the pages' scripts and styles, named by their content and never
 // changed) sent in brotli at its best quality to browsers that accept it: 14 % fewer bytes than Next's
 // gzip on a claim page's scripts (196 → 169 KB), what a phone on a slow link waits for before its
-// largest paint (docs/benchmarks/2026-11-29-lighthouse-second.md). Each file is encoded once per
-// process, one at a time off the event loop, in the background after start-up; until a file is ready
-// Next serves it as before (gzip). Only the build's own files are served, by exact path: a request's
-// path is a key of the table, never a path on disk.
+// largest paint (docs/benchmarks/2026-11-29-lighthouse-second.md). A file is encoded once per process,
+// off the event loop, when a browser accepting brotli first asks for it; that browser and any other
+// until the copy is ready get Next's gzip. Only the build's own files are served, by exact path: the
+// folder is listed once at start-up, and a request's path is a key of that list, never a path on disk.
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readdir, readFile } from "node:fs/promises";
@@ -25,7 +25,12 @@ interface Encoded {
   etag: string;
 }
 
-const state = processSingleton("claims.staticBrotli", () => ({ started: false, files: new Map<string, Encoded>() }));
+const state = processSingleton("claims.staticBrotli", () => ({
+  /** The build's scripts and styles: request path → file on disk (null until listed). */
+  files: null as Map<string, string> | null,
+  encoded: new Map<string, Encoded>(),
+  encoding: new Set<string>(),
+}));
 
 /** The build's scripts and styles under `dir` (.next/static), as request paths → files on disk. */
 async function staticFiles(dir: string): Promise<Map<string, string>> {
@@ -38,29 +43,41 @@ async function staticFiles(dir: string): Promise<Map<string, string>> {
   return found;
 }
 
-/** Starts encoding the build's static files (production, once per process); resolves when all are done. */
-export function startStaticBrotli(root = process.cwd()): Promise<void> {
-  if (state.started) return Promise.resolve();
-  state.started = true;
-  return (async () => {
-    const dir = path.join(/*turbopackIgnore: true*/ root, ".next", "static");
-    for (const [urlPath, file] of await staticFiles(dir)) {
-      const raw = await readFile(file);
-      if (raw.length < COMPRESS_MIN_BYTES) continue;
-      const body = await brotli(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } });
-      const etag = `"br-${createHash("sha256").update(raw).digest("base64url").slice(0, 22)}"`;
-      state.files.set(urlPath, { body, type: TYPES[path.extname(file)], etag });
-    }
-  })().catch((err) => logWarn("[static] brotli copies not made; Next serves the files", err));
+/** Lists the build's static files (production, at start-up); nothing is encoded yet. */
+export async function startStaticBrotli(root = process.cwd()): Promise<void> {
+  if (state.files) return;
+  try {
+    state.files = await staticFiles(path.join(/*turbopackIgnore: true*/ root, ".next", "static"));
+  } catch (err) {
+    logWarn("[static] the build's files could not be listed; Next serves them in gzip", err);
+  }
+}
+
+/** Encodes one listed file in the background (once); a failure leaves it to Next. */
+function encodeLater(urlPath: string, file: string): void {
+  if (state.encoding.has(urlPath)) return;
+  state.encoding.add(urlPath);
+  void (async () => {
+    const raw = await readFile(file);
+    if (raw.length < COMPRESS_MIN_BYTES) return;
+    const body = await brotli(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } });
+    const etag = `"br-${createHash("sha256").update(raw).digest("base64url").slice(0, 22)}"`;
+    state.encoded.set(urlPath, { body, type: TYPES[path.extname(file)], etag });
+  })().catch((err) => logWarn(`[static] ${urlPath} not encoded; Next serves it in gzip`, err));
 }
 
 /** Answers a GET or HEAD of a build file in brotli when the browser accepts it and the copy is ready. */
 export function serveStaticBrotli(req: IncomingMessage, res: ServerResponse): boolean {
   if (req.method !== "GET" && req.method !== "HEAD") return false;
   const url = req.url ?? "";
-  if (!url.startsWith(PREFIX)) return false;
-  const encoded = state.files.get(url.split("?")[0]);
-  if (!encoded || chooseCoding(req.headers["accept-encoding"]) !== "br") return false;
+  if (!url.startsWith(PREFIX) || chooseCoding(req.headers["accept-encoding"]) !== "br") return false;
+  const urlPath = url.split("?")[0];
+  const encoded = state.encoded.get(urlPath);
+  if (!encoded) {
+    const file = state.files?.get(urlPath);
+    if (file) encodeLater(urlPath, file);
+    return false;
+  }
   const headers = {
     "Content-Type": encoded.type,
     "Cache-Control": "public, max-age=31536000, immutable",
