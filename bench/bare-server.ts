@@ -25,6 +25,8 @@ import { TRENDING_WEIGHTS, trendingScore, trendingWindowStart } from "../server/
 import { matchingTags, recommendationScore, relatedRelevance } from "../server/domain/relevance.ts";
 import { TOMBSTONE_AGENT_ID } from "../server/domain/accounts.ts";
 import { visibleClaimText, visibleOnClaimText } from "../server/services/visibility-rule.ts";
+import { CHECK_JSON_SQL, toCheck } from "../server/services/check-json.ts";
+import { reasonsOf, REASONS_EXAMINED, STANDING_FACT_SQL, type ReasonRow } from "../server/services/standing-facts.ts";
 import { fillTimeline, timelineDays, timelineStart, TIMELINE_PERIODS, type TimelinePeriod } from "../server/domain/timeline.ts";
 
 // The services' visibility rule, as text (server/services/visibility-rule.ts): hidden content is left
@@ -108,7 +110,7 @@ const claimViewSql = (from: string, viewer: string, userVote: string, where: str
          c.consensus_status::text AS consensus_status, c.consensus_since, c.counted_histogram, c.agents_histogram,
          ${AUTHOR_COLUMNS},
          ${userVote} AS user_vote, (b.agent_id IS NOT NULL) AS is_bookmarked, (f.agent_id IS NOT NULL) AS is_following,
-         c.hidden_at, c.hidden_reason
+         c.hidden_at, c.hidden_reason, ${CHECK_JSON_SQL} AS check_json
   FROM ${from}
   JOIN agents a ON a.id = c.author_id
   LEFT JOIN claim_bridging cb ON cb.claim_id = c.id
@@ -163,6 +165,7 @@ function toClaim(r: Row, viewer: string | null) {
       gradient: gradientOrNull(Number(r.weighted_sum) - Number(r.people_weighted_sum), Number(r.weight_total) - Number(r.people_weight_total), agents),
       histogram: r.agents_histogram.map(Number),
     },
+    check: toCheck(r.check_json),
   };
 }
 
@@ -241,12 +244,26 @@ async function listClaims(query: URLSearchParams, viewer: string | null) {
 async function claimDetail(claimId: string, viewer: string | null) {
   const [claim] = UUID_RE.test(claimId) ? await claimViews([claimId], viewer) : [];
   if (!claim) throw new HttpError(404, "Claim not found");
-  const [recent, parents] = await Promise.all([
+  const [recent, parents, reasons] = await Promise.all([
     rows(pool, `SELECT gradient, vote_count, recorded_at FROM gradient_history WHERE claim_id = $1::uuid ORDER BY id DESC LIMIT 1000`, [claim.id]),
     claimViews(claim.parent_ids, viewer),
+    // services/standing.ts notCountedReasons: no query when every person's vote counts.
+    claim.consensus.not_counted.people <= 0
+      ? []
+      : rows(
+          pool,
+          `SELECT ${STANDING_FACT_SQL},
+                  (SELECT count(*)::int FROM (SELECT 1 FROM claim_votes o WHERE o.agent_id = a.id
+                                              LIMIT (SELECT min_votes FROM standing_rule WHERE id = 1)) n) AS votes,
+                  now() AS db_now
+           FROM claim_votes v JOIN agents a ON a.id = v.agent_id LEFT JOIN standing_rule r ON r.id = 1
+           WHERE v.claim_id = $1::uuid AND NOT v.counted AND NOT v.automated
+           LIMIT ${REASONS_EXAMINED}`,
+          [claim.id],
+        ),
   ]);
   const gradient_history = recent.reverse().map((p) => ({ gradient: p.gradient, vote_count: p.vote_count, recorded_at: p.recorded_at.toISOString() }));
-  return { ...claim, gradient_history, parent_claims: parents };
+  return { ...claim, gradient_history, parent_claims: parents, not_counted_reasons: reasonsOf(reasons as ReasonRow[]) };
 }
 
 // ---- POST /claims/{id}/vote (services/votes.ts castVote) ----

@@ -9,7 +9,8 @@ import type { Claim } from "../contract/claims.ts";
 import { decidedBy, type ConsensusStatus } from "../domain/consensus.ts";
 import { AUTHOR_COLUMNS, authorOf, type AuthorColumns } from "./author-columns.ts";
 import { mayReveal, moderationInfo, visibleClaim } from "./visibility.ts";
-import { CHECK_JSON, toCheck, type CheckJson } from "./check-views.ts";
+import { CHECK_JSON } from "./check-views.ts";
+import { toCheck, type CheckJson } from "./check-json.ts";
 
 export type { Claim } from "../contract/claims.ts";
 

@@ -17,7 +17,6 @@
 //   account again meanwhile (its token); otherwise another pass follows.
 import { readSql, sqlTransaction, type SqlTx } from "../db/client.ts";
 import { Prisma } from "../db/generated/client.ts";
-import { config } from "../config.ts";
 import { log, logError } from "../log/logger.ts";
 import { announcePagesChanged } from "../queue/live.ts";
 import { applyToTally, statusSince, tallyVerdict, type BridgingStatusName, type ConsensusStatus, type SortedVote } from "../domain/consensus.ts";
@@ -25,14 +24,24 @@ import {
   OPEN_RULE,
   sameRule,
   sameVerdict,
-  SHORTFALLS,
   standingOf,
   voteClass,
-  type Shortfall,
-  type StandingFacts,
   type StandingRule,
 } from "../domain/standing.ts";
 import { TALLY_COLUMNS, tallyOf, tallySet, type TallyRow } from "./claim-tally.ts";
+import {
+  configuredRule,
+  factsFromRow,
+  reasonsOf,
+  REASONS_EXAMINED,
+  ruleFromRow,
+  STANDING_FACT_SQL,
+  type NotCountedReasons,
+  type ReasonRow,
+  type StandingFactRow,
+} from "./standing-facts.ts";
+
+export { configuredRule, factsFromRow, REASONS_EXAMINED, ruleFromRow, type NotCountedReasons, type StandingFactRow };
 
 /** First key of the accounts' advisory locks ("stan"); the second is hashtext(agent id). */
 const STANDING_LOCK_SPACE = 0x7374616e;
@@ -61,46 +70,7 @@ export function markStandingSql(agentId: string): Prisma.Sql {
 }
 
 /** The facts of `agents a` and the rule of `standing_rule r` (LEFT JOIN … ON r.id = 1), as StandingFactRow names them. */
-export const STANDING_FACT_COLUMNS = Prisma.raw(
-  `a.automated, a.standing, a.standing_gains_at, a.created_at, a.suspended_at, a.suspended_until,
-   (a.email_verified IS NOT NULL OR EXISTS (SELECT 1 FROM accounts x WHERE x.agent_id = a.id)) AS verified,
-   r.min_age_seconds, r.min_votes, r.require_verified`,
-);
-
-export interface StandingFactRow {
-  automated: boolean;
-  standing: boolean;
-  standing_gains_at: Date | null;
-  created_at: Date;
-  suspended_at: Date | null;
-  suspended_until: Date | null;
-  verified: boolean;
-  min_age_seconds: number | null;
-  min_votes: number | null;
-  require_verified: boolean | null;
-}
-
-export function factsFromRow(row: StandingFactRow): Omit<StandingFacts, "votes"> {
-  return {
-    automated: Boolean(row.automated),
-    suspendedAt: row.suspended_at,
-    suspendedUntil: row.suspended_until,
-    verified: Boolean(row.verified),
-    createdAt: row.created_at,
-  };
-}
-
-/** The stored rule (the configured one if the row is missing). */
-export function ruleFromRow(row: Pick<StandingFactRow, "min_age_seconds" | "min_votes" | "require_verified">): StandingRule {
-  if (row.min_age_seconds === null || row.min_votes === null || row.require_verified === null) return configuredRule();
-  return { minAgeSeconds: Number(row.min_age_seconds), minVotes: Number(row.min_votes), requireVerified: Boolean(row.require_verified) };
-}
-
-/** The rule the STANDING_* settings give. */
-export function configuredRule(): StandingRule {
-  const c = config();
-  return { minAgeSeconds: c.STANDING_MIN_AGE_SECONDS, minVotes: c.STANDING_MIN_VOTES, requireVerified: c.STANDING_REQUIRE_VERIFIED };
-}
+export const STANDING_FACT_COLUMNS = Prisma.raw(STANDING_FACT_SQL);
 
 /** The rule the stored standings were decided under. */
 export async function storedRule(): Promise<StandingRule> {
@@ -315,34 +285,20 @@ export async function drainAllStanding(): Promise<{ accounts: number; claims: nu
   }
 }
 
-/** Why the people's votes on a claim that do not count do not (at most this many are looked at). */
-export const REASONS_EXAMINED = 1000;
-
-export type NotCountedReasons = Record<Exclude<Shortfall, "automated">, number> & {
-  /** Accounts that have standing now, whose votes the standing job is about to count. */
-  restating: number;
-};
-
 /**
  * The people's votes on the claim that do not count, by the first thing their accounts lack (the
  * claim page says how many and why). Reads at most REASONS_EXAMINED of them.
  */
 export async function notCountedReasons({ claimId, people }: { claimId: string; people: number }): Promise<NotCountedReasons> {
-  const reasons: NotCountedReasons = { suspended: 0, unverified: 0, too_new: 0, too_few_votes: 0, restating: 0 };
-  if (people <= 0) return reasons; // nothing to read: the common case costs no query
-  const rows = await readSql<StandingFactRow & { votes: number; db_now: Date }>(Prisma.sql`
-    SELECT ${STANDING_FACT_COLUMNS},
-           (SELECT count(*)::int FROM (SELECT 1 FROM claim_votes o WHERE o.agent_id = a.id
-                                       LIMIT (SELECT min_votes FROM standing_rule WHERE id = 1)) n) AS votes,
-           now() AS db_now
-    FROM claim_votes v JOIN agents a ON a.id = v.agent_id LEFT JOIN standing_rule r ON r.id = 1
-    WHERE v.claim_id = ${claimId}::uuid AND NOT v.counted AND NOT v.automated
-    LIMIT ${REASONS_EXAMINED}`);
-  for (const row of rows) {
-    const { shortfalls } = standingOf({ ...factsFromRow(row), votes: Number(row.votes) }, ruleFromRow(row), row.db_now);
-    const first = SHORTFALLS.find((s) => s !== "automated" && shortfalls.includes(s)) as Exclude<Shortfall, "automated"> | undefined;
-    if (first) reasons[first]++;
-    else reasons.restating++;
-  }
-  return reasons;
+  if (people <= 0) return reasonsOf([]); // nothing to read: the common case costs no query
+  return reasonsOf(
+    await readSql<ReasonRow>(Prisma.sql`
+      SELECT ${STANDING_FACT_COLUMNS},
+             (SELECT count(*)::int FROM (SELECT 1 FROM claim_votes o WHERE o.agent_id = a.id
+                                         LIMIT (SELECT min_votes FROM standing_rule WHERE id = 1)) n) AS votes,
+             now() AS db_now
+      FROM claim_votes v JOIN agents a ON a.id = v.agent_id LEFT JOIN standing_rule r ON r.id = 1
+      WHERE v.claim_id = ${claimId}::uuid AND NOT v.counted AND NOT v.automated
+      LIMIT ${REASONS_EXAMINED}`),
+  );
 }
