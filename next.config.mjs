@@ -45,6 +45,9 @@ const nextConfig = {
   // Where incrementally rendered pages are kept: Redis when REDIS_URL is set, else the file system
   // (server/cache/page-store.ts, docs/features/page-cache.md).
   cacheHandler: fileURLToPath(new URL("./server/cache/page-store.ts", import.meta.url)),
+  // Next's in-memory copy of kept pages in front of the store: 16 MB as Next counts them (its default,
+  // 50 MB, held ≈63 MB of live objects at the server's peak under the bench; docs/features/page-cache.md).
+  cacheMaxMemorySize: 16 * 1024 * 1024,
   async headers() {
     // Everything but /api/v1, whose CORS-open, no-content policy is the adapter's, and the embeds.
     return [
