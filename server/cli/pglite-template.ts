@@ -3,24 +3,16 @@
 // A cache only: whatever goes wrong here, the install goes on and the first new database is made the slow way.
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { applyMigrations } from "../db/migrate.ts";
-import { readTemplate, saveTemplate, templatePath } from "../db/pglite-template.ts";
+import { PGLITE_EXTENSIONS, pgliteRunner, readTemplate, saveTemplate, templatePath } from "../db/pglite-template.ts";
 
 setTimeout(() => process.exit(0), 120_000).unref();
 try {
   const migrations = path.join(process.cwd(), "prisma", "migrations");
-  const file = templatePath(["pg_trgm"], migrations);
+  const file = templatePath(Object.keys(PGLITE_EXTENSIONS), migrations);
   if (file && !readTemplate(file)) {
-    const db = new PGlite("memory://", { extensions: { pg_trgm } });
-    await applyMigrations(
-      {
-        exec: async (sql) => void (await db.exec(sql)),
-        query: async (sql, params) => (await db.query(sql, params)).rows as Record<string, unknown>[],
-        withLock: (fn) => fn(),
-      },
-      migrations,
-    );
+    const db = new PGlite("memory://", { extensions: PGLITE_EXTENSIONS });
+    await applyMigrations(pgliteRunner(db), migrations);
     await saveTemplate(db, file);
     await db.close();
   }

@@ -29,14 +29,13 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { Prisma, PrismaClient } from "./generated/client.ts";
 import { config } from "../config.ts";
 import { applyMigrations, type SqlRunner } from "./migrate.ts";
-import { isNewDatabase, readTemplate, saveTemplate, templatePath } from "./pglite-template.ts";
+import { isNewDatabase, PGLITE_EXTENSIONS, pgliteRunner, readTemplate, saveTemplate, templatePath } from "./pglite-template.ts";
 import { splitSchema } from "./url.ts";
 import { readFromReplica } from "./read-routing.ts";
 import { metrics, setPoolStatsSource } from "../metrics/index.ts";
@@ -323,8 +322,7 @@ function openPostgres(url: string, statementTimeoutMs: number, jobsPoolSize: num
 const pgliteLocks = new Set<number>();
 
 function openPglite(dataDir: string): Omit<DbState, "ready" | "migrated"> {
-  // pg_trgm (similar claims, docs/features/arguments.md) ships with PGlite as a loadable extension.
-  const extensions = { pg_trgm };
+  const extensions = PGLITE_EXTENSIONS;
   const where = dataDir.startsWith("memory://") ? dataDir : path.resolve(/*turbopackIgnore: true*/ dataDir, "pglite");
   // A new database starts from the kept copy of a migrated one when there is one, else it is created
   // and, once migrated, kept for the next (server/db/pglite-template.ts).
@@ -336,11 +334,7 @@ function openPglite(dataDir: string): Omit<DbState, "ready" | "migrated"> {
     prisma,
     backend: "pglite",
     afterMigrations: template && !loadDataDir ? () => saveTemplate(pglite, template) : undefined,
-    runner: {
-      exec: async (sql) => void (await pglite.exec(sql)),
-      query: async (sql, params) => (await pglite.query(sql, params as unknown[])).rows as Record<string, unknown>[],
-      withLock: (fn) => fn(),
-    },
+    runner: pgliteRunner(pglite),
     read: pgliteSql(pglite).query,
     raw: async (text, values) => {
       // PGlite's extended protocol takes one statement: scripts without values go through exec.

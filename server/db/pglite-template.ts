@@ -9,7 +9,20 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
-import { listMigrations, migrationsDir } from "./migrate.ts";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { listMigrations, migrationsDir, type SqlRunner } from "./migrate.ts";
+
+/** The extensions every embedded database loads: pg_trgm (similar claims, docs/features/arguments.md). */
+export const PGLITE_EXTENSIONS = { pg_trgm };
+
+/** The migration runner of an embedded database: one session, so no lock to take. */
+export function pgliteRunner(db: PGlite): SqlRunner {
+  return {
+    exec: async (sql) => void (await db.exec(sql)),
+    query: async (sql, params) => (await db.query(sql, params as unknown[])).rows as Record<string, unknown>[],
+    withLock: (fn) => fn(),
+  };
+}
 
 const CACHE_DIR = ["node_modules", ".cache", "claims-service"];
 

@@ -115,4 +115,3 @@ export function toCheck(raw: CheckJson | string | null, now = new Date()): Check
     clarifications: j.clarifications.map((c) => ({ text: c.text, at: iso(c.at), by: agentOf(c.by) })),
   };
 }
-

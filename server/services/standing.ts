@@ -41,7 +41,7 @@ import {
   type StandingFactRow,
 } from "./standing-facts.ts";
 
-export { configuredRule, factsFromRow, REASONS_EXAMINED, ruleFromRow, type NotCountedReasons, type StandingFactRow };
+export { configuredRule, factsFromRow, ruleFromRow, type StandingFactRow };
 
 /** First key of the accounts' advisory locks ("stan"); the second is hashtext(agent id). */
 const STANDING_LOCK_SPACE = 0x7374616e;

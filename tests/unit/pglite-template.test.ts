@@ -5,16 +5,10 @@ import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, wr
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { afterAll, describe, expect, it } from "vitest";
-import { applyMigrations, type SqlRunner } from "~/server/db/migrate.ts";
-import { isNewDatabase, readTemplate, saveTemplate, templatePath } from "~/server/db/pglite-template.ts";
+import { applyMigrations } from "~/server/db/migrate.ts";
+import { isNewDatabase, PGLITE_EXTENSIONS, pgliteRunner, readTemplate, saveTemplate, templatePath } from "~/server/db/pglite-template.ts";
 
-const runner = (db: PGlite): SqlRunner => ({
-  exec: async (sql) => void (await db.exec(sql)),
-  query: async (sql, params) => (await db.query(sql, params)).rows as Record<string, unknown>[],
-  withLock: (fn) => fn(),
-});
 const schemaOf = async (db: PGlite) =>
   (
     await db.query<{ t: string }>(
@@ -39,16 +33,16 @@ describe("the embedded database's template", () => {
   });
 
   it("loads as the schema the migrations make, every migration recorded as applied", async () => {
-    const fresh = new PGlite("memory://", { extensions: { pg_trgm } });
-    const ran = await applyMigrations(runner(fresh));
+    const fresh = new PGlite("memory://", { extensions: PGLITE_EXTENSIONS });
+    const ran = await applyMigrations(pgliteRunner(fresh));
     expect(ran.length).toBeGreaterThan(10);
     const file = path.join(scratch, "template.tar.gz");
     await saveTemplate(fresh, file);
     const expected = await schemaOf(fresh);
     await fresh.close();
 
-    const copy = new PGlite("memory://", { extensions: { pg_trgm }, loadDataDir: readTemplate(file) });
-    expect(await applyMigrations(runner(copy))).toEqual([]);
+    const copy = new PGlite("memory://", { extensions: PGLITE_EXTENSIONS, loadDataDir: readTemplate(file) });
+    expect(await applyMigrations(pgliteRunner(copy))).toEqual([]);
     expect(await schemaOf(copy)).toEqual(expected);
     // The extension came along: similar claims use it.
     expect((await copy.query<{ s: number }>("SELECT similarity('water on mars', 'water on mars') AS s")).rows[0].s).toBe(1);
